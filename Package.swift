@@ -1,0 +1,54 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Baton",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "Baton", targets: ["Baton"]),
+        .library(name: "BatonTesting", targets: ["BatonTesting"]),
+        .library(name: "BatonWorker", targets: ["BatonWorker"]),
+        .executable(name: "baton", targets: ["baton"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CRabbitMQ", pkgConfig: "librabbitmq", providers: [.apt(["librabbitmq-dev"])]),
+        .target(name: "CAMQPShim", dependencies: ["CRabbitMQ"]),
+        .target(name: "Baton", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(name: "BatonDemo", dependencies: ["Baton"]),
+        // The two client wrappers know nothing of Baton: they only move bytes.
+        .target(name: "BatonPostgres", dependencies: ["CLibPQ"]),
+        .target(name: "BatonAMQP", dependencies: ["CRabbitMQ", "CAMQPShim"]),
+        .target(name: "BatonCoordinator", dependencies: [
+            "Baton", "BatonPostgres", "BatonAMQP",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        .target(name: "BatonWorker", dependencies: [
+            "Baton", "BatonAMQP", "BatonDemo",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        .target(name: "BatonTesting", dependencies: ["Baton", "BatonDemo"]),
+        .executableTarget(name: "baton", dependencies: [
+            "Baton", "BatonDemo", "BatonPostgres", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonTesting",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        .executableTarget(name: "BatonBenchmark", dependencies: [
+            "Baton", "BatonPostgres", "BatonAMQP", "BatonCoordinator", "BatonWorker",
+        ]),
+        .testTarget(name: "BatonPostgresTests", dependencies: ["BatonPostgres"]),
+        .testTarget(name: "BatonAMQPTests", dependencies: ["BatonAMQP"]),
+        .testTarget(name: "BatonTests", dependencies: ["Baton", "BatonDemo", "BatonTesting"]),
+        .testTarget(name: "BatonIntegrationTests", dependencies: [
+            "Baton", "BatonPostgres", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonTesting",
+        ]),
+    ]
+)
