@@ -1,0 +1,49 @@
+/// A validated graph: every reference names a node of the graph, there is no
+/// cycle, and every field has the right shape.
+public struct Graph: Sendable {
+    /// Free text; several runs may share it.
+    public let name: String
+    /// Node keys in the order the file lists them.
+    public let order: [String]
+    public let nodes: [String: GraphNode]
+    /// The graph as submitted, stored with the run.
+    public let source: JSON
+
+    /// For each node, the nodes that depend on it, in graph order.
+    public func dependents() -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for key in order {
+            for dependency in nodes[key]!.dependencies { result[dependency, default: []].append(key) }
+        }
+        return result
+    }
+}
+
+/// One node of a graph.
+public struct GraphNode: Sendable {
+    public let key: String
+    public let procedure: String
+    public let input: Template
+    /// Ordering-only dependencies.
+    public let after: [String]
+    /// The pool (queue) whose workers can run this node.
+    public let pool: String
+    /// 0 (lowest) to 9.
+    public let priority: Int
+
+    /// Every node this one waits for: `$from` references, then `after`, without repeats.
+    public let dependencies: [String]
+
+    public init(key: String, procedure: String, input: Template, after: [String] = [], pool: String = "default", priority: Int = 0) {
+        self.key = key
+        self.procedure = procedure
+        self.input = input
+        self.after = after
+        self.pool = pool
+        self.priority = priority
+        var seen = Set<String>()
+        var deps: [String] = []
+        for d in input.references.map(\.node) + after where seen.insert(d).inserted { deps.append(d) }
+        self.dependencies = deps
+    }
+}

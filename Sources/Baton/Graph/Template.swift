@@ -1,0 +1,71 @@
+/// A `$from` reference inside a node's input: the named node's output, or the
+/// part of it that `select` names.
+public struct Reference: Sendable, Hashable {
+    public let node: String
+    public let select: JSONPointer
+
+    public init(node: String, select: JSONPointer = JSONPointer(tokens: [])) {
+        self.node = node
+        self.select = select
+    }
+}
+
+/// A node's input as written in the graph: JSON in which `$from` objects stand
+/// for values injected at run time.
+public indirect enum Template: Sendable, Hashable {
+    case literal(JSON)
+    case reference(Reference)
+    case array([Template])
+    case object([TemplateMember])
+
+    /// Every reference in the template, in document order.
+    public var references: [Reference] {
+        switch self {
+        case .literal: return []
+        case let .reference(r): return [r]
+        case let .array(items): return items.flatMap(\.references)
+        case let .object(members): return members.flatMap(\.value.references)
+        }
+    }
+
+    /// The JSON value with every reference replaced. `output` gives a node's
+    /// output (`null` when it has none); a missing `select` target throws.
+    public func resolve(output: (String) -> JSON) throws(TemplateError) -> JSON {
+        switch self {
+        case let .literal(json):
+            return json
+        case let .reference(r):
+            do {
+                return try r.select.resolve(in: output(r.node))
+            } catch {
+                throw TemplateError(reference: r, reason: error.reason)
+            }
+        case let .array(items):
+            var out: [JSON] = []
+            out.reserveCapacity(items.count)
+            for item in items { out.append(try item.resolve(output: output)) }
+            return .array(out)
+        case let .object(members):
+            var out: [(key: String, value: JSON)] = []
+            out.reserveCapacity(members.count)
+            for m in members { out.append((m.key, try m.value.resolve(output: output))) }
+            return .object(JSONObject(out))
+        }
+    }
+}
+
+/// One member of an object template.
+public struct TemplateMember: Sendable, Hashable {
+    public let key: String
+    public let value: Template
+}
+
+/// A reference that could not be resolved at run time.
+public struct TemplateError: Error, Sendable, CustomStringConvertible {
+    public let reference: Reference
+    public let reason: String
+    public var description: String {
+        let select = reference.select.tokens.isEmpty ? "" : " select '\(reference.select)'"
+        return "input reference to '\(reference.node)'\(select): \(reason)"
+    }
+}

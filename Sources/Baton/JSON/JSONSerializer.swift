@@ -1,0 +1,87 @@
+extension JSON {
+    /// Compact JSON text. With `sortedKeys`, object members are sorted by name,
+    /// which gives one canonical text per value.
+    public func serialized(sortedKeys: Bool = false) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        write(into: &out, sortedKeys: sortedKeys)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Compact JSON text as UTF-8 bytes.
+    public func serializedBytes(sortedKeys: Bool = false) -> [UInt8] {
+        var out: [UInt8] = []
+        write(into: &out, sortedKeys: sortedKeys)
+        return out
+    }
+
+    /// Human-friendly JSON text with two-space indentation.
+    public func prettyPrinted(indent: Int = 0) -> String {
+        let pad = String(repeating: "  ", count: indent)
+        let inner = String(repeating: "  ", count: indent + 1)
+        switch self {
+        case let .array(a) where !a.isEmpty:
+            return "[\n" + a.map { inner + $0.prettyPrinted(indent: indent + 1) }.joined(separator: ",\n") + "\n\(pad)]"
+        case let .object(o) where !o.isEmpty:
+            return "{\n" + o.members.map { inner + JSON.string($0.key).serialized() + ": " + $0.value.prettyPrinted(indent: indent + 1) }
+                .joined(separator: ",\n") + "\n\(pad)}"
+        default:
+            return serialized()
+        }
+    }
+
+    public func write(into out: inout [UInt8], sortedKeys: Bool) {
+        switch self {
+        case .null: out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+        case let .bool(b): out.append(contentsOf: Array((b ? "true" : "false").utf8))
+        case let .int(i): out.append(contentsOf: Array(String(i).utf8))
+        case let .double(d): out.append(contentsOf: Array(JSON.format(d).utf8))
+        case let .string(s): JSON.writeString(s, into: &out)
+        case let .array(a):
+            out.append(UInt8(ascii: "["))
+            for (i, element) in a.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                element.write(into: &out, sortedKeys: sortedKeys)
+            }
+            out.append(UInt8(ascii: "]"))
+        case let .object(o):
+            out.append(UInt8(ascii: "{"))
+            let members = sortedKeys ? o.members.sorted { $0.key < $1.key } : o.members
+            for (i, member) in members.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSON.writeString(member.key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                member.value.write(into: &out, sortedKeys: sortedKeys)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    static func format(_ d: Double) -> String {
+        if d.isNaN || d.isInfinite { return "null" }
+        if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) + ".0" }
+        return "\(d)"
+    }
+
+    static func writeString(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        for b in s.utf8 {
+            switch b {
+            case 0x22: out.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0..<0x20:
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
+            default: out.append(b)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}
+
+extension JSON: CustomStringConvertible {
+    public var description: String { serialized() }
+}

@@ -1,0 +1,16 @@
+import Baton
+
+extension ProcedureRegistry {
+    /// The built-in procedures plus the demo ones that Baton's own worker serves.
+    public static var standard: ProcedureRegistry {
+        var r = ProcedureRegistry.builtIn
+        r.register(ChunkTextProcedure())
+        r.register(CountWordsProcedure())
+        r.register(MergeCountsProcedure())
+        r.register(TopWordsProcedure())
+        r.register(FormatProcedure())
+        r.register(MultiplyProcedure())
+        r.register(DivideProcedure())
+        return r
+    }
+}
