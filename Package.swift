@@ -24,8 +24,9 @@ let package = Package(
         // The two client wrappers know nothing of Baton: they only move bytes.
         .target(name: "BatonPostgres", dependencies: ["CLibPQ"]),
         .target(name: "BatonAMQP", dependencies: ["CRabbitMQ", "CAMQPShim"]),
+        .target(name: "BatonStore", dependencies: ["Baton", "BatonPostgres"]),
         .target(name: "BatonCoordinator", dependencies: [
-            "Baton", "BatonPostgres", "BatonAMQP",
+            "Baton", "BatonStore", "BatonPostgres", "BatonAMQP",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
@@ -36,19 +37,19 @@ let package = Package(
         ]),
         .target(name: "BatonTesting", dependencies: ["Baton", "BatonDemo"]),
         .executableTarget(name: "baton", dependencies: [
-            "Baton", "BatonDemo", "BatonPostgres", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonTesting",
+            "Baton", "BatonDemo", "BatonStore", "BatonPostgres", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonTesting",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "BatonBenchmark", dependencies: [
-            "Baton", "BatonPostgres", "BatonAMQP", "BatonCoordinator", "BatonWorker",
+            "Baton", "BatonStore", "BatonPostgres", "BatonAMQP", "BatonCoordinator", "BatonWorker",
         ]),
         .testTarget(name: "BatonPostgresTests", dependencies: ["BatonPostgres"]),
         .testTarget(name: "BatonAMQPTests", dependencies: ["BatonAMQP"]),
         .testTarget(name: "BatonTests", dependencies: ["Baton", "BatonDemo", "BatonTesting"]),
         .testTarget(name: "BatonIntegrationTests", dependencies: [
-            "Baton", "BatonPostgres", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonTesting",
+            "Baton", "BatonDemo", "BatonStore", "BatonPostgres", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonTesting",
         ]),
     ]
 )

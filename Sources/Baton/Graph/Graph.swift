@@ -47,3 +47,13 @@ public struct GraphNode: Sendable {
         self.dependencies = deps
     }
 }
+
+extension Graph {
+    /// The same graph with its nodes listed in `order` (used when the stored
+    /// document lost the original order, as jsonb does). Keys not in `order` keep their place at the end.
+    public func reordered(_ order: [String]) -> Graph {
+        let known = Set(order).intersection(nodes.keys)
+        let ordered = order.filter { known.contains($0) } + self.order.filter { !known.contains($0) }
+        return Graph(name: name, order: ordered, nodes: nodes, source: source)
+    }
+}

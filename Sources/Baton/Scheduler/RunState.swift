@@ -110,7 +110,10 @@ public struct RunState: Sendable {
     /// Decides each node whose dependencies have all ended, and everything that follows from it.
     private mutating func evaluate(_ keys: [String], into commands: inout [SchedulerCommand]) {
         var work = keys
-        while let key = work.popLast() {
+        var next = 0
+        while next < work.count {
+            let key = work[next]
+            next += 1
             guard nodes[key]!.status == .pending else { continue }
             let definition = graph.nodes[key]!
             if let blocker = definition.dependencies.first(where: { nodes[$0]!.status == .failed || nodes[$0]!.status == .cancelled }) {

@@ -1,0 +1,21 @@
+import Logging
+
+/// How a coordinator connects and batches.
+public struct CoordinatorConfiguration: Sendable {
+    public var databaseURL: String
+    public var amqpURL: String
+    /// Most reports applied in one transaction.
+    public var batchSize: Int
+    /// How often to look for runs whose NOTIFY was missed, in seconds.
+    public var pollInterval: Double
+    public var logger: Logger
+
+    public init(databaseURL: String, amqpURL: String, batchSize: Int = 1_000, pollInterval: Double = 2,
+                logger: Logger = Logger(label: "baton.coordinator")) {
+        self.databaseURL = databaseURL
+        self.amqpURL = amqpURL
+        self.batchSize = batchSize
+        self.pollInterval = pollInterval
+        self.logger = logger
+    }
+}

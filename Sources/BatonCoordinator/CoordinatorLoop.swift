@@ -1,0 +1,214 @@
+import Baton
+import BatonAMQP
+import BatonStore
+import Foundation
+import Logging
+
+/// The coordinator's work, on one dedicated thread: consume a batch of reports,
+/// feed them to the runs' state machines, commit what changed in one
+/// transaction, publish the tasks that became ready (confirmed), then ack the
+/// batch. A crash anywhere replays the batch; nothing is acked before it is recorded.
+final class CoordinatorLoop: @unchecked Sendable {
+    // Safe: everything but `stop` is touched only by the loop's own thread.
+    let stop = StopSignal()
+    private let configuration: CoordinatorConfiguration
+    private var logger: Logger { configuration.logger }
+
+    private var store: Store?
+    private var consumer: AMQPConnection?
+    private var publisher: AMQPConnection?
+    private var declaredPools: Set<String> = []
+
+    /// Unfinished runs, as their state machines.
+    private var runs: [String: RunState] = [:]
+    /// Runs that ended recently, so late reports for them need no lookup.
+    private var finished = RecentSet(capacity: 10_000)
+    private var lastPoll = Date.distantPast
+
+    /// Commands produced since the last commit, per run in first-touched order.
+    private var pendingCommands: [String: [SchedulerCommand]] = [:]
+    private var pendingOrder: [String] = []
+
+    private static let resultsChannel: UInt16 = 1
+    private static let heartbeatsChannel: UInt16 = 2
+
+    init(configuration: CoordinatorConfiguration) { self.configuration = configuration }
+
+    func run() {
+        var backoff = Backoff()
+        logger.info("coordinator starting")
+        while !stop.isSet {
+            do {
+                try connect()
+                backoff.reset()
+                while !stop.isSet { try step() }
+            } catch {
+                let delay = backoff.next()
+                logger.error("coordinator: \(error); reconnecting in \(String(format: "%.1f", delay)) s")
+                disconnect()
+                stop.wait(delay)
+            }
+        }
+        disconnect()
+        logger.info("coordinator stopped")
+    }
+
+    // MARK: - Connections
+
+    private func connect() throws {
+        let store = try Store(url: configuration.databaseURL)
+        try store.requireSchema()
+        try store.connection.listen(Store.runsChannel)
+        self.store = store
+
+        let publisher = try AMQPConnection(url: configuration.amqpURL, connectionName: "baton-coordinator-publish")
+        try publisher.enableConfirms()
+        try BatonTopology.declareCommon(on: publisher)
+        self.publisher = publisher
+        declaredPools = []
+
+        let consumer = try AMQPConnection(url: configuration.amqpURL, connectionName: "baton-coordinator-consume")
+        try consumer.setPrefetch(UInt16(clamping: configuration.batchSize * 2), channel: Self.resultsChannel)
+        try consumer.consume(queue: BatonTopology.resultsQueue, channel: Self.resultsChannel)
+        try consumer.openChannel(Self.heartbeatsChannel)
+        try consumer.consume(queue: BatonTopology.heartbeatsQueue, noAck: true, channel: Self.heartbeatsChannel)
+        self.consumer = consumer
+
+        // Recovery: resume every unfinished run; queued and running nodes are
+        // published again (their attempt numbers make duplicates harmless).
+        runs = [:]
+        pendingCommands = [:]
+        pendingOrder = []
+        for id in try store.activeRunIDs() { try startRun(id) }
+        lastPoll = Date()
+        try commit(ackUpTo: nil, heartbeats: [])
+        logger.info("coordinator connected; resumed \(runs.count) unfinished run(s)")
+    }
+
+    private func disconnect() {
+        consumer?.close(); consumer = nil
+        publisher?.close(); publisher = nil
+        store?.close(); store = nil
+        runs = [:]
+        pendingCommands = [:]
+        pendingOrder = []
+    }
+
+    // MARK: - One batch
+
+    private func step() throws {
+        guard let store, let consumer else { return }
+        for note in try store.connection.waitForNotifications(timeout: 0) where note.channel == Store.runsChannel {
+            try startRun(note.payload)
+        }
+        if Date().timeIntervalSince(lastPoll) >= configuration.pollInterval {
+            lastPoll = Date()
+            for id in try store.activeRunIDs() where runs[id] == nil { try startRun(id) }
+        }
+
+        var heartbeats: [WorkerHeartbeat] = []
+        var lastResultTag: UInt64?
+        var received = 0
+        while received < configuration.batchSize {
+            let wait = (received == 0 && pendingOrder.isEmpty) ? 0.05 : 0
+            guard let delivery = try consumer.nextDelivery(timeout: wait) else { break }
+            received += 1
+            if delivery.channel == Self.heartbeatsChannel {
+                do { heartbeats.append(try WorkerHeartbeat(decoding: delivery.body)) } catch {
+                    logger.warning("ignored a malformed heartbeat: \(error)")
+                }
+                continue
+            }
+            let report: ReportMessage
+            do {
+                report = try ReportMessage(decoding: delivery.body)
+            } catch {
+                logger.warning("dead-lettering a malformed report: \(error)")
+                try consumer.reject(deliveryTag: delivery.deliveryTag, requeue: false, channel: Self.resultsChannel)
+                continue
+            }
+            lastResultTag = delivery.deliveryTag
+            try handle(report)
+        }
+        try commit(ackUpTo: lastResultTag, heartbeats: heartbeats)
+    }
+
+    private func handle(_ report: ReportMessage) throws {
+        let id = report.runID
+        if finished.contains(id) { return }
+        if runs[id] == nil {
+            guard UUID(uuidString: id) != nil, let state = try store?.loadRun(id) else { return }  // unknown run: ignore
+            if state.status.isTerminal { finished.insert(id); return }
+            runs[id] = state
+            record(id, runs[id]!.handle(.start))
+        }
+        switch report {
+        case let .started(_, key, attempt, worker, at):
+            record(id, runs[id]!.handle(.started(key: key, attempt: attempt, worker: worker, at: at)))
+        case let .finished(_, result):
+            record(id, runs[id]!.handle(.result(result)))
+        }
+    }
+
+    private func startRun(_ id: String) throws {
+        guard runs[id] == nil, !finished.contains(id), let store else { return }
+        guard let state = try store.loadRun(id), !state.status.isTerminal else { return }
+        runs[id] = state
+        record(id, runs[id]!.handle(.start))
+    }
+
+    private func record(_ runID: String, _ commands: [SchedulerCommand]) {
+        guard !commands.isEmpty else { return }
+        if pendingCommands[runID] == nil { pendingOrder.append(runID) }
+        pendingCommands[runID, default: []].append(contentsOf: commands)
+    }
+
+    /// Persists, then publishes, then acks: the order that makes a crash at any point harmless.
+    private func commit(ackUpTo tag: UInt64?, heartbeats: [WorkerHeartbeat]) throws {
+        guard let store, let publisher, let consumer else { return }
+        let batch = pendingOrder.map { (runID: $0, commands: pendingCommands[$0]!) }
+        try store.apply(batch, heartbeats: heartbeats)
+        pendingCommands = [:]
+        pendingOrder = []
+
+        var published = 0
+        for (_, commands) in batch {
+            for case let .dispatch(task) in commands {
+                if declaredPools.insert(task.pool).inserted { try BatonTopology.declarePool(task.pool, on: publisher) }
+                try publisher.publish(exchange: BatonTopology.tasksExchange, routingKey: task.pool, body: task.encoded(),
+                                      persistent: true, priority: UInt8(clamping: task.priority))
+                published += 1
+            }
+        }
+        if published > 0 { try publisher.waitForConfirms() }
+        if let tag { try consumer.ack(deliveryTag: tag, multiple: true, channel: Self.resultsChannel) }
+
+        for (runID, _) in batch where runs[runID]?.status.isTerminal == true {
+            logger.info("run \(runID) \(runs[runID]!.status.rawValue)")
+            runs[runID] = nil
+            finished.insert(runID)
+        }
+    }
+}
+
+/// A bounded set that forgets its oldest members.
+struct RecentSet {
+    private var members = Set<String>()
+    private var order: [String] = []
+    private var head = 0
+    let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func contains(_ member: String) -> Bool { members.contains(member) }
+
+    mutating func insert(_ member: String) {
+        guard members.insert(member).inserted else { return }
+        order.append(member)
+        if members.count > capacity {
+            members.remove(order[head])
+            head += 1
+            if head > capacity { order.removeFirst(head); head = 0 }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Baton
+
+import BatonPostgres
+import Foundation
+
+extension Store {
+    /// Persists what the scheduler decided for a batch of events, for any number of
+    /// runs, in one transaction: node rows, one event per transition, run statuses.
+    /// Dispatch commands are ignored here; the caller publishes them after this returns.
+    public func apply(_ batch: [(runID: String, commands: [SchedulerCommand])], heartbeats: [WorkerHeartbeat] = [], now: Date = Date()) throws {
+        let nowText = Timestamp.text(now)
+        var rows: [String: JSON] = [:]      // "run\u{0}key" -> merged row
+        var rowOrder: [String] = []
+        var events: [JSON] = []
+        var runs: [String: JSON] = [:]     // run id -> its last status in this batch
+        for (runID, commands) in batch {
+            for command in commands {
+                switch command {
+                case let .node(change):
+                    let id = runID + "\u{0}" + change.key
+                    if rows[id] == nil { rowOrder.append(id) }
+                    rows[id] = merge(rows[id], change, runID: runID, now: nowText)
+                    events.append(event(for: change, runID: runID, now: nowText))
+                case let .runStatus(status, error):
+                    runs[runID] = ["id": .string(runID), "status": .string(status.rawValue), "error": error.map(JSON.string) ?? .null]
+                    var detail: JSON = ["status": .string(status.rawValue)]
+                    if let error { detail = ["status": .string(status.rawValue), "error": .string(error)] }
+                    events.append(["run_id": .string(runID), "node_key": .null, "kind": .string("run_\(status.rawValue)"),
+                                   "at": .string(nowText), "detail": detail])
+                case .dispatch:
+                    break
+                }
+            }
+        }
+        if rows.isEmpty && runs.isEmpty && heartbeats.isEmpty { return }
+        try connection.transaction { c in
+            if !rows.isEmpty {
+                try c.execute("""
+                    update baton.nodes n set
+                        status = u.status,
+                        attempts = u.attempts,
+                        input = case when u.set_input then u.input else n.input end,
+                        output = case when u.set_output then u.output when u.reset then null else n.output end,
+                        error = u.error,
+                        worker = case when u.reset then null else coalesce(u.worker, n.worker) end,
+                        queued_at = coalesce(u.queued_at, n.queued_at),
+                        started_at = case when u.reset then null else coalesce(u.started_at, n.started_at) end,
+                        finished_at = case when u.reset then null else coalesce(u.finished_at, n.finished_at) end
+                    from jsonb_to_recordset($1::jsonb) as u(
+                        run_id uuid, key text, status text, attempts int, set_input bool, input jsonb,
+                        set_output bool, output jsonb, error text, worker text, reset bool,
+                        queued_at timestamptz, started_at timestamptz, finished_at timestamptz)
+                    where n.run_id = u.run_id and n.key = u.key
+                    """, [JSON.array(rowOrder.map { rows[$0]! }).serialized()])
+            }
+            if !runs.isEmpty {
+                try c.execute("""
+                    update baton.runs r set
+                        status = u.status,
+                        error = u.error,
+                        started_at = coalesce(r.started_at, $2::timestamptz),
+                        finished_at = case when u.status in ('succeeded', 'failed', 'cancelled') then $2::timestamptz else null end
+                    from jsonb_to_recordset($1::jsonb) as u(id uuid, status text, error text)
+                    where r.id = u.id
+                    """, [JSON.array(Array(runs.values)).serialized(), nowText])
+            }
+            if !events.isEmpty {
+                try c.execute("""
+                    insert into baton.events (run_id, node_key, kind, at, detail)
+                    select (e->>'run_id')::uuid, e->>'node_key', e->>'kind', (e->>'at')::timestamptz, e->'detail'
+                    from jsonb_array_elements($1::jsonb) with ordinality as t(e, ord)
+                    order by t.ord
+                    """, [JSON.array(events).serialized()])
+            }
+            if !heartbeats.isEmpty { try upsertWorkers(heartbeats, connection: c) }
+        }
+    }
+
+    /// Folds a node's transitions within one batch into the row it ends as.
+    private func merge(_ previous: JSON?, _ change: NodeChange, runID: String, now: String) -> JSON {
+        var row = previous?.objectValue ?? JSONObject([
+            ("run_id", .string(runID)), ("key", .string(change.key)), ("set_input", false), ("set_output", false), ("reset", false),
+        ])
+        row["status"] = .string(change.status.rawValue)
+        row["attempts"] = .int(Int64(change.attempt))
+        row["error"] = change.error.map(JSON.string) ?? .null
+        if let input = change.input { row["set_input"] = true; row["input"] = input }
+        if let output = change.output { row["set_output"] = true; row["output"] = output }
+        if let worker = change.worker { row["worker"] = .string(worker) }
+        switch change.status {
+        case .queued:
+            row["queued_at"] = .string(now)
+            row["reset"] = true
+            row["started_at"] = nil
+            row["finished_at"] = nil
+        case .running:
+            row["started_at"] = .string(change.startedAt.map(Timestamp.text) ?? now)
+        default:
+            if let started = change.startedAt { row["started_at"] = .string(Timestamp.text(started)) }
+            if change.status.isTerminal { row["finished_at"] = .string(change.finishedAt.map(Timestamp.text) ?? now) }
+        }
+        return .object(row)
+    }
+
+    private func event(for change: NodeChange, runID: String, now: String) -> JSON {
+        var detail: [(key: String, value: JSON)] = [("attempt", .int(Int64(change.attempt)))]
+        if let error = change.error { detail.append(("error", .string(error))) }
+        if let worker = change.worker { detail.append(("worker", .string(worker))) }
+        let kind: String
+        let at: Date?
+        switch change.status {
+        case .running: kind = "started"; at = change.startedAt
+        default: kind = change.status.rawValue; at = change.finishedAt
+        }
+        return ["run_id": .string(runID), "node_key": .string(change.key), "kind": .string(kind),
+                "at": .string(at.map(Timestamp.text) ?? now), "detail": .object(JSONObject(detail))]
+    }
+}

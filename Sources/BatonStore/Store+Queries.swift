@@ -1,0 +1,132 @@
+import Baton
+import BatonPostgres
+import Foundation
+
+/// A run as `baton runs` and `baton show` list it.
+public struct RunRow: Sendable, Codable {
+    public let id: String
+    public let name: String
+    public let status: String
+    public let submittedAt: String
+    public let startedAt: String?
+    public let finishedAt: String?
+    public let error: String?
+    public let nodes: Int
+    public let nodesDone: Int
+}
+
+/// A node as `baton show` lists it.
+public struct NodeRow: Sendable, Codable {
+    public let key: String
+    public let procedure: String
+    public let status: String
+    public let attempts: Int
+    public let input: JSON?
+    public let output: JSON?
+    public let error: String?
+    public let worker: String?
+    public let queuedAt: String?
+    public let startedAt: String?
+    public let finishedAt: String?
+    public let seconds: Double?
+}
+
+/// One entry of a run's event log.
+public struct EventRow: Sendable, Codable {
+    public let id: Int
+    public let node: String?
+    public let kind: String
+    public let at: String
+    public let detail: JSON
+}
+
+extension Store {
+    private static let runColumns = """
+        r.id::text as id, r.name, r.status, r.submitted_at::text as submitted_at, r.started_at::text as started_at,
+        r.finished_at::text as finished_at, r.error,
+        (select count(*) from baton.nodes n where n.run_id = r.id) as nodes,
+        (select count(*) from baton.nodes n where n.run_id = r.id and n.status in ('succeeded', 'failed', 'cancelled', 'skipped')) as done
+        """
+
+    private func runRow(_ r: PGResult, _ i: Int) -> RunRow {
+        RunRow(id: r[row: i, column: "id"]!, name: r[row: i, column: "name"]!, status: r[row: i, column: "status"]!,
+               submittedAt: r[row: i, column: "submitted_at"]!, startedAt: r[row: i, column: "started_at"],
+               finishedAt: r[row: i, column: "finished_at"], error: r[row: i, column: "error"],
+               nodes: r.int(i, "nodes") ?? 0, nodesDone: r.int(i, "done") ?? 0)
+    }
+
+    /// Recent runs, newest first, optionally only those with `status`.
+    public func runs(status: String? = nil, limit: Int = 20) throws -> [RunRow] {
+        let r = try connection.query("""
+            select \(Store.runColumns) from baton.runs r
+            where ($1::text is null or r.status = $1) order by r.submitted_at desc limit $2::int
+            """, [status, String(limit)])
+        return (0..<r.rowCount).map { runRow(r, $0) }
+    }
+
+    /// One run, or nil. `id` may be a unique prefix of the run id.
+    public func run(_ id: String) throws -> RunRow? {
+        let r = try connection.query("select \(Store.runColumns) from baton.runs r where r.id = $1::uuid", [try resolveRunID(id)])
+        return r.rowCount == 1 ? runRow(r, 0) : nil
+    }
+
+    /// The full run id for an id or a unique prefix of one; a clear error otherwise.
+    public func resolveRunID(_ text: String) throws -> String {
+        let lowered = text.lowercased()
+        if UUID(uuidString: lowered) != nil {
+            let r = try connection.query("select 1 from baton.runs where id = $1::uuid", [lowered])
+            if r.rowCount == 1 { return lowered }
+            throw StoreError("no run with id \(lowered)")
+        }
+        guard lowered.count >= 4, lowered.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+            throw StoreError("'\(text)' is not a run id (a UUID, or at least 4 of its first characters)")
+        }
+        let r = try connection.query("select id::text from baton.runs where id::text like $1 || '%' limit 2", [lowered])
+        switch r.rowCount {
+        case 0: throw StoreError("no run whose id starts with '\(lowered)'")
+        case 1: return r[row: 0, column: "id"]!
+        default: throw StoreError("'\(lowered)' matches several runs; give more of the id")
+        }
+    }
+
+    /// The nodes of a run in graph order.
+    public func nodes(ofRun id: String) throws -> [NodeRow] {
+        let r = try connection.query("""
+            select key, procedure, status, attempts, input::text as input, output::text as output, error, worker,
+                   queued_at::text as queued_at, started_at::text as started_at, finished_at::text as finished_at,
+                   extract(epoch from finished_at - started_at)::float8 as seconds
+            from baton.nodes where run_id = $1::uuid order by position
+            """, [id])
+        return (0..<r.rowCount).map { i in
+            NodeRow(key: r[row: i, column: "key"]!, procedure: r[row: i, column: "procedure"]!, status: r[row: i, column: "status"]!,
+                    attempts: r.int(i, "attempts") ?? 0,
+                    input: r[row: i, column: "input"].flatMap { try? JSONParser.parse($0, maxDepth: 1024) },
+                    output: r[row: i, column: "output"].flatMap { try? JSONParser.parse($0, maxDepth: 1024) },
+                    error: r[row: i, column: "error"], worker: r[row: i, column: "worker"],
+                    queuedAt: r[row: i, column: "queued_at"], startedAt: r[row: i, column: "started_at"],
+                    finishedAt: r[row: i, column: "finished_at"], seconds: r[row: i, column: "seconds"].flatMap(Double.init))
+        }
+    }
+
+    /// A run's events with id greater than `after`, oldest first.
+    public func events(ofRun id: String, after: Int = 0, limit: Int = 10_000) throws -> [EventRow] {
+        let r = try connection.query("""
+            select id, node_key, kind, at::text as at, detail::text as detail from baton.events
+            where run_id = $1::uuid and id > $2::bigint order by id limit $3::int
+            """, [id, String(after), String(limit)])
+        return (0..<r.rowCount).map { i in
+            EventRow(id: r.int(i, "id") ?? 0, node: r[row: i, column: "node_key"], kind: r[row: i, column: "kind"]!,
+                     at: r[row: i, column: "at"]!, detail: r[row: i, column: "detail"].flatMap { try? JSONParser.parse($0) } ?? .null)
+        }
+    }
+
+    /// How many nodes of a run are in each status, and the run's own status.
+    public func progress(ofRun id: String) throws -> (status: String, error: String?, counts: [String: Int]) {
+        let run = try connection.query("select status, error from baton.runs where id = $1::uuid", [id])
+        guard run.rowCount == 1 else { throw StoreError("no run with id \(id)") }
+        let r = try connection.query("select status, count(*) as n from baton.nodes where run_id = $1::uuid group by status", [id])
+        var counts: [String: Int] = [:]
+        for i in 0..<r.rowCount { counts[r[row: i, column: "status"]!] = r.int(i, "n") ?? 0 }
+        return (run[row: 0, column: "status"]!, run[row: 0, column: "error"], counts)
+    }
+}

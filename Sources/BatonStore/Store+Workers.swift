@@ -1,0 +1,66 @@
+import Baton
+import BatonPostgres
+import Foundation
+
+/// A worker as `baton workers` shows it.
+public struct WorkerRow: Sendable, Codable {
+    public let id: String
+    public let host: String
+    public let pid: Int
+    public let pools: [String]
+    public let procedures: [String]
+    public let slots: Int
+    public let startedAt: String
+    public let lastSeenAt: String
+    public let secondsSinceSeen: Double
+}
+
+extension Store {
+    func upsertWorkers(_ heartbeats: [WorkerHeartbeat], connection c: PGConnection) throws {
+        // Keep the latest heartbeat per worker so one statement never touches a row twice.
+        var latest: [String: WorkerHeartbeat] = [:]
+        for h in heartbeats { latest[h.id] = h }
+        let rows: [JSON] = latest.values.map { h in
+            ["id": .string(h.id), "host": .string(h.host), "pid": .int(Int64(h.pid)),
+             "pools": .array(h.pools.map(JSON.string)), "procedures": .array(h.procedures.map(JSON.string)),
+             "slots": .int(Int64(h.slots)), "started_at": .string(Timestamp.text(h.startedAt))]
+        }
+        try c.execute("""
+            insert into baton.workers (id, host, pid, pools, procedures, slots, started_at, last_seen_at)
+            select w.id, w.host, w.pid,
+                   array(select jsonb_array_elements_text(w.pools)), array(select jsonb_array_elements_text(w.procedures)),
+                   w.slots, w.started_at, now()
+            from jsonb_to_recordset($1::jsonb) as w(id text, host text, pid int, pools jsonb, procedures jsonb, slots int, started_at timestamptz)
+            on conflict (id) do update set
+                host = excluded.host, pid = excluded.pid, pools = excluded.pools, procedures = excluded.procedures,
+                slots = excluded.slots, started_at = excluded.started_at, last_seen_at = now()
+            """, [JSON.array(rows).serialized()])
+    }
+
+    /// Workers heard from within `seconds`.
+    public func liveWorkers(within seconds: Double = 30) throws -> [WorkerRow] {
+        let r = try connection.query("""
+            select id, host, pid, array_to_json(pools)::text as pools, array_to_json(procedures)::text as procedures, slots,
+                   started_at::text as started_at, last_seen_at::text as last_seen_at,
+                   extract(epoch from now() - last_seen_at)::float8 as age
+            from baton.workers where last_seen_at > now() - make_interval(secs => $1::float8)
+            order by id
+            """, [String(seconds)])
+        return try (0..<r.rowCount).map { i in
+            WorkerRow(id: r[row: i, column: "id"]!, host: r[row: i, column: "host"]!, pid: r.int(i, "pid") ?? 0,
+                      pools: try stringArray(r[row: i, column: "pools"]), procedures: try stringArray(r[row: i, column: "procedures"]),
+                      slots: r.int(i, "slots") ?? 0, startedAt: r[row: i, column: "started_at"]!, lastSeenAt: r[row: i, column: "last_seen_at"]!,
+                      secondsSinceSeen: Double(r[row: i, column: "age"] ?? "0") ?? 0)
+        }
+    }
+
+    /// Names of the procedures that live workers serve.
+    public func servedProcedures(within seconds: Double = 30) throws -> Set<String> {
+        Set(try liveWorkers(within: seconds).flatMap(\.procedures))
+    }
+
+    private func stringArray(_ text: String?) throws -> [String] {
+        guard let text else { return [] }
+        return try JSONParser.parse(text).arrayValue?.compactMap(\.stringValue) ?? []
+    }
+}

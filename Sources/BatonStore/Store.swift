@@ -1,0 +1,52 @@
+import Baton
+import BatonPostgres
+import Foundation
+
+/// Baton's tables in PostgreSQL: runs, nodes, edges, events and workers.
+/// One `Store` owns one connection; use it from one thread at a time.
+public final class Store: @unchecked Sendable {
+    public let connection: PGConnection
+    /// Channel on which a NOTIFY announces each new run (payload: the run id).
+    public static let runsChannel = "baton_runs"
+
+    public init(url: String) throws {
+        connection = try PGConnection(url: url)
+        try connection.execute("set time zone 'UTC'")
+        try connection.execute("set client_min_messages = warning")
+    }
+
+    public func close() { connection.close() }
+
+    /// Creates or upgrades the schema; safe to run again and from several processes at once.
+    /// Returns the versions it applied.
+    @discardableResult
+    public func migrate() throws -> [Int] {
+        try connection.transaction { c in
+            // Serialises concurrent migrations; released at commit.
+            try c.execute("select pg_advisory_xact_lock(727274)")
+            try c.execute("create schema if not exists baton")
+            try c.execute("""
+                create table if not exists baton.schema_migrations (
+                    version int primary key, applied_at timestamptz not null default now())
+                """)
+            let done = Set(try c.query("select version from baton.schema_migrations").rowsInts(column: "version"))
+            var applied: [Int] = []
+            for migration in Schema.migrations where !done.contains(migration.version) {
+                for statement in migration.statements { try c.execute(statement) }
+                try c.execute("insert into baton.schema_migrations (version) values ($1::int)", [String(migration.version)])
+                applied.append(migration.version)
+            }
+            return applied
+        }
+    }
+
+    /// Fails with a clear message if `baton migrate` has not been run.
+    public func requireSchema() throws {
+        let r = try connection.query("select to_regclass('baton.runs') is not null as ok")
+        if r.bool(0, "ok") != true { throw StoreError("the database has no Baton schema: run `baton migrate` first") }
+    }
+}
+
+extension PGResult {
+    func rowsInts(column: String) -> [Int] { (0..<rowCount).compactMap { int($0, column) } }
+}

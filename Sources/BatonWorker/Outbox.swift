@@ -1,0 +1,71 @@
+import Baton
+import Foundation
+
+/// A task delivery to acknowledge, tagged with the consumer connection it came on
+/// (a tag is meaningless on any other connection).
+struct PendingAck: Sendable {
+    let generation: Int
+    let deliveryTag: UInt64
+}
+
+/// A report waiting to be published, and the task to ack once the broker confirmed it.
+struct OutgoingReport: Sendable {
+    let body: [UInt8]
+    let ack: PendingAck?
+}
+
+/// Hand-over between procedure tasks, the publisher thread and the consumer thread.
+final class WorkerMailbox: @unchecked Sendable {
+    // Safe: every field is read and written with `condition` locked.
+    private let condition = NSCondition()
+    private var reports: [OutgoingReport] = []
+    private var acks: [PendingAck] = []
+    private(set) var busy = 0
+
+    func post(_ report: OutgoingReport) {
+        condition.lock()
+        reports.append(report)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits up to `timeout` for reports and takes them all.
+    func takeReports(timeout: Double) -> [OutgoingReport] {
+        condition.lock(); defer { condition.unlock() }
+        if reports.isEmpty { _ = condition.wait(until: Date().addingTimeInterval(timeout)) }
+        let taken = reports
+        reports = []
+        return taken
+    }
+
+    /// Puts reports back (at the front) after a failed publish.
+    func putBack(_ items: [OutgoingReport]) {
+        condition.lock()
+        reports.insert(contentsOf: items, at: 0)
+        condition.unlock()
+    }
+
+    func confirmAcks(_ items: [PendingAck]) {
+        condition.lock()
+        acks.append(contentsOf: items)
+        condition.unlock()
+    }
+
+    func takeAcks() -> [PendingAck] {
+        condition.lock(); defer { condition.unlock() }
+        let taken = acks
+        acks = []
+        return taken
+    }
+
+    func taskStarted() { condition.lock(); busy += 1; condition.unlock() }
+    func taskEnded() { condition.lock(); busy -= 1; condition.broadcast(); condition.unlock() }
+
+    /// True when nothing runs and nothing waits to be published or acked.
+    var isIdle: Bool {
+        condition.lock(); defer { condition.unlock() }
+        return busy == 0 && reports.isEmpty && acks.isEmpty
+    }
+
+    var busyCount: Int { condition.lock(); defer { condition.unlock() }; return busy }
+}

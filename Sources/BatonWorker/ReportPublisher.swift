@@ -1,0 +1,72 @@
+import Baton
+import BatonAMQP
+import Foundation
+import Logging
+
+/// The publisher thread: sends reports and heartbeats with publisher confirms,
+/// and only after the broker confirmed a result passes its task on to be acked.
+final class ReportPublisher: @unchecked Sendable {
+    // Safe: `connection` is touched only by the publisher thread.
+    private let configuration: WorkerConfiguration
+    private let mailbox: WorkerMailbox
+    private let startedAt: Date
+    private var connection: AMQPConnection?
+    private var lastHeartbeat = Date.distantPast
+
+    init(configuration: WorkerConfiguration, mailbox: WorkerMailbox, startedAt: Date) {
+        self.configuration = configuration
+        self.mailbox = mailbox
+        self.startedAt = startedAt
+    }
+
+    /// Runs until `done()` says there is nothing left to send.
+    func run(until done: @escaping () -> Bool) {
+        var backoff = Backoff()
+        while true {
+            do {
+                if connection == nil {
+                    let c = try AMQPConnection(url: configuration.amqpURL, connectionName: "baton-worker-publish \(configuration.id)")
+                    try c.enableConfirms()
+                    try BatonTopology.declareCommon(on: c)
+                    connection = c
+                    backoff.reset()
+                }
+                let reports = mailbox.takeReports(timeout: 0.2)
+                do {
+                    try send(reports)
+                } catch {
+                    mailbox.putBack(reports)
+                    throw error
+                }
+                if reports.isEmpty && done() { break }
+            } catch {
+                let delay = backoff.next()
+                configuration.logger.error("worker publisher: \(error); reconnecting in \(String(format: "%.1f", delay)) s")
+                connection?.close()
+                connection = nil
+                if done() { break }
+                Thread.sleep(forTimeInterval: delay)
+            }
+        }
+        connection?.close()
+        connection = nil
+    }
+
+    private func send(_ reports: [OutgoingReport]) throws {
+        guard let connection else { return }
+        let heartbeatDue = Date().timeIntervalSince(lastHeartbeat) >= configuration.heartbeatInterval
+        if reports.isEmpty && !heartbeatDue { return }
+        for report in reports {
+            try connection.publish(exchange: "", routingKey: BatonTopology.resultsQueue, body: report.body, persistent: true)
+        }
+        if heartbeatDue {
+            let beat = WorkerHeartbeat(id: configuration.id, host: ProcessInfo.processInfo.hostName, pid: Int(getpid()),
+                                       pools: configuration.pools, procedures: configuration.registry.names,
+                                       slots: configuration.concurrency, startedAt: startedAt, busy: mailbox.busyCount)
+            try connection.publish(exchange: "", routingKey: BatonTopology.heartbeatsQueue, body: beat.encoded(), persistent: false)
+        }
+        try connection.waitForConfirms()
+        if heartbeatDue { lastHeartbeat = Date() }
+        mailbox.confirmAcks(reports.compactMap(\.ack))
+    }
+}

@@ -1,0 +1,112 @@
+import Baton
+import BatonAMQP
+import Foundation
+import Logging
+
+/// The consumer thread: takes tasks from the pools' queues (prefetch = slots),
+/// starts each as a Swift task, and acks deliveries once their results are confirmed.
+final class TaskConsumer: @unchecked Sendable {
+    // Safe: `connection` and `generation` are touched only by the consumer thread;
+    // `currentGeneration` is read by procedure tasks under `lock`.
+    private let configuration: WorkerConfiguration
+    private let mailbox: WorkerMailbox
+    private var connection: AMQPConnection?
+    private var consumerTags: [String] = []
+    private let lock = NSLock()
+    private var generation = 0
+    private var abandoned = false
+
+    init(configuration: WorkerConfiguration, mailbox: WorkerMailbox) {
+        self.configuration = configuration
+        self.mailbox = mailbox
+    }
+
+    /// Consumes until `draining` is set, then stops taking work and returns once
+    /// everything taken was reported and acked, or the grace period ran out.
+    func run(draining: StopSignal) {
+        var backoff = Backoff()
+        var drainDeadline: Date?
+        while true {
+            if draining.isSet && drainDeadline == nil {
+                drainDeadline = Date().addingTimeInterval(configuration.shutdownGrace)
+                stopConsuming()
+            }
+            if let deadline = drainDeadline {
+                if mailbox.isIdle { break }
+                if Date() >= deadline {
+                    configuration.logger.warning("shutdown grace period over: handing back \(mailbox.busyCount) task(s)")
+                    lock.withLock { abandoned = true }
+                    break
+                }
+            }
+            do {
+                if connection == nil { try connect(consume: drainDeadline == nil); backoff.reset() }
+                try sendAcks()
+                guard let delivery = try connection?.nextDelivery(timeout: 0.02) else { continue }
+                if drainDeadline != nil {
+                    try connection?.reject(deliveryTag: delivery.deliveryTag, requeue: true, channel: delivery.channel)
+                    continue
+                }
+                try start(delivery)
+            } catch {
+                let delay = backoff.next()
+                configuration.logger.error("worker consumer: \(error); reconnecting in \(String(format: "%.1f", delay)) s")
+                connection?.close()
+                connection = nil
+                draining.wait(delay)
+            }
+        }
+        connection?.close()  // anything unacked goes back to its queue
+        connection = nil
+    }
+
+    private func connect(consume: Bool) throws {
+        let c = try AMQPConnection(url: configuration.amqpURL, connectionName: "baton-worker \(configuration.id)")
+        try BatonTopology.declareCommon(on: c)
+        for pool in configuration.pools { try BatonTopology.declarePool(pool, on: c) }
+        try c.setPrefetch(UInt16(clamping: configuration.concurrency))
+        consumerTags = []
+        if consume {
+            for pool in configuration.pools { consumerTags.append(try c.consume(queue: BatonTopology.taskQueue(pool: pool))) }
+        }
+        lock.withLock { generation += 1 }
+        connection = c
+        configuration.logger.info("worker \(configuration.id) consuming pools \(configuration.pools.joined(separator: ",")) with \(configuration.concurrency) slot(s)")
+    }
+
+    private func stopConsuming() {
+        for tag in consumerTags { try? connection?.cancelConsumer(tag: tag) }
+        consumerTags = []
+    }
+
+    private func sendAcks() throws {
+        let current = lock.withLock { generation }
+        for ack in mailbox.takeAcks() where ack.generation == current {
+            try connection?.ack(deliveryTag: ack.deliveryTag)
+        }
+    }
+
+    private func start(_ delivery: AMQPDelivery) throws {
+        let task: TaskDispatch
+        do {
+            task = try TaskDispatch(decoding: delivery.body)
+        } catch {
+            configuration.logger.warning("dead-lettering a malformed task: \(error)")
+            try connection?.reject(deliveryTag: delivery.deliveryTag, requeue: false, channel: delivery.channel)
+            return
+        }
+        let ack = PendingAck(generation: lock.withLock { generation }, deliveryTag: delivery.deliveryTag)
+        let configuration = self.configuration
+        let mailbox = self.mailbox
+        mailbox.taskStarted()
+        mailbox.post(OutgoingReport(body: ReportMessage.started(runID: task.runID, key: task.key, attempt: task.attempt,
+                                                                worker: configuration.id, at: Date()).encoded(), ack: nil))
+        Task.detached { [self] in
+            let result = await configuration.registry.attempt(task, worker: configuration.id, logger: configuration.logger)
+            if !self.lock.withLock({ self.abandoned }) {
+                mailbox.post(OutgoingReport(body: ReportMessage.finished(runID: task.runID, result: result).encoded(), ack: ack))
+            }
+            mailbox.taskEnded()
+        }
+    }
+}

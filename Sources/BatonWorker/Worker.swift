@@ -1,0 +1,37 @@
+import Baton
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// One worker process as a service: runs procedures from its pools' queues. On
+/// graceful shutdown it stops taking work, lets running procedures finish within
+/// the grace period, reports them, and hands back anything left.
+public struct Worker: Service {
+    public let configuration: WorkerConfiguration
+
+    public init(configuration: WorkerConfiguration) { self.configuration = configuration }
+
+    public func run() async throws {
+        let mailbox = WorkerMailbox()
+        let draining = StopSignal()
+        let consumerDone = StopSignal()
+        let consumer = TaskConsumer(configuration: configuration, mailbox: mailbox)
+        let publisher = ReportPublisher(configuration: configuration, mailbox: mailbox, startedAt: Date())
+        try await withTaskCancellationHandler {
+            try await withGracefulShutdownHandler {
+                async let consuming: Void = DedicatedThread.run(name: "baton-worker-consume") {
+                    consumer.run(draining: draining)
+                    consumerDone.set()
+                }
+                async let publishing: Void = DedicatedThread.run(name: "baton-worker-publish") {
+                    publisher.run(until: { consumerDone.isSet })
+                }
+                _ = try await (consuming, publishing)
+            } onGracefulShutdown: {
+                draining.set()
+            }
+        } onCancel: {
+            draining.set()
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Baton
+import BatonDemo
+import Foundation
+import Logging
+
+/// How a worker process connects and what it serves.
+public struct WorkerConfiguration: Sendable {
+    public var amqpURL: String
+    public var pools: [String]
+    /// Slots: procedures run at once (and the prefetch count).
+    public var concurrency: Int
+    public var registry: ProcedureRegistry
+    public var id: String
+    public var heartbeatInterval: Double
+    /// On shutdown, how long running procedures may take to finish before they are handed back.
+    public var shutdownGrace: Double
+    public var logger: Logger
+
+    public init(amqpURL: String, pools: [String] = ["default"], concurrency: Int = 4,
+                registry: ProcedureRegistry = .standard, id: String? = nil, heartbeatInterval: Double = 5,
+                shutdownGrace: Double = 30, logger: Logger = Logger(label: "baton.worker")) {
+        self.amqpURL = amqpURL
+        self.pools = pools
+        self.concurrency = max(1, concurrency)
+        self.registry = registry
+        let host = ProcessInfo.processInfo.hostName
+        self.id = id ?? "\(host)-\(getpid())-\(UUID().uuidString.prefix(4).lowercased())"
+        self.heartbeatInterval = heartbeatInterval
+        self.shutdownGrace = shutdownGrace
+        self.logger = logger
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+
+/// `baton`: submit, run and inspect procedure graphs.
+@main
+struct BatonCLI: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "baton",
+        abstract: "A distributed procedure-graph engine: graphs of typed procedures, durable in PostgreSQL, run by workers over RabbitMQ.",
+        subcommands: [
+            MigrateCommand.self, CoordinatorCommand.self, WorkerCommand.self, SubmitCommand.self, RunCommand.self,
+            ValidateCommand.self, RunsCommand.self, ShowCommand.self, EventsCommand.self, WorkersCommand.self,
+            ProceduresCommand.self,
+        ])
+
+    /// Runs the CLI; every error becomes one clear line on stderr and a non-zero exit.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let exit as ExitCode {
+            Foundation.exit(exit.rawValue)
+        } catch let failure as CLIFailure {
+            FileHandle.standardError.write(Data(("baton: " + failure.message + "\n").utf8))
+            Foundation.exit(failure.exitCode)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            let message = fullMessage(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
+            FileHandle.standardError.write(Data(("baton: " + (message.isEmpty ? "\(error)" : message) + "\n").utf8))
+            Foundation.exit(code.rawValue == 0 ? 1 : code.rawValue)
+        }
+    }
+}
+
+/// An error already phrased for the user.
+struct CLIFailure: Error {
+    let message: String
+    var exitCode: Int32 = 1
+    init(_ message: String, exitCode: Int32 = 1) {
+        self.message = message
+        self.exitCode = exitCode
+    }
+}

@@ -1,0 +1,23 @@
+import ArgumentParser
+import BatonCoordinator
+import Logging
+import ServiceLifecycle
+
+struct CoordinatorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "coordinator",
+        abstract: "Run a coordinator until SIGTERM or SIGINT, then finish the batch in flight and exit.")
+    @OptionGroup var connection: ConnectionOptions
+    @Option(help: "Most worker reports applied in one transaction.") var batchSize = 1_000
+
+    func run() async throws {
+        CLILogging.bootstrap()
+        guard batchSize >= 1 else { throw CLIFailure("--batch-size must be at least 1", exitCode: 2) }
+        let store = try connection.openStore()  // fail fast, with a clear message, if the database is unusable
+        store.close()
+        let logger = Logger(label: "baton.coordinator")
+        let coordinator = Coordinator(configuration: CoordinatorConfiguration(
+            databaseURL: connection.databaseURL, amqpURL: connection.amqpURL, batchSize: batchSize, logger: logger))
+        let group = ServiceGroup(configuration: .init(services: [coordinator], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+import Baton
+import BatonStore
+
+struct EventsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "events", abstract: "Print a run's event log.")
+    @Argument(help: "Run id (or a unique prefix of it).") var runID: String
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let store = try connection.openStore()
+        defer { store.close() }
+        let id: String
+        do { id = try store.resolveRunID(runID) } catch { throw CLIFailure("\(error)") }
+        var after = 0
+        var all: [EventRow] = []
+        while true {
+            let page = try store.events(ofRun: id, after: after)
+            all += page
+            guard let last = page.last, page.count == 10_000 else { break }
+            after = last.id
+        }
+        if output.json { try Output.json(all); return }
+        for e in all {
+            let detail = e.detail.objectValue.map { o in o.members.map { "\($0.key)=\($0.value.stringValue ?? $0.value.serialized())" }.joined(separator: " ") } ?? ""
+            print("\(e.at)  \(e.node ?? "-")  \(e.kind)  \(detail)")
+        }
+    }
+}

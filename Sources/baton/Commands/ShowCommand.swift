@@ -1,0 +1,34 @@
+import ArgumentParser
+import Baton
+import BatonStore
+
+struct ShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show",
+        abstract: "Show a run's nodes: state, attempts, timings, worker, error, output.")
+    @Argument(help: "Run id (or a unique prefix of it).") var runID: String
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let store = try connection.openStore()
+        defer { store.close() }
+        let id: String
+        do { id = try store.resolveRunID(runID) } catch { throw CLIFailure("\(error)") }
+        guard let summary = try store.run(id) else { throw CLIFailure("no run with id \(id)") }
+        let nodes = try store.nodes(ofRun: id)
+        if output.json {
+            var json = try JSON(encoding: summary).objectValue!
+            json["node_list"] = try JSON(encoding: nodes)
+            Output.json(.object(json))
+            return
+        }
+        print("run \(summary.id)  \(summary.name)")
+        print("status \(summary.status)  submitted \(Output.time(summary.submittedAt))  started \(Output.time(summary.startedAt))  finished \(Output.time(summary.finishedAt))")
+        if let error = summary.error { print("error \(error)") }
+        print("")
+        Output.table(["NODE", "PROCEDURE", "STATUS", "ATTEMPTS", "SECONDS", "WORKER", "OUTPUT / ERROR"], nodes.map { n in
+            [n.key, n.procedure, n.status, String(n.attempts), n.seconds.map { String(format: "%.3f", $0) } ?? "-",
+             n.worker ?? "-", Output.truncate(n.error ?? n.output?.serialized() ?? "", 80)]
+        })
+    }
+}

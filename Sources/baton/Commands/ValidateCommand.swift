@@ -1,0 +1,24 @@
+import ArgumentParser
+import Baton
+import BatonDemo
+
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "validate", abstract: "Check a graph file; store nothing.")
+    @Argument(help: "Graph file (JSON).") var file: String
+    @Flag(help: "Accept procedures that Baton's own worker does not serve.") var allowUnknownProcedures = false
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        do {
+            let graph = try GraphFile.load(file, knownProcedures: allowUnknownProcedures ? nil : Set(ProcedureRegistry.standard.names))
+            if output.json {
+                Output.json(["valid": true, "name": .string(graph.name), "nodes": .int(Int64(graph.order.count))])
+            } else {
+                print("\(file): valid (\(graph.order.count) node\(graph.order.count == 1 ? "" : "s"))")
+            }
+        } catch let failure as CLIFailure where output.json {
+            Output.json(["valid": false, "error": .string(failure.message)])
+            throw ExitCode(failure.exitCode)
+        }
+    }
+}

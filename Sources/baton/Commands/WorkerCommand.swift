@@ -1,0 +1,45 @@
+import ArgumentParser
+import Baton
+import BatonDemo
+import BatonWorker
+import Foundation
+import Logging
+import ServiceLifecycle
+
+struct WorkerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "worker",
+        abstract: "Run worker processes serving the built-in and demo procedures.")
+    @OptionGroup var connection: ConnectionOptions
+    @Option(help: "Procedures each process runs at once.") var concurrency = 4
+    @Option(help: "Worker processes to start and supervise (a crashed one is restarted).") var processes = 1
+    @Option(help: "Comma-separated pools to take work from.") var pools = "default"
+    @Option(help: "Seconds running procedures get to finish on shutdown before they are handed back.") var shutdownGrace: Double = 30
+
+    func validate() throws {
+        guard concurrency >= 1, concurrency <= 10_000 else { throw CLIFailure("--concurrency must be from 1 to 10000, got \(concurrency)", exitCode: 2) }
+        guard processes >= 1, processes <= 256 else { throw CLIFailure("--processes must be from 1 to 256, got \(processes)", exitCode: 2) }
+        for pool in poolList {
+            if let why = NodeKey.problem(with: pool) { throw CLIFailure("--pools: invalid pool name '\(pool)': \(why)", exitCode: 2) }
+        }
+        guard shutdownGrace >= 0 else { throw CLIFailure("--shutdown-grace must not be negative", exitCode: 2) }
+    }
+
+    var poolList: [String] { pools.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+
+    func run() async throws {
+        CLILogging.bootstrap()
+        let logger = Logger(label: "baton.worker")
+        let service: any Service
+        if processes == 1 {
+            service = Worker(configuration: WorkerConfiguration(amqpURL: connection.amqpURL, pools: poolList, concurrency: concurrency,
+                                                                shutdownGrace: shutdownGrace, logger: logger))
+        } else {
+            var childArguments = ["worker", "--concurrency", String(concurrency), "--processes", "1", "--pools", pools,
+                                  "--shutdown-grace", String(shutdownGrace)]
+            if let url = connection.amqpURLFlag { childArguments += ["--amqp-url", url] }
+            service = WorkerSupervisor(processes: processes, arguments: childArguments, logger: logger)
+        }
+        let group = ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import Baton
+import BatonStore
+
+struct WorkersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "workers", abstract: "List live workers: pools, slots, last heartbeat.")
+    @Option(help: "Seconds since the last heartbeat for a worker to count as live.") var within: Double = 30
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let store = try connection.openStore()
+        defer { store.close() }
+        let workers = try store.liveWorkers(within: within)
+        if output.json { try Output.json(workers); return }
+        Output.table(["WORKER", "HOST", "PID", "POOLS", "SLOTS", "LAST SEEN"], workers.map {
+            [$0.id, $0.host, String($0.pid), $0.pools.joined(separator: ","), String($0.slots), String(format: "%.1f s ago", $0.secondsSinceSeen)]
+        })
+    }
+}
+
+struct ProceduresCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "procedures", abstract: "List the procedures that live workers serve.")
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let store = try connection.openStore()
+        defer { store.close() }
+        let names = try store.servedProcedures().sorted()
+        if output.json { Output.json(.array(names.map(JSON.string))); return }
+        for name in names { print(name) }
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import BatonPostgres
+import BatonStore
+import Foundation
+
+/// Where PostgreSQL and RabbitMQ are: flags, else environment, else local defaults.
+struct ConnectionOptions: ParsableArguments {
+    @Option(name: .customLong("database-url"), help: "libpq URI (default: $BATON_DATABASE_URL or postgresql://postgres@127.0.0.1:5432/baton)")
+    var databaseURLFlag: String?
+
+    @Option(name: .customLong("amqp-url"), help: "AMQP URI (default: $BATON_AMQP_URL or amqp://guest:guest@127.0.0.1:5672/%2f)")
+    var amqpURLFlag: String?
+
+    var databaseURL: String {
+        databaseURLFlag ?? ProcessInfo.processInfo.environment["BATON_DATABASE_URL"] ?? "postgresql://postgres@127.0.0.1:5432/baton"
+    }
+
+    var amqpURL: String {
+        amqpURLFlag ?? ProcessInfo.processInfo.environment["BATON_AMQP_URL"] ?? "amqp://guest:guest@127.0.0.1:5672/%2f"
+    }
+
+    /// Opens the store and checks the schema, with errors phrased for the user.
+    func openStore(requireSchema: Bool = true) throws -> Store {
+        let store: Store
+        do {
+            store = try Store(url: databaseURL)
+        } catch {
+            throw CLIFailure("cannot connect to PostgreSQL at \(redactedURL(databaseURL)): \(error)")
+        }
+        if requireSchema {
+            do { try store.requireSchema() } catch { throw CLIFailure("\(error)") }
+        }
+        return store
+    }
+}
+
+/// `--json` for machine-readable output.
+struct OutputOptions: ParsableArguments {
+    @Flag(name: .long, help: "Print machine-readable JSON.")
+    var json = false
+}

@@ -1,0 +1,27 @@
+import Baton
+import Foundation
+
+/// Reads and validates a graph file, with errors that name the file.
+enum GraphFile {
+    static func load(_ path: String, knownProcedures: Set<String>?) throws -> Graph {
+        let bytes = try read(path)
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        do {
+            return try GraphDecoder(knownProcedures: knownProcedures).decode(bytes, defaultName: name)
+        } catch {
+            throw CLIFailure("\(path): \(error.description)", exitCode: 2)
+        }
+    }
+
+    static func read(_ path: String) throws -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CLIFailure("\(path): no such file", exitCode: 2)
+        }
+        if isDirectory.boolValue { throw CLIFailure("\(path): is a directory, not a graph file", exitCode: 2) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CLIFailure("\(path): cannot read the file (permissions?)", exitCode: 2)
+        }
+        return Array(data)
+    }
+}

@@ -1,0 +1,34 @@
+import Baton
+import Foundation
+
+/// Printing helpers shared by the commands.
+enum Output {
+    static func json(_ value: JSON) { print(value.prettyPrinted()) }
+
+    static func json<T: Encodable>(_ value: T) throws { print(try JSON(encoding: value).prettyPrinted()) }
+
+    static func error(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+
+    /// A fixed-width table: one header line, then rows.
+    static func table(_ header: [String], _ rows: [[String]]) {
+        var widths = header.map(\.count)
+        for row in rows { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) } }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { i, c in i == cells.count - 1 ? c : c.padding(toLength: widths[i], withPad: " ", startingAt: 0) }
+                .joined(separator: "  ")
+        }
+        print(line(header))
+        for row in rows { print(line(row)) }
+    }
+
+    /// `text` cut to `limit` characters with an ellipsis.
+    static func truncate(_ text: String, _ limit: Int) -> String {
+        text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
+    }
+
+    /// A timestamp as PostgreSQL prints it, shortened to seconds.
+    static func time(_ text: String?) -> String {
+        guard let text else { return "-" }
+        return String(text.prefix(19))
+    }
+}

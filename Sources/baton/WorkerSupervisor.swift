@@ -1,0 +1,74 @@
+import Baton
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// Starts P worker processes, restarts any that dies, and on shutdown sends each
+/// SIGTERM and waits for them to drain and exit.
+final class WorkerSupervisor: Service, @unchecked Sendable {
+    // Safe: `children` and `stopping` are only touched with `lock` held.
+    private let processes: Int
+    private let arguments: [String]
+    private let logger: Logger
+    private let lock = NSLock()
+    private var children: [Int: Process] = [:]
+    private var stopping = false
+    private let allExited = StopSignal()
+
+    init(processes: Int, arguments: [String], logger: Logger) {
+        self.processes = processes
+        self.arguments = arguments
+        self.logger = logger
+    }
+
+    func run() async throws {
+        for slot in 0..<processes { try launch(slot) }
+        await withGracefulShutdownHandler {
+            _ = try? await DedicatedThread.run(name: "baton-supervisor") { [allExited] in
+                while !allExited.wait(3600) {}
+            }
+        } onGracefulShutdown: { [self] in
+            let running: [Process] = lock.withLock {
+                stopping = true
+                return Array(children.values)
+            }
+            logger.info("stopping \(running.count) worker process(es)")
+            for child in running where child.isRunning { kill(child.processIdentifier, SIGTERM) }
+            if running.isEmpty { allExited.set() }
+        }
+    }
+
+    private func launch(_ slot: Int) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.executablePath)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["BATON_WORKER_SLOT"] = String(slot)
+        process.environment = environment
+        process.terminationHandler = { [weak self] finished in self?.exited(slot, finished) }
+        try process.run()
+        lock.withLock { children[slot] = process }
+        logger.info("worker process \(slot) started (pid \(process.processIdentifier))")
+    }
+
+    private func exited(_ slot: Int, _ process: Process) {
+        let status = process.terminationStatus
+        let reason = process.terminationReason == .uncaughtSignal ? "signal \(status)" : "exit \(status)"
+        let (restart, remaining): (Bool, Int) = lock.withLock {
+            if stopping { children[slot] = nil }
+            return (!stopping, children.count)
+        }
+        if restart {
+            logger.warning("worker process \(slot) (pid \(process.processIdentifier)) ended with \(reason); restarting")
+            Thread.sleep(forTimeInterval: 0.5)
+            do { try launch(slot) } catch { logger.error("cannot restart worker process \(slot): \(error)") }
+        } else {
+            logger.info("worker process \(slot) ended with \(reason)")
+            if remaining == 0 { allExited.set() }
+        }
+    }
+
+    static var executablePath: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+}
