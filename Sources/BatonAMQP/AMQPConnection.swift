@@ -118,13 +118,10 @@ public final class AMQPConnection: @unchecked Sendable {
         }
 
         var timeout = Deadline.timeval(seconds: timeoutSeconds)
-        errno = 0
         let opened = amqp_socket_open_noblock(socket, url.host, Int32(url.port), &timeout)
         guard opened == AMQP_STATUS_OK.rawValue else {
-            var detail = Self.describe(status: opened)
-            if opened == AMQP_STATUS_SOCKET_ERROR.rawValue, errno != 0 {
-                detail += " (\(String(cString: strerror(errno))))"
-            }
+            // librabbitmq keeps the socket's own error to itself: say what to check.
+            let detail = Self.describe(status: opened) + " (is a broker listening on \(url.host):\(url.port)?)"
             throw AMQPError(.connectionFailed, detail, operation: operation)
         }
         amqp_set_handshake_timeout(state, &timeout)

@@ -24,6 +24,8 @@ final class CoordinatorLoop: @unchecked Sendable {
     /// Runs that ended recently, so late reports for them need no lookup.
     private var finished = RecentSet(capacity: 10_000)
     private var lastPoll = Date.distantPast
+    /// librabbitmq answers broker heartbeats only inside a call: an idle publisher is serviced every second.
+    private var lastPublisherService = Date()
 
     /// Commands produced since the last commit, per run in first-touched order.
     private var pendingCommands: [String: [SchedulerCommand]] = [:]
@@ -106,6 +108,11 @@ final class CoordinatorLoop: @unchecked Sendable {
             for id in try store.activeRunIDs() where runs[id] == nil { try startRun(id) }
         }
 
+        if Date().timeIntervalSince(lastPublisherService) >= 1 {
+            try publisher?.processIncoming(timeout: 0)
+            lastPublisherService = Date()
+        }
+
         var heartbeats: [WorkerHeartbeat] = []
         var lastResultTag: UInt64?
         var received = 0
@@ -180,7 +187,10 @@ final class CoordinatorLoop: @unchecked Sendable {
                 published += 1
             }
         }
-        if published > 0 { try publisher.waitForConfirms() }
+        if published > 0 {
+            try publisher.waitForConfirms()
+            lastPublisherService = Date()
+        }
         if let tag { try consumer.ack(deliveryTag: tag, multiple: true, channel: Self.resultsChannel) }
 
         for (runID, _) in batch where runs[runID]?.status.isTerminal == true {

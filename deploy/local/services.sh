@@ -7,6 +7,7 @@
 #   deploy/local/services.sh down      stop both
 #   deploy/local/services.sh status    say what runs
 #   deploy/local/services.sh restart-rabbitmq | restart-postgres
+#   deploy/local/services.sh test-env  database baton_test and vhost baton-test for the tests
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -145,6 +146,14 @@ case "${1:-up}" in
     status)
         if pg_running; then echo "postgres: running on 127.0.0.1:$PG_PORT"; else echo "postgres: stopped"; fi
         if rmq_running; then echo "rabbitmq: running on 127.0.0.1:$AMQP_PORT"; else echo "rabbitmq: stopped"; fi ;;
+    test-env)
+        # A database and a vhost for the integration tests, apart from the demo's.
+        if ! runuser -u postgres -- psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -Atc "select 1 from pg_database where datname='baton_test'" | grep -q 1; then
+            runuser -u postgres -- psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc 'create database baton_test' >/dev/null
+        fi
+        rmq_env
+        rabbitmqctl -n "$RMQ_NODE" -q add_vhost baton-test >/dev/null 2>&1 || true
+        rabbitmqctl -n "$RMQ_NODE" -q set_permissions -p baton-test guest '.*' '.*' '.*' >/dev/null ;;
     restart-postgres) pg_down; pg_up ;;
     restart-rabbitmq) rmq_down; rmq_up ;;
     stop-postgres) pg_down ;;

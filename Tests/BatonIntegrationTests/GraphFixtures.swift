@@ -1,0 +1,28 @@
+import Baton
+import Foundation
+
+/// Graph documents built in code for the integration tests.
+enum GraphFixtures {
+    /// `width` nodes that each add their index to a seed, joined by one node summing them all.
+    static func fanOut(width: Int, seed: Int64 = 7) -> JSON {
+        var nodes: [(key: String, value: JSON)] = [("seed", ["procedure": "baton.echo", "input": ["value": .int(seed)]])]
+        for i in 0..<width {
+            nodes.append(("n-\(i)", ["procedure": "baton.add",
+                                     "input": ["values": [.int(Int64(i)), ["$from": "seed", "select": "/value"]]]]))
+        }
+        let refs: [JSON] = (0..<width).map { ["$from": .string("n-\($0)")] }
+        nodes.append(("join", ["procedure": "baton.add", "input": ["values": .array(refs)]]))
+        return ["name": "fan-out", "nodes": .object(JSONObject(nodes))]
+    }
+
+    static func write(_ json: JSON) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("graph-\(UUID().uuidString.prefix(8)).json").path
+        try Data(json.serializedBytes()).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    static var examplesDirectory: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("examples")
+    }
+}

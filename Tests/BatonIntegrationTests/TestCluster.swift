@@ -1,0 +1,132 @@
+import BatonAMQP
+import BatonStore
+import Foundation
+import Testing
+
+/// Real services for integration tests: the URLs come from BATON_DATABASE_URL and
+/// BATON_AMQP_URL (deploy/local/test.sh points them at a database and vhost of
+/// their own); coordinator and workers are the real `baton` binary in child processes.
+final class TestCluster: @unchecked Sendable {
+    static let databaseURL = ProcessInfo.processInfo.environment["BATON_DATABASE_URL"] ?? "postgresql://postgres@127.0.0.1:5432/baton_test"
+    static let amqpURL = ProcessInfo.processInfo.environment["BATON_AMQP_URL"] ?? "amqp://guest:guest@127.0.0.1:5672/baton-test"
+
+    /// A clean schema and empty queues, once per test process.
+    static let prepared: Void = {
+        let store = try! Store(url: databaseURL)
+        try! store.connection.execute("drop schema if exists baton cascade")
+        try! store.migrate()
+        store.close()
+        let amqp = try! AMQPConnection(url: amqpURL)
+        try! BatonTopology.declareCommon(on: amqp)
+        try! BatonTopology.declarePool("default", on: amqp)
+        for queue in [BatonTopology.resultsQueue, BatonTopology.taskQueue(pool: "default"), BatonTopology.heartbeatsQueue] {
+            _ = try! amqp.purgeQueue(name: queue)
+        }
+        amqp.close()
+    }()
+
+    /// The `baton` executable built beside the test bundle.
+    static var batonPath: String {
+        if let path = ProcessInfo.processInfo.environment["BATON_BIN"] { return path }
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("baton").path
+    }
+
+    private let lock = NSLock()
+    private var processes: [Process] = []
+    let logDirectory: URL
+
+    init() {
+        _ = TestCluster.prepared
+        logDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("baton-test-\(UUID().uuidString.prefix(8))")
+        try? FileManager.default.createDirectory(at: logDirectory, withIntermediateDirectories: true)
+    }
+
+    deinit { stopAll() }
+
+    /// Starts `baton ARGS` with the test URLs and returns the process.
+    @discardableResult
+    func start(_ arguments: [String], name: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestCluster.batonPath)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["BATON_DATABASE_URL"] = TestCluster.databaseURL
+        env["BATON_AMQP_URL"] = TestCluster.amqpURL
+        env["BATON_LOG_LEVEL"] = "info"
+        process.environment = env
+        let log = logDirectory.appendingPathComponent("\(name).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        lock.withLock { processes.append(process) }
+        return process
+    }
+
+    func startCoordinator() throws -> Process { try start(["coordinator"], name: "coordinator") }
+
+    func startWorker(concurrency: Int = 4, name: String = "worker") throws -> Process {
+        try start(["worker", "--concurrency", String(concurrency)], name: name)
+    }
+
+    /// SIGTERM to every process this cluster started, then SIGKILL after a deadline.
+    func stopAll() {
+        let all = lock.withLock { processes }
+        for p in all where p.isRunning { p.terminate() }
+        let deadline = Date().addingTimeInterval(10)
+        for p in all {
+            while p.isRunning && Date() < deadline { usleep(10_000) }
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+        }
+    }
+
+    func log(_ name: String) -> String {
+        (try? String(contentsOf: logDirectory.appendingPathComponent("\(name).log"), encoding: .utf8)) ?? ""
+    }
+
+    /// Runs `baton ARGS` to completion and returns its exit code and output.
+    static func cli(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: batonPath)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["BATON_DATABASE_URL"] = databaseURL
+        env["BATON_AMQP_URL"] = amqpURL
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+
+    static func store() throws -> Store { try Store(url: databaseURL) }
+
+    /// Waits (polling the database) until `condition` holds or `seconds` pass.
+    static func waitUntil(_ seconds: Double, _ what: String, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return }
+            usleep(50_000)
+        }
+        Issue.record("timed out after \(seconds) s waiting for \(what)")
+        throw TimeoutError(what: what)
+    }
+
+    /// Waits for a run to end and returns its final status.
+    static func waitForRun(_ id: String, store: Store, seconds: Double = 60) throws -> String {
+        var status = ""
+        try waitUntil(seconds, "run \(id) to finish") {
+            status = try store.progress(ofRun: id).status
+            return ["succeeded", "failed", "cancelled"].contains(status)
+        }
+        return status
+    }
+}
+
+struct TimeoutError: Error { let what: String }
