@@ -1,1 +1,143 @@
-print("bench")
+// The benchmark for Baton's hot path (not a test): on the real services, a
+// fan-out of N no-op nodes into one join, and a chain of N nodes. Prints
+// nodes/s and per-hop latency percentiles. Uses the `baton` binary beside this
+// one for the coordinator and worker processes.
+//
+//   swift build -c release && .build/release/BatonBenchmark --nodes 10000
+import Baton
+import BatonStore
+import Foundation
+
+struct Options {
+    var sizes: [Int] = [1_000, 10_000]
+    var workerProcesses = 2
+    var concurrency = 32
+    var scenarios: Set<String> = ["fan-out", "chain"]
+
+    init(_ args: [String]) {
+        var i = 0
+        func value() -> String {
+            i += 1
+            guard i < args.count else { fail("\(args[i - 1]) needs a value") }
+            return args[i]
+        }
+        while i < args.count {
+            switch args[i] {
+            case "--nodes": sizes = value().split(separator: ",").compactMap { Int($0) }
+            case "--workers": workerProcesses = Int(value()) ?? 2
+            case "--concurrency": concurrency = Int(value()) ?? 32
+            case "--only": scenarios = [value()]
+            case "-h", "--help":
+                print("usage: BatonBenchmark [--nodes 1000,10000] [--workers 2] [--concurrency 32] [--only fan-out|chain]")
+                exit(0)
+            default: fail("unknown argument \(args[i])")
+            }
+            i += 1
+        }
+        if sizes.isEmpty || sizes.contains(where: { $0 < 2 }) { fail("--nodes takes sizes of at least 2, comma separated") }
+    }
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("benchmark: \(message)\n".utf8))
+    exit(1)
+}
+
+let options = Options(Array(CommandLine.arguments.dropFirst()))
+let env = ProcessInfo.processInfo.environment
+let databaseURL = env["BATON_DATABASE_URL"] ?? "postgresql://postgres@127.0.0.1:5432/baton"
+let amqpURL = env["BATON_AMQP_URL"] ?? "amqp://guest:guest@127.0.0.1:5672/%2f"
+let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+let batonPath = URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("baton").path
+guard FileManager.default.isExecutableFile(atPath: batonPath) else { fail("no baton binary at \(batonPath): build it first") }
+
+nonisolated(unsafe) var children: [Process] = []
+func launch(_ arguments: [String]) throws {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: batonPath)
+    p.arguments = arguments
+    var e = env
+    e["BATON_DATABASE_URL"] = databaseURL
+    e["BATON_AMQP_URL"] = amqpURL
+    e["BATON_LOG_LEVEL"] = "warning"
+    p.environment = e
+    p.standardOutput = FileHandle.nullDevice
+    try p.run()
+    children.append(p)
+}
+func stopChildren() {
+    for p in children where p.isRunning { p.terminate() }
+    for p in children { p.waitUntilExit() }
+}
+
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    guard !sorted.isEmpty else { return .nan }
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+}
+
+func fanOut(_ n: Int) -> JSON {
+    var nodes: [(key: String, value: JSON)] = []
+    for i in 0..<n { nodes.append(("n-\(i)", ["procedure": "baton.echo", "input": ["i": .int(Int64(i))]])) }
+    nodes.append(("join", ["procedure": "baton.echo", "input": ["count": .int(Int64(n))], "after": .array((0..<n).map { .string("n-\($0)") })]))
+    return ["name": .string("bench-fan-out-\(n)"), "nodes": .object(JSONObject(nodes))]
+}
+
+func chain(_ n: Int) -> JSON {
+    var nodes: [(key: String, value: JSON)] = [("c-0", ["procedure": "baton.echo", "input": ["hop": 0]])]
+    for i in 1..<n { nodes.append(("c-\(i)", ["procedure": "baton.echo", "input": ["hop": .int(Int64(i)), "previous": ["$from": .string("c-\(i - 1)"), "select": "/hop"]]])) }
+    return ["name": .string("bench-chain-\(n)"), "nodes": .object(JSONObject(nodes))]
+}
+
+/// Submits a graph and waits for it; returns (seconds from submit to finish, per-node timing rows).
+func measure(_ document: JSON, store: Store) throws -> (seconds: Double, rows: [(queued: Double, started: Double, finished: Double)]) {
+    let graph = try GraphDecoder().decode(document)
+    let start = Date()
+    let run = try store.submit(graph)
+    while true {
+        let status = try store.progress(ofRun: run.id).status
+        if status == "succeeded" { break }
+        if status == "failed" || status == "cancelled" { fail("run \(run.id) \(status)") }
+        if Date().timeIntervalSince(start) > 900 { fail("run \(run.id) did not finish in 15 minutes") }
+        usleep(20_000)
+    }
+    let elapsed = Date().timeIntervalSince(start)
+    let r = try store.connection.query("""
+        select extract(epoch from queued_at)::float8 as q, extract(epoch from started_at)::float8 as s,
+               extract(epoch from finished_at)::float8 as f
+        from baton.nodes where run_id = $1::uuid order by position
+        """, [run.id])
+    let rows = (0..<r.rowCount).map { i in
+        (Double(r[row: i, column: "q"] ?? "0") ?? 0, Double(r[row: i, column: "s"] ?? "0") ?? 0, Double(r[row: i, column: "f"] ?? "0") ?? 0)
+    }
+    return (elapsed, rows)
+}
+
+func ms(_ seconds: Double) -> String { String(format: "%.2f ms", seconds * 1000) }
+
+do {
+    let store = try Store(url: databaseURL)
+    try store.migrate()
+    try launch(["coordinator"])
+    for _ in 0..<options.workerProcesses { try launch(["worker", "--concurrency", String(options.concurrency)]) }
+    defer { stopChildren() }
+    // Warm-up: connections made, queues declared.
+    _ = try measure(fanOut(10), store: store)
+    print("baton benchmark: \(options.workerProcesses) worker process(es) x \(options.concurrency) slots, coordinator batch 1000, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+    for n in options.sizes {
+        if options.scenarios.contains("fan-out") {
+            let (seconds, rows) = try measure(fanOut(n), store: store)
+            let waits = rows.map { $0.started - $0.queued }.sorted()
+            print(String(format: "fan-out  N=%-6d  %7.2f s  %8.0f nodes/s", n, seconds, Double(n + 1) / seconds)
+                  + "  queued->started p50 \(ms(percentile(waits, 0.5)))  p99 \(ms(percentile(waits, 0.99)))")
+        }
+        if options.scenarios.contains("chain") {
+            let (seconds, rows) = try measure(chain(n), store: store)
+            let hops = zip(rows, rows.dropFirst()).map { $1.started - $0.finished }.sorted()
+            print(String(format: "chain    N=%-6d  %7.2f s  %8.0f nodes/s", n, seconds, Double(n) / seconds)
+                  + "  per-hop (finished->next started) p50 \(ms(percentile(hops, 0.5)))  p99 \(ms(percentile(hops, 0.99)))")
+        }
+    }
+} catch {
+    stopChildren()
+    fail("\(error)")
+}

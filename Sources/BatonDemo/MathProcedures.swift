@@ -3,12 +3,10 @@ import Baton
 /// `demo.multiply`: the product of `values`.
 public struct MultiplyProcedure: Procedure {
     public static let name = "demo.multiply"
-    public struct Input: Codable, Sendable { public let values: [Double] }
+    public struct Input: Codable, Sendable { public let values: [JSON] }
     public init() {}
     public func execute(_ input: Input, context: ProcedureContext) async throws -> JSON {
-        let product = input.values.reduce(1, *)
-        if product == product.rounded(), let exact = Int64(exactly: product) { return .int(exact) }
-        return .double(product)
+        try NumberFolding.fold(input.values, .product, procedure: Self.name)
     }
 }
 

@@ -70,13 +70,21 @@ public struct FormatProcedure: Procedure {
     public struct Output: Codable, Sendable { public let text: String }
     public init() {}
     public func execute(_ input: Input, context: ProcedureContext) async throws -> Output {
-        var text = input.template
-        for (name, value) in input.values {
-            let rendered: String
-            if case let .string(s) = value { rendered = s } else { rendered = value.serialized() }
-            text = text.replacing("{\(name)}", with: rendered)
+        // One pass over the template, so a value containing "{name}" is never expanded again.
+        var text = ""
+        var rest = Substring(input.template)
+        while let open = rest.firstIndex(of: "{") {
+            text += rest[..<open]
+            let afterOpen = rest.index(after: open)
+            guard let close = rest[afterOpen...].firstIndex(of: "}"), let value = input.values[String(rest[afterOpen..<close])] else {
+                text.append("{")
+                rest = rest[afterOpen...]
+                continue
+            }
+            if case let .string(s) = value { text += s } else { text += value.serialized() }
+            rest = rest[rest.index(after: close)...]
         }
-        return Output(text: text)
+        return Output(text: text + rest)
     }
 }
 

@@ -33,6 +33,7 @@ public struct LocalEngine: Sendable {
                 while running < maxConcurrency, !pending.isEmpty {
                     let task = pending.removeFirst()
                     running += 1
+                    apply(state.handle(.started(key: task.key, attempt: task.attempt, worker: "local", at: Date())))
                     group.addTask { await registry.attempt(task, worker: "local", logger: logger) }
                 }
                 guard running > 0, let result = await group.next() else { break }

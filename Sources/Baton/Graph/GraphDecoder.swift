@@ -131,7 +131,7 @@ public struct GraphDecoder: Sendable {
             order.append(key)
         }
 
-        if problems.isEmpty, let cycle = findCycle(order: order, nodes: nodes) {
+        if let cycle = findCycle(order: order, nodes: nodes) {
             problem(cycle[0], "", "dependency cycle: \(cycle.joined(separator: " -> "))")
         }
         if !problems.isEmpty { throw GraphValidationError(problems: problems) }
@@ -205,6 +205,7 @@ public struct GraphDecoder: Sendable {
                     let dep = deps[top.next]
                     top.next += 1
                     work.append(top)
+                    if nodes[dep] == nil || dep == top.key { continue }  // missing nodes and self references are reported on their own
                     switch marks[dep] {
                     case .visiting?:
                         let from = stack.firstIndex(of: dep)!

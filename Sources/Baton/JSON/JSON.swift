@@ -22,9 +22,9 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     public var keys: [String] { members.map(\.key) }
 
     public subscript(key: String) -> JSON? {
-        get { members.first(where: { $0.key == key })?.value }
+        get { members.first(where: { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) })?.value }
         set {
-            if let index = members.firstIndex(where: { $0.key == key }) {
+            if let index = members.firstIndex(where: { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }) {
                 if let newValue { members[index].value = newValue } else { members.remove(at: index) }
             } else if let newValue {
                 members.append((key, newValue))
@@ -55,12 +55,10 @@ extension JSON: Hashable {
         case let (.string(a), .string(b)): return a == b
         case let (.array(a), .array(b)): return a == b
         case let (.object(a), .object(b)): return a == b
-        default:
-            if let a = lhs.numberValue, let b = rhs.numberValue {
-                if case let .int(x) = lhs, case let .int(y) = rhs { return x == y }
-                return a == b
-            }
-            return false
+        case let (.int(a), .int(b)): return a == b
+        case let (.double(a), .double(b)): return a == b
+        case let (.int(a), .double(b)), let (.double(b), .int(a)): return Int64(exactly: b) == a
+        default: return false
         }
     }
 
@@ -68,7 +66,8 @@ extension JSON: Hashable {
         switch self {
         case .null: hasher.combine(0)
         case let .bool(b): hasher.combine(b)
-        case .int, .double: hasher.combine(numberValue)
+        case let .int(i): hasher.combine(i)
+        case let .double(d): if let i = Int64(exactly: d) { hasher.combine(i) } else { hasher.combine(d) }
         case let .string(s): hasher.combine(s)
         case let .array(a): hasher.combine(a)
         case let .object(o): hasher.combine(o)

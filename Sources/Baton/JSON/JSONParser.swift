@@ -14,6 +14,8 @@ public struct JSONParser {
 
     private let bytes: [UInt8]
     private var index = 0
+    /// Where the text starts (after a byte order mark), for column numbers.
+    private var textStart = 0
     private let maxDepth: Int
 
     private init(bytes: [UInt8], maxDepth: Int) {
@@ -27,6 +29,7 @@ public struct JSONParser {
         var start = 0
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }  // UTF-8 byte order mark
         parser.index = start
+        parser.textStart = start
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
@@ -42,7 +45,7 @@ public struct JSONParser {
         let end = min(position ?? index, bytes.count)
         var line = 1
         var column = 1
-        var i = 0
+        var i = textStart
         while i < end {
             if bytes[i] == UInt8(ascii: "\n") { line += 1; column = 1 } else if bytes[i] & 0xC0 != 0x80 { column += 1 }
             i += 1
@@ -96,7 +99,7 @@ public struct JSONParser {
         if depth > maxDepth { throw error("nesting deeper than \(maxDepth) levels") }
         index += 1
         var members: [(key: String, value: JSON)] = []
-        var seen = Set<String>()
+        var seen = Set<[Unicode.Scalar]>()
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(JSONObject(members)) }
         while true {
@@ -105,7 +108,7 @@ public struct JSONParser {
             guard bytes[index] == UInt8(ascii: "\"") else { throw error("unexpected \(describeCurrent()), expected a member name in double quotes") }
             let keyStart = index
             let key = try parseString()
-            if !seen.insert(key).inserted { throw error("duplicate member name \"\(key)\"", at: keyStart) }
+            if !seen.insert(Array(key.unicodeScalars)).inserted { throw error("duplicate member name \"\(key)\"", at: keyStart) }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("unexpected \(describeCurrent()), expected ':' after member name") }
             index += 1

@@ -11,8 +11,9 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
         if text.isEmpty { tokens = []; return }
         guard text.hasPrefix("/") else { throw PointerError(pointer: text, reason: "must be empty or start with '/'") }
         var result: [String] = []
-        for raw in text.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            var token = ""
+        // Split on scalars, not characters: "/" followed by a combining mark is still a separator.
+        for raw in text.unicodeScalars.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            var token = String.UnicodeScalarView()
             var iterator = raw.makeIterator()
             while let c = iterator.next() {
                 if c == "~" {
@@ -25,7 +26,7 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
                     token.append(c)
                 }
             }
-            result.append(token)
+            result.append(String(token))
         }
         tokens = result
     }
