@@ -33,47 +33,50 @@ extension Store {
             }
         }
         if rows.isEmpty && runs.isEmpty && heartbeats.isEmpty { return }
-        try connection.transaction { c in
-            if !rows.isEmpty {
-                try c.execute("""
-                    update baton.nodes n set
-                        status = u.status,
-                        attempts = u.attempts,
-                        input = case when u.set_input then u.input else n.input end,
-                        output = case when u.set_output then u.output when u.reset then null else n.output end,
-                        error = u.error,
-                        worker = case when u.reset then null else coalesce(u.worker, n.worker) end,
-                        queued_at = coalesce(u.queued_at, n.queued_at),
-                        started_at = case when u.reset then null else coalesce(u.started_at, n.started_at) end,
-                        finished_at = case when u.reset then null else coalesce(u.finished_at, n.finished_at) end
-                    from jsonb_to_recordset($1::jsonb) as u(
-                        run_id uuid, key text, status text, attempts int, set_input bool, input jsonb,
-                        set_output bool, output jsonb, error text, worker text, reset bool,
-                        queued_at timestamptz, started_at timestamptz, finished_at timestamptz)
-                    where n.run_id = u.run_id and n.key = u.key
-                    """, [JSON.array(rowOrder.map { rows[$0]! }).serialized()])
-            }
-            if !runs.isEmpty {
-                try c.execute("""
-                    update baton.runs r set
-                        status = u.status,
-                        error = u.error,
-                        started_at = coalesce(r.started_at, $2::timestamptz),
-                        finished_at = case when u.status in ('succeeded', 'failed', 'cancelled') then $2::timestamptz else null end
-                    from jsonb_to_recordset($1::jsonb) as u(id uuid, status text, error text)
-                    where r.id = u.id
-                    """, [JSON.array(Array(runs.values)).serialized(), nowText])
-            }
-            if !events.isEmpty {
-                try c.execute("""
-                    insert into baton.events (run_id, node_key, kind, at, detail)
-                    select (e->>'run_id')::uuid, e->>'node_key', e->>'kind', (e->>'at')::timestamptz, e->'detail'
-                    from jsonb_array_elements($1::jsonb) with ordinality as t(e, ord)
-                    order by t.ord
-                    """, [JSON.array(events).serialized()])
-            }
-            if !heartbeats.isEmpty { try upsertWorkers(heartbeats, connection: c) }
-        }
+        // One statement, so one round trip, and atomic on its own: no BEGIN/COMMIT needed.
+        var latest: [String: WorkerHeartbeat] = [:]
+        for h in heartbeats { latest[h.id] = h }  // one row per worker, or the upsert touches a row twice
+        try connection.execute("""
+            with node_updates as (
+                update baton.nodes n set
+                    status = u.status,
+                    attempts = u.attempts,
+                    input = case when u.set_input then u.input else n.input end,
+                    output = case when u.set_output then u.output when u.reset then null else n.output end,
+                    error = u.error,
+                    worker = case when u.reset then null else coalesce(u.worker, n.worker) end,
+                    queued_at = coalesce(u.queued_at, n.queued_at),
+                    started_at = case when u.reset then null else coalesce(u.started_at, n.started_at) end,
+                    finished_at = case when u.reset then null else coalesce(u.finished_at, n.finished_at) end
+                from jsonb_to_recordset($1::jsonb) as u(
+                    run_id uuid, key text, status text, attempts int, set_input bool, input jsonb,
+                    set_output bool, output jsonb, error text, worker text, reset bool,
+                    queued_at timestamptz, started_at timestamptz, finished_at timestamptz)
+                where n.run_id = u.run_id and n.key = u.key
+                returning 1
+            ), run_updates as (
+                update baton.runs r set
+                    status = u.status,
+                    error = u.error,
+                    started_at = coalesce(r.started_at, $4::timestamptz),
+                    finished_at = case when u.status in ('succeeded', 'failed', 'cancelled') then $4::timestamptz else null end
+                from jsonb_to_recordset($2::jsonb) as u(id uuid, status text, error text)
+                where r.id = u.id
+                returning 1
+            ), new_events as (
+                insert into baton.events (run_id, node_key, kind, at, detail)
+                select (e->>'run_id')::uuid, e->>'node_key', e->>'kind', (e->>'at')::timestamptz, e->'detail'
+                from jsonb_array_elements($3::jsonb) with ordinality as t(e, ord)
+                order by t.ord
+                returning 1
+            ), worker_upserts as (
+                \(Store.workerUpsertSQL(parameter: 5))
+                returning 1
+            )
+            select (select count(*) from node_updates) + (select count(*) from run_updates)
+                 + (select count(*) from new_events) + (select count(*) from worker_upserts)
+            """, [JSON.array(rowOrder.map { rows[$0]! }).serialized(), JSON.array(Array(runs.values)).serialized(),
+                  JSON.array(events).serialized(), nowText, Store.workerRows(Array(latest.values)).serialized()])
     }
 
     /// Folds a node's transitions within one batch into the row it ends as.

@@ -16,25 +16,27 @@ public struct WorkerRow: Sendable, Codable {
 }
 
 extension Store {
-    func upsertWorkers(_ heartbeats: [WorkerHeartbeat], connection c: PGConnection) throws {
-        // Keep the latest heartbeat per worker so one statement never touches a row twice.
-        var latest: [String: WorkerHeartbeat] = [:]
-        for h in heartbeats { latest[h.id] = h }
-        let rows: [JSON] = latest.values.map { h in
+    /// The heartbeats as the JSON rows `workerUpsertSQL` reads.
+    static func workerRows(_ heartbeats: [WorkerHeartbeat]) -> JSON {
+        .array(heartbeats.map { h in
             ["id": .string(h.id), "host": .string(h.host), "pid": .int(Int64(h.pid)),
              "pools": .array(h.pools.map(JSON.string)), "procedures": .array(h.procedures.map(JSON.string)),
              "slots": .int(Int64(h.slots)), "started_at": .string(Timestamp.text(h.startedAt))]
-        }
-        try c.execute("""
-            insert into baton.workers (id, host, pid, pools, procedures, slots, started_at, last_seen_at)
-            select w.id, w.host, w.pid,
-                   array(select jsonb_array_elements_text(w.pools)), array(select jsonb_array_elements_text(w.procedures)),
-                   w.slots, w.started_at, now()
-            from jsonb_to_recordset($1::jsonb) as w(id text, host text, pid int, pools jsonb, procedures jsonb, slots int, started_at timestamptz)
-            on conflict (id) do update set
-                host = excluded.host, pid = excluded.pid, pools = excluded.pools, procedures = excluded.procedures,
-                slots = excluded.slots, started_at = excluded.started_at, last_seen_at = now()
-            """, [JSON.array(rows).serialized()])
+        })
+    }
+
+    /// An upsert of worker rows from the JSON array in parameter `$n` (one row per worker id).
+    static func workerUpsertSQL(parameter n: Int) -> String {
+        """
+        insert into baton.workers (id, host, pid, pools, procedures, slots, started_at, last_seen_at)
+        select w.id, w.host, w.pid,
+               array(select jsonb_array_elements_text(w.pools)), array(select jsonb_array_elements_text(w.procedures)),
+               w.slots, w.started_at, now()
+        from jsonb_to_recordset($\(n)::jsonb) as w(id text, host text, pid int, pools jsonb, procedures jsonb, slots int, started_at timestamptz)
+        on conflict (id) do update set
+            host = excluded.host, pid = excluded.pid, pools = excluded.pools, procedures = excluded.procedures,
+            slots = excluded.slots, started_at = excluded.started_at, last_seen_at = now()
+        """
     }
 
     /// Workers heard from within `seconds`.

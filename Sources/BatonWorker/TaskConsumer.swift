@@ -16,6 +16,8 @@ final class TaskConsumer: @unchecked Sendable {
     private var generation = 0
     private var abandoned = false
 
+    static let startedReportDelay: UInt64 = 10_000_000
+
     init(configuration: WorkerConfiguration, mailbox: WorkerMailbox) {
         self.configuration = configuration
         self.mailbox = mailbox
@@ -99,10 +101,17 @@ final class TaskConsumer: @unchecked Sendable {
         let configuration = self.configuration
         let mailbox = self.mailbox
         mailbox.taskStarted()
-        mailbox.post(OutgoingReport(body: ReportMessage.started(runID: task.runID, key: task.key, attempt: task.attempt,
-                                                                worker: configuration.id, at: Date()).encoded(), ack: nil))
+        let startedAt = Date()
         Task.detached { [self] in
+            // Only an attempt still running after a moment is reported as started; for quick ones the
+            // result says when they started, which halves the messages and commits on the hot path.
+            let startedReport = Task {
+                try await Task.sleep(nanoseconds: Self.startedReportDelay)
+                mailbox.post(OutgoingReport(body: ReportMessage.started(runID: task.runID, key: task.key, attempt: task.attempt,
+                                                                        worker: configuration.id, at: startedAt).encoded(), ack: nil))
+            }
             let result = await configuration.registry.attempt(task, worker: configuration.id, logger: configuration.logger)
+            startedReport.cancel()
             if !self.lock.withLock({ self.abandoned }) {
                 mailbox.post(OutgoingReport(body: ReportMessage.finished(runID: task.runID, result: result).encoded(), ack: ack))
             }

@@ -18,7 +18,8 @@ struct SchedulerFailureTests {
 
         let failed = h.fail("a", "disk full")
         #expect(failed.dispatches.isEmpty)
-        #expect(failed.changes(for: "a") == [NodeChange(key: "a", status: .failed, attempt: 1, error: "disk full", worker: "w")])
+        #expect(failed.changes(for: "a") == [NodeChange(key: "a", status: .running, attempt: 1, worker: "w"),
+                                             NodeChange(key: "a", status: .failed, attempt: 1, error: "disk full", worker: "w")])
         #expect(failed.changes(for: "b").map(\.status) == [.cancelled])
         #expect(failed.changes(for: "b").first?.error == "dependency 'a' failed")
         #expect(failed.changes(for: "c").map(\.status) == [.cancelled])

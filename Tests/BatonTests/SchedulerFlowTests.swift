@@ -26,6 +26,7 @@ struct SchedulerFlowTests {
 
         let afterA = h.succeed("a", ["x": 5])
         #expect(afterA.nodeChanges == [
+            NodeChange(key: "a", status: .running, attempt: 1, worker: "w"),  // implied: no "started" report came first
             NodeChange(key: "a", status: .succeeded, attempt: 1, output: ["x": 5], worker: "w"),
             NodeChange(key: "b", status: .queued, attempt: 1, input: ["x": 5]),
         ])

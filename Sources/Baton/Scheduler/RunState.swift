@@ -70,6 +70,11 @@ public struct RunState: Sendable {
             guard var node = nodes[result.key], node.status == .queued || node.status == .running,
                   node.attempt == result.attempt else { return commands }  // stale or duplicate
             node.worker = result.worker ?? node.worker
+            if node.status == .queued {
+                // The worker skipped its "started" report (a quick attempt): record the start the result implies.
+                commands.append(.node(NodeChange(key: result.key, status: .running, attempt: result.attempt, worker: node.worker,
+                                                 startedAt: result.startedAt)))
+            }
             var change = NodeChange(key: result.key, status: .succeeded, attempt: result.attempt, worker: node.worker,
                                     startedAt: result.startedAt, finishedAt: result.finishedAt)
             switch result.outcome {
