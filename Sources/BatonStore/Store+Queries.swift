@@ -11,8 +11,14 @@ public struct RunRow: Sendable, Codable {
     public let startedAt: String?
     public let finishedAt: String?
     public let error: String?
-    public let nodes: Int
+    public let nodeCount: Int
     public let nodesDone: Int
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, status, error
+        case submittedAt = "submitted_at", startedAt = "started_at", finishedAt = "finished_at"
+        case nodeCount = "node_count", nodesDone = "nodes_done"
+    }
 }
 
 /// A node as `baton show` lists it.
@@ -29,6 +35,11 @@ public struct NodeRow: Sendable, Codable {
     public let startedAt: String?
     public let finishedAt: String?
     public let seconds: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case key, procedure, status, attempts, input, output, error, worker, seconds
+        case queuedAt = "queued_at", startedAt = "started_at", finishedAt = "finished_at"
+    }
 }
 
 /// One entry of a run's event log.
@@ -52,7 +63,7 @@ extension Store {
         RunRow(id: r[row: i, column: "id"]!, name: r[row: i, column: "name"]!, status: r[row: i, column: "status"]!,
                submittedAt: r[row: i, column: "submitted_at"]!, startedAt: r[row: i, column: "started_at"],
                finishedAt: r[row: i, column: "finished_at"], error: r[row: i, column: "error"],
-               nodes: r.int(i, "nodes") ?? 0, nodesDone: r.int(i, "done") ?? 0)
+               nodeCount: r.int(i, "nodes") ?? 0, nodesDone: r.int(i, "done") ?? 0)
     }
 
     /// Recent runs, newest first, optionally only those with `status`.

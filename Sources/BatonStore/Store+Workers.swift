@@ -13,6 +13,11 @@ public struct WorkerRow: Sendable, Codable {
     public let startedAt: String
     public let lastSeenAt: String
     public let secondsSinceSeen: Double
+
+    enum CodingKeys: String, CodingKey {
+        case id, host, pid, pools, procedures, slots
+        case startedAt = "started_at", lastSeenAt = "last_seen_at", secondsSinceSeen = "seconds_since_seen"
+    }
 }
 
 extension Store {

@@ -29,19 +29,22 @@ struct BatonCLI: AsyncParsableCommand {
             Foundation.exit(failure.exitCode)
         } catch {
             let code = exitCode(for: error)
-            if code == .success {
+            if code == .success {  // --help, --version
                 print(fullMessage(for: error))
                 Foundation.exit(0)
             }
-            let message = fullMessage(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
-            FileHandle.standardError.write(Data(("baton: " + (message.isEmpty ? "\(error)" : message) + "\n").utf8))
-            Foundation.exit(code.rawValue == 0 ? 1 : code.rawValue)
+            // A usage error: the parser's first line, then where to read more. Exit 2, like every bad input.
+            var message = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
+            FileHandle.standardError.write(Data("baton: \(message) (see `baton --help`)\n".utf8))
+            Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
         }
     }
 }
 
 /// An error already phrased for the user.
-struct CLIFailure: Error {
+struct CLIFailure: Error, CustomStringConvertible {
+    var description: String { message }
     let message: String
     var exitCode: Int32 = 1
     init(_ message: String, exitCode: Int32 = 1) {

@@ -5,7 +5,10 @@ import Foundation
 enum Output {
     static func json(_ value: JSON) { print(value.prettyPrinted()) }
 
-    static func json<T: Encodable>(_ value: T) throws { print(try JSON(encoding: value).prettyPrinted()) }
+    /// Prints a record type as JSON (the record types name their keys in snake_case).
+    static func json<T: Encodable>(_ value: T) throws { print(try encode(value).prettyPrinted()) }
+
+    static func encode<T: Encodable>(_ value: T) throws -> JSON { try JSON(encoding: value) }
 
     static func error(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
 

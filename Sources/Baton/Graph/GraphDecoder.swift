@@ -48,7 +48,9 @@ public struct GraphDecoder: Sendable {
 
         var name = defaultName
         if let n = root["name"] {
-            if case let .string(s) = n, !s.isEmpty { name = s } else { problem(nil, "name", "must be a non-empty string, found \(n.kindName)") }
+            if case let .string(s) = n, !s.isEmpty { name = s } else {
+                problem(nil, "name", n == "" ? "must not be empty" : "must be a non-empty string, found \(n.kindName)")
+            }
         }
 
         var defaultPool = "default"

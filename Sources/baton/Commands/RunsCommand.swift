@@ -18,7 +18,7 @@ struct RunsCommand: ParsableCommand {
         let runs = try store.runs(status: status, limit: limit)
         if output.json { try Output.json(runs); return }
         Output.table(["RUN", "NAME", "STATUS", "NODES", "SUBMITTED", "ERROR"], runs.map {
-            [$0.id, Output.truncate($0.name, 30), $0.status, "\($0.nodesDone)/\($0.nodes)", Output.time($0.submittedAt), Output.truncate($0.error ?? "", 60)]
+            [$0.id, Output.truncate($0.name, 30), $0.status, "\($0.nodesDone)/\($0.nodeCount)", Output.time($0.submittedAt), Output.truncate($0.error ?? "", 60)]
         })
     }
 }

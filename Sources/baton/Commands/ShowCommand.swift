@@ -17,8 +17,8 @@ struct ShowCommand: ParsableCommand {
         guard let summary = try store.run(id) else { throw CLIFailure("no run with id \(id)") }
         let nodes = try store.nodes(ofRun: id)
         if output.json {
-            var json = try JSON(encoding: summary).objectValue!
-            json["node_list"] = try JSON(encoding: nodes)
+            var json = try Output.encode(summary).objectValue!
+            json["nodes"] = try Output.encode(nodes)
             Output.json(.object(json))
             return
         }

@@ -16,6 +16,8 @@ struct SubmitCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        if timeout != nil && !wait { throw CLIFailure("--timeout only makes sense with --wait", exitCode: 2) }
+        if let t = timeout, !(t > 0) { throw CLIFailure("--timeout must be a positive number of seconds", exitCode: 2) }
         if let key = idempotencyKey, key.isEmpty || key.count > 200 {
             throw CLIFailure("--idempotency-key must be 1 to 200 characters", exitCode: 2)
         }

@@ -9,13 +9,13 @@ import ServiceLifecycle
 struct WorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "worker",
         abstract: "Run worker processes serving the built-in and demo procedures.")
-    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var connection: AMQPOptions
     @Option(help: "Procedures each process runs at once.") var concurrency = 4
     @Option(help: "Worker processes to start and supervise (a crashed one is restarted).") var processes = 1
     @Option(help: "Comma-separated pools to take work from.") var pools = "default"
     @Option(help: "Seconds running procedures get to finish on shutdown before they are handed back.") var shutdownGrace: Double = 30
 
-    func validate() throws {
+    func check() throws {
         guard concurrency >= 1, concurrency <= 10_000 else { throw CLIFailure("--concurrency must be from 1 to 10000, got \(concurrency)", exitCode: 2) }
         guard processes >= 1, processes <= 256 else { throw CLIFailure("--processes must be from 1 to 256, got \(processes)", exitCode: 2) }
         for pool in poolList {
@@ -27,6 +27,7 @@ struct WorkerCommand: AsyncParsableCommand {
     var poolList: [String] { pools.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
 
     func run() async throws {
+        try check()
         CLILogging.bootstrap()
         let logger = Logger(label: "baton.worker")
         let service: any Service
