@@ -21,6 +21,8 @@ final class WorkerMailbox: @unchecked Sendable {
     private var reports: [OutgoingReport] = []
     private var acks: [PendingAck] = []
     private(set) var busy = 0
+    /// Reports taken by the publisher and not yet confirmed (or put back).
+    private var publishing = 0
 
     func post(_ report: OutgoingReport) {
         condition.lock()
@@ -35,6 +37,7 @@ final class WorkerMailbox: @unchecked Sendable {
         if reports.isEmpty { _ = condition.wait(until: Date().addingTimeInterval(timeout)) }
         let taken = reports
         reports = []
+        publishing = taken.count
         return taken
     }
 
@@ -42,12 +45,14 @@ final class WorkerMailbox: @unchecked Sendable {
     func putBack(_ items: [OutgoingReport]) {
         condition.lock()
         reports.insert(contentsOf: items, at: 0)
+        publishing = 0
         condition.unlock()
     }
 
     func confirmAcks(_ items: [PendingAck]) {
         condition.lock()
         acks.append(contentsOf: items)
+        publishing = 0
         condition.unlock()
     }
 
@@ -64,7 +69,7 @@ final class WorkerMailbox: @unchecked Sendable {
     /// True when nothing runs and nothing waits to be published or acked.
     var isIdle: Bool {
         condition.lock(); defer { condition.unlock() }
-        return busy == 0 && reports.isEmpty && acks.isEmpty
+        return busy == 0 && reports.isEmpty && publishing == 0 && acks.isEmpty
     }
 
     var busyCount: Int { condition.lock(); defer { condition.unlock() }; return busy }

@@ -49,7 +49,7 @@ public struct GraphDecoder: Sendable {
         var name = defaultName
         if let n = root["name"] {
             if case let .string(s) = n, !s.isEmpty { name = s } else {
-                problem(nil, "name", n == "" ? "must not be empty" : "must be a non-empty string, found \(n.kindName)")
+                problem(nil, "name", n == "" ? "must be a non-empty string, found an empty string" : "must be a non-empty string, found \(n.kindName)")
             }
         }
 
