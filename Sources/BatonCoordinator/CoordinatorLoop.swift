@@ -159,9 +159,13 @@ final class CoordinatorLoop: @unchecked Sendable {
 
     private func startRun(_ id: String) throws {
         guard runs[id] == nil, !finished.contains(id), let store else { return }
+        let clock = ContinuousClock()
+        let began = clock.now
         guard let state = try store.loadRun(id), !state.status.isTerminal else { return }
+        let loaded = clock.now
         runs[id] = state
         record(id, runs[id]!.handle(.start))
+        logger.debug("run \(id): loaded \(state.graph.order.count) nodes in \(loaded - began), started in \(clock.now - loaded)")
     }
 
     private func record(_ runID: String, _ commands: [SchedulerCommand]) {
@@ -174,7 +178,10 @@ final class CoordinatorLoop: @unchecked Sendable {
     private func commit(ackUpTo tag: UInt64?, heartbeats: [WorkerHeartbeat]) throws {
         guard let store, let publisher, let consumer else { return }
         let batch = pendingOrder.map { (runID: $0, commands: pendingCommands[$0]!) }
+        let clock = ContinuousClock()
+        let began = clock.now
         try store.apply(batch, heartbeats: heartbeats)
+        let applied = clock.now
         pendingCommands = [:]
         pendingOrder = []
 
@@ -192,6 +199,9 @@ final class CoordinatorLoop: @unchecked Sendable {
             lastPublisherService = Date()
         }
         if let tag { try consumer.ack(deliveryTag: tag, multiple: true, channel: Self.resultsChannel) }
+        if !batch.isEmpty {
+            logger.debug("batch: \(batch.reduce(0) { $0 + $1.commands.count }) commands, applied in \(applied - began), \(published) published in \(clock.now - applied)")
+        }
 
         for (runID, _) in batch where runs[runID]?.status.isTerminal == true {
             logger.info("run \(runID) \(runs[runID]!.status.rawValue)")

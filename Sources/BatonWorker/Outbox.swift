@@ -72,5 +72,12 @@ final class WorkerMailbox: @unchecked Sendable {
         return busy == 0 && reports.isEmpty && publishing == 0 && acks.isEmpty
     }
 
+    /// True while results are on their way to being acked: the consumer then polls often,
+    /// because an ack frees a prefetch slot and librabbitmq cannot be woken from a wait.
+    var hasAcksComing: Bool {
+        condition.lock(); defer { condition.unlock() }
+        return !reports.isEmpty || publishing > 0 || !acks.isEmpty
+    }
+
     var busyCount: Int { condition.lock(); defer { condition.unlock() }; return busy }
 }

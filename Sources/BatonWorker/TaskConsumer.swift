@@ -44,7 +44,8 @@ final class TaskConsumer: @unchecked Sendable {
             do {
                 if connection == nil { try connect(consume: drainDeadline == nil); backoff.reset() }
                 try sendAcks()
-                guard let delivery = try connection?.nextDelivery(timeout: 0.02) else { continue }
+                let wait = mailbox.hasAcksComing ? 0.005 : 0.05
+                guard let delivery = try connection?.nextDelivery(timeout: wait) else { continue }
                 if drainDeadline != nil {
                     try connection?.reject(deliveryTag: delivery.deliveryTag, requeue: true, channel: delivery.channel)
                     continue

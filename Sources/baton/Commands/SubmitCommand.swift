@@ -89,7 +89,9 @@ struct RunWaiter {
                 if showProgress && tty { FileHandle.standardError.write(Data("\n".utf8)) }
                 throw CLIFailure("run \(runID) still \(progress.status) after \(timeout) s (it goes on; see `baton show \(runID)`)", exitCode: 3)
             }
-            Thread.sleep(forTimeInterval: 0.1)  // polling interval for a human-facing display, not synchronisation
+            // The refresh interval of a display for people, not synchronisation; counting
+            // a big run's nodes costs the database, so big runs refresh less often.
+            Thread.sleep(forTimeInterval: progress.counts.values.reduce(0, +) > 2_000 ? 0.5 : 0.1)
         }
     }
 }
