@@ -32,6 +32,17 @@ struct ConnectionOptions: ParsableArguments {
         }
         return store
     }
+
+    /// Opens the store and finds the run that `text` (an id or a unique prefix) names.
+    func openRun(_ text: String) throws -> (store: Store, runID: String) {
+        let store = try openStore()
+        do {
+            return (store, try store.resolveRunID(text))
+        } catch {
+            store.close()
+            throw CLIFailure("\(error)")
+        }
+    }
 }
 
 /// `--json` for machine-readable output.

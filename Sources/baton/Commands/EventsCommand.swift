@@ -9,10 +9,8 @@ struct EventsCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let store = try connection.openStore()
+        let (store, id) = try connection.openRun(runID)
         defer { store.close() }
-        let id: String
-        do { id = try store.resolveRunID(runID) } catch { throw CLIFailure("\(error)") }
         var after = 0
         var all: [EventRow] = []
         while true {

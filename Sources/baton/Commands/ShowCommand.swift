@@ -10,10 +10,8 @@ struct ShowCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let store = try connection.openStore()
+        let (store, id) = try connection.openRun(runID)
         defer { store.close() }
-        let id: String
-        do { id = try store.resolveRunID(runID) } catch { throw CLIFailure("\(error)") }
         guard let summary = try store.run(id) else { throw CLIFailure("no run with id \(id)") }
         let nodes = try store.nodes(ofRun: id)
         if output.json {
