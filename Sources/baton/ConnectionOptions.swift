@@ -25,7 +25,7 @@ struct ConnectionOptions: ParsableArguments {
         do {
             store = try Store(url: databaseURL)
         } catch {
-            throw CLIFailure("cannot connect to PostgreSQL at \(redactedURL(databaseURL)): \(error)")
+            throw CLIFailure("\(error)")  // names the (redacted) URL and libpq's reason
         }
         if requireSchema {
             do { try store.requireSchema() } catch { throw CLIFailure("\(error)") }

@@ -44,7 +44,7 @@ extension Integration {
             Case(name: "unknown run id", arguments: { _ in ["show", "00000000-0000-0000-0000-000000000000"] }, files: [:], status: 1,
                  message: "no run with id 00000000-0000-0000-0000-000000000000"),
             Case(name: "unreachable database, password hidden", arguments: { _ in ["runs", "--database-url", "postgresql://u:hunter2@127.0.0.1:1/baton"] },
-                 files: [:], status: 1, message: "cannot connect to PostgreSQL at postgresql://u:"),
+                 files: [:], status: 1, message: "cannot connect to postgresql://u:***@127.0.0.1:1/baton"),
             Case(name: "bad worker concurrency", arguments: { _ in ["worker", "--concurrency", "0"] }, files: [:], status: 2,
                  message: "--concurrency must be from 1 to 10000"),
             Case(name: "bad pool name", arguments: { _ in ["worker", "--pools", "GPU"] }, files: [:], status: 2, message: "invalid pool name 'GPU'"),
