@@ -25,6 +25,7 @@ public enum BatonTopology {
                                     arguments: ["x-dead-letter-exchange": .string(deadExchange)], channel: channel)
         try connection.declareQueue(name: heartbeatsQueue, durable: true,
                                     arguments: ["x-message-ttl": .int(60_000)], channel: channel)
+        try connection.declareExchange(name: controlExchange, type: "fanout", durable: true, channel: channel)
     }
 
     /// Declares (and binds) the task queue of `pool`.
@@ -34,5 +35,18 @@ public enum BatonTopology {
                                     arguments: ["x-dead-letter-exchange": .string(deadExchange), "x-max-priority": .int(9)],
                                     channel: channel)
         try connection.bindQueue(queue: queue, exchange: tasksExchange, routingKey: pool, channel: channel)
+    }
+}
+
+extension BatonTopology {
+    /// Fanout exchange on which the coordinator tells every worker to stop attempts.
+    public static let controlExchange = "baton.control"
+
+    /// Declares the control exchange and a private, self-deleting queue bound to it; returns the queue's name.
+    public static func declareControlQueue(on connection: AMQPConnection, channel: UInt16) throws -> String {
+        try connection.declareExchange(name: controlExchange, type: "fanout", durable: true, channel: channel)
+        let queue = try connection.declareQueue(name: "", durable: false, exclusive: true, autoDelete: true, channel: channel).name
+        try connection.bindQueue(queue: queue, exchange: controlExchange, routingKey: "", channel: channel)
+        return queue
     }
 }

@@ -27,6 +27,11 @@ final class CoordinatorLoop: @unchecked Sendable {
     /// librabbitmq answers broker heartbeats only inside a call: an idle publisher is serviced every second.
     private var lastPublisherService = Date()
 
+    /// Requests taken since the last commit.
+    private var handledRequests: [Int] = []
+    /// The earliest timer of any cached run.
+    private var nextWakeUp: Date?
+
     /// Commands produced since the last commit, per run in first-touched order.
     private var pendingCommands: [String: [SchedulerCommand]] = [:]
     private var pendingOrder: [String] = []
@@ -61,6 +66,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         let store = try Store(url: configuration.databaseURL)
         try store.requireSchema()
         try store.connection.listen(Store.runsChannel)
+        try store.connection.listen(Store.requestsChannel)
         self.store = store
 
         let publisher = try AMQPConnection(url: configuration.amqpURL, connectionName: "baton-coordinator-publish")
@@ -100,13 +106,17 @@ final class CoordinatorLoop: @unchecked Sendable {
 
     private func step() throws {
         guard let store, let consumer else { return }
-        for note in try store.connection.waitForNotifications(timeout: 0) where note.channel == Store.runsChannel {
-            try startRun(note.payload)
+        var requestsWaiting = false
+        for note in try store.connection.waitForNotifications(timeout: 0) {
+            if note.channel == Store.runsChannel { try startRun(note.payload) } else { requestsWaiting = true }
         }
         if Date().timeIntervalSince(lastPoll) >= configuration.pollInterval {
             lastPoll = Date()
             for id in try store.activeRunIDs() where runs[id] == nil { try startRun(id) }
+            requestsWaiting = true
         }
+        if requestsWaiting { try takeRequests() }
+        if let wake = nextWakeUp, wake <= Date() { nextWakeUp = fireTimers() }
 
         if Date().timeIntervalSince(lastPublisherService) >= 1 {
             try publisher?.processIncoming(timeout: 0)
@@ -117,7 +127,8 @@ final class CoordinatorLoop: @unchecked Sendable {
         var lastResultTag: UInt64?
         var received = 0
         while received < configuration.batchSize {
-            let wait = (received == 0 && pendingOrder.isEmpty) ? 0.05 : 0
+            var wait = (received == 0 && pendingOrder.isEmpty) ? 0.05 : 0
+            if let wake = nextWakeUp { wait = min(wait, max(0, wake.timeIntervalSinceNow)) }
             guard let delivery = try consumer.nextDelivery(timeout: wait) else { break }
             received += 1
             if delivery.channel == Self.heartbeatsChannel {
@@ -154,6 +165,51 @@ final class CoordinatorLoop: @unchecked Sendable {
             record(id, runs[id]!.handle(.started(key: key, attempt: attempt, worker: worker, at: at)))
         case let .finished(_, result):
             record(id, runs[id]!.handle(.result(result)))
+        case let .progress(_, key, attempt, fraction, message):
+            record(id, runs[id]!.handle(.progress(key: key, attempt: attempt, fraction: fraction, message: message)))
+        case let .log(_, key, attempt, message):
+            record(id, runs[id]!.handle(.log(key: key, attempt: attempt, message: message)))
+        }
+    }
+
+    /// Sends `.tick` to every run whose earliest timer or deadline is due; returns the next one after that.
+    private func fireTimers() -> Date? {
+        let now = Date()
+        var next: Date?
+        for id in Array(runs.keys) {
+            guard let wake = runs[id]?.nextWakeUp else { continue }
+            if wake <= now {
+                record(id, runs[id]!.handle(.tick, at: now))
+                if let later = runs[id]?.nextWakeUp { next = min(next ?? later, later) }
+            } else {
+                next = min(next ?? wake, wake)
+            }
+        }
+        return next
+    }
+
+    /// Applies users' cancel and retry requests; they are marked handled in the batch's commit.
+    private func takeRequests() throws {
+        guard let store else { return }
+        for request in try store.openRequests() {
+            handledRequests.append(request.id)
+            if runs[request.runID] == nil {
+                guard let state = try store.loadRun(request.runID) else { continue }
+                runs[request.runID] = state
+                finished.remove(request.runID)
+            }
+            switch request.kind {
+            case .cancel:
+                record(request.runID, runs[request.runID]!.handle(.cancel(reason: request.reason ?? "cancelled")))
+            case .retry:
+                let wasTerminal = runs[request.runID]!.status.isTerminal
+                record(request.runID, runs[request.runID]!.handle(.retry(from: request.node)))
+                if wasTerminal && !runs[request.runID]!.status.isTerminal { logger.info("run \(request.runID) retried") }
+            }
+            if runs[request.runID]!.status.isTerminal && pendingCommands[request.runID] == nil {
+                runs[request.runID] = nil  // nothing to do for it (e.g. cancelling a finished run)
+                finished.insert(request.runID)
+            }
         }
     }
 
@@ -180,18 +236,28 @@ final class CoordinatorLoop: @unchecked Sendable {
         let batch = pendingOrder.map { (runID: $0, commands: pendingCommands[$0]!) }
         let clock = ContinuousClock()
         let began = clock.now
-        try store.apply(batch, heartbeats: heartbeats)
+        try store.apply(batch, heartbeats: heartbeats, handledRequests: handledRequests)
         let applied = clock.now
         pendingCommands = [:]
         pendingOrder = []
+        handledRequests = []
 
         var published = 0
         for (_, commands) in batch {
-            for case let .dispatch(task) in commands {
-                if declaredPools.insert(task.pool).inserted { try BatonTopology.declarePool(task.pool, on: publisher) }
-                try publisher.publish(exchange: BatonTopology.tasksExchange, routingKey: task.pool, body: task.encoded(),
-                                      persistent: true, priority: UInt8(clamping: task.priority))
-                published += 1
+            for command in commands {
+                switch command {
+                case let .dispatch(task):
+                    if declaredPools.insert(task.pool).inserted { try BatonTopology.declarePool(task.pool, on: publisher) }
+                    try publisher.publish(exchange: BatonTopology.tasksExchange, routingKey: task.pool, body: task.encoded(),
+                                          persistent: true, priority: UInt8(clamping: task.priority))
+                    published += 1
+                case let .cancelTasks(runID, attempts):
+                    try publisher.publish(exchange: BatonTopology.controlExchange, routingKey: "",
+                                          body: ControlMessage(runID: runID, attempts: attempts).encoded(), persistent: false)
+                    published += 1
+                default:
+                    break
+                }
             }
         }
         if published > 0 {
@@ -208,6 +274,8 @@ final class CoordinatorLoop: @unchecked Sendable {
             runs[runID] = nil
             finished.insert(runID)
         }
+        // Timers may have been armed or disarmed by this batch.
+        nextWakeUp = runs.values.compactMap(\.nextWakeUp).min()
     }
 }
 
@@ -221,6 +289,9 @@ struct RecentSet {
     init(capacity: Int) { self.capacity = capacity }
 
     func contains(_ member: String) -> Bool { members.contains(member) }
+
+    /// Forgets `member` (its run became active again); the order list keeps a stale entry, which is harmless.
+    mutating func remove(_ member: String) { members.remove(member) }
 
     mutating func insert(_ member: String) {
         guard members.insert(member).inserted else { return }

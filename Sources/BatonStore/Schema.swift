@@ -76,5 +76,23 @@ enum Schema {
             )
             """,
         ]),
+        (2, [
+            // Timers (retry back-off, repeat waits, delays) and scheduler bookkeeping survive restarts.
+            "alter table baton.nodes add column if not exists due_at timestamptz",
+            "alter table baton.nodes add column if not exists scheduler jsonb not null default '{}'::jsonb",
+            // What users ask of a run (cancel, retry); only the coordinator changes run state.
+            """
+            create table if not exists baton.requests (
+                id bigserial primary key,
+                run_id uuid not null references baton.runs (id) on delete cascade,
+                kind text not null,
+                node_key text,
+                reason text,
+                requested_at timestamptz not null default now(),
+                handled_at timestamptz
+            )
+            """,
+            "create index if not exists requests_open_idx on baton.requests (id) where handled_at is null",
+        ]),
     ]
 }

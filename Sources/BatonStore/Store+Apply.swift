@@ -7,7 +7,8 @@ extension Store {
     /// Persists what the scheduler decided for a batch of events, for any number of
     /// runs, in one transaction: node rows, one event per transition, run statuses.
     /// Dispatch commands are ignored here; the caller publishes them after this returns.
-    public func apply(_ batch: [(runID: String, commands: [SchedulerCommand])], heartbeats: [WorkerHeartbeat] = [], now: Date = Date()) throws {
+    public func apply(_ batch: [(runID: String, commands: [SchedulerCommand])], heartbeats: [WorkerHeartbeat] = [],
+                      handledRequests: [Int] = [], now: Date = Date()) throws {
         let nowText = Timestamp.text(now)
         var rows: [String: JSON] = [:]      // "run\u{0}key" -> merged row
         var rowOrder: [String] = []
@@ -27,12 +28,15 @@ extension Store {
                     if let error { detail = ["status": .string(status.rawValue), "error": .string(error)] }
                     events.append(["run_id": .string(runID), "node_key": .null, "kind": .string("run_\(status.rawValue)"),
                                    "at": .string(nowText), "detail": detail])
-                case .dispatch:
+                case let .event(key, kind, detail):
+                    events.append(["run_id": .string(runID), "node_key": .string(key), "kind": .string(kind),
+                                   "at": .string(nowText), "detail": detail])
+                case .dispatch, .cancelTasks:
                     break
                 }
             }
         }
-        if rows.isEmpty && runs.isEmpty && heartbeats.isEmpty { return }
+        if rows.isEmpty && runs.isEmpty && heartbeats.isEmpty && events.isEmpty && handledRequests.isEmpty { return }
         // One statement, so one round trip, and atomic on its own: no BEGIN/COMMIT needed.
         var latest: [String: WorkerHeartbeat] = [:]
         for h in heartbeats { latest[h.id] = h }  // one row per worker, or the upsert touches a row twice
@@ -44,14 +48,16 @@ extension Store {
                     input = case when u.set_input then u.input else n.input end,
                     output = case when u.set_output then u.output when u.reset then null else n.output end,
                     error = u.error,
-                    worker = case when u.reset then null else coalesce(u.worker, n.worker) end,
+                    worker = case when u.reset then u.worker else coalesce(u.worker, n.worker) end,
+                    due_at = u.due_at,
+                    scheduler = coalesce(u.scheduler, n.scheduler),
                     queued_at = coalesce(u.queued_at, n.queued_at),
-                    started_at = case when u.reset then null else coalesce(u.started_at, n.started_at) end,
-                    finished_at = case when u.reset then null else coalesce(u.finished_at, n.finished_at) end
+                    started_at = case when u.reset then u.started_at else coalesce(u.started_at, n.started_at) end,
+                    finished_at = case when u.reset then u.finished_at else coalesce(u.finished_at, n.finished_at) end
                 from jsonb_to_recordset($1::jsonb) as u(
                     run_id uuid, key text, status text, attempts int, set_input bool, input jsonb,
                     set_output bool, output jsonb, error text, worker text, reset bool,
-                    queued_at timestamptz, started_at timestamptz, finished_at timestamptz)
+                    queued_at timestamptz, started_at timestamptz, finished_at timestamptz, due_at timestamptz, scheduler jsonb)
                 where n.run_id = u.run_id and n.key = u.key
                 returning 1
             ), run_updates as (
@@ -69,14 +75,19 @@ extension Store {
                 from jsonb_array_elements($3::jsonb) with ordinality as t(e, ord)
                 order by t.ord
                 returning 1
+            ), handled as (
+                update baton.requests set handled_at = now()
+                where id in (select jsonb_array_elements_text($6::jsonb)::bigint)
+                returning 1
             ), worker_upserts as (
                 \(Store.workerUpsertSQL(parameter: 5))
                 returning 1
             )
             select (select count(*) from node_updates) + (select count(*) from run_updates)
-                 + (select count(*) from new_events) + (select count(*) from worker_upserts)
+                 + (select count(*) from new_events) + (select count(*) from worker_upserts) + (select count(*) from handled)
             """, [JSON.array(rowOrder.map { rows[$0]! }).serialized(), JSON.array(Array(runs.values)).serialized(),
-                  JSON.array(events).serialized(), nowText, Store.workerRows(Array(latest.values)).serialized()])
+                  JSON.array(events).serialized(), nowText, Store.workerRows(Array(latest.values)).serialized(),
+                  JSON.array(handledRequests.map { .int(Int64($0)) }).serialized()])
     }
 
     /// Folds a node's transitions within one batch into the row it ends as.
@@ -90,12 +101,19 @@ extension Store {
         if let input = change.input { row["set_input"] = true; row["input"] = input }
         if let output = change.output { row["set_output"] = true; row["output"] = output }
         if let worker = change.worker { row["worker"] = .string(worker) }
+        if let bookkeeping = change.bookkeeping { row["scheduler"] = bookkeeping }
+        row["due_at"] = change.dueAt.map { .string(Timestamp.text($0)) } ?? .null
+        if change.reset {  // what this batch sets later still lands; what came before is cleared
+            row["reset"] = true
+            row["worker"] = nil
+            row["started_at"] = nil
+            row["finished_at"] = nil
+            row["output"] = nil
+            row["set_output"] = false
+        }
         switch change.status {
         case .queued:
             row["queued_at"] = .string(now)
-            row["reset"] = true
-            row["started_at"] = nil
-            row["finished_at"] = nil
         case .running:
             row["started_at"] = .string(change.startedAt.map(Timestamp.text) ?? now)
         default:
@@ -107,13 +125,14 @@ extension Store {
 
     private func event(for change: NodeChange, runID: String, now: String) -> JSON {
         var detail: [(key: String, value: JSON)] = [("attempt", .int(Int64(change.attempt)))]
-        if let error = change.error { detail.append(("error", .string(error))) }
+        if let error = change.error { detail.append((change.status == .skipped || change.status == .cancelled ? "reason" : "error", .string(error))) }
         if let worker = change.worker { detail.append(("worker", .string(worker))) }
+        if let due = change.dueAt { detail.append(("due_at", .string(Timestamp.text(due)))) }
         let kind: String
         let at: Date?
         switch change.status {
-        case .running: kind = "started"; at = change.startedAt
-        default: kind = change.status.rawValue; at = change.finishedAt
+        case .running: kind = change.event ?? "started"; at = change.startedAt
+        default: kind = change.event ?? change.status.rawValue; at = change.status.isTerminal ? change.finishedAt : nil
         }
         return ["run_id": .string(runID), "node_key": .string(change.key), "kind": .string(kind),
                 "at": .string(at.map(Timestamp.text) ?? now), "detail": .object(JSONObject(detail))]

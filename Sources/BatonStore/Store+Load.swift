@@ -13,7 +13,7 @@ extension Store {
         let run = try connection.query("select status, error, graph::text as graph from baton.runs where id = $1::uuid", [id])
         guard run.rowCount == 1 else { return nil }
         let nodes = try connection.query("""
-            select key, status, attempts, input::text as input, output::text as output, error, worker
+            select key, status, attempts, input::text as input, output::text as output, error, worker, scheduler::text as scheduler
             from baton.nodes where run_id = $1::uuid order by position
             """, [id])
         let source = try JSONParser.parse(run[row: 0, column: "graph"]!, maxDepth: 1024)
@@ -30,7 +30,7 @@ extension Store {
             let key = nodes[row: i, column: "key"]!
             order.append(key)
             let status = NodeStatus(rawValue: nodes[row: i, column: "status"]!) ?? .pending
-            states[key] = NodeState(
+            var state = NodeState(
                 status: status,
                 attempt: nodes.int(i, "attempts") ?? 0,
                 // The stored input is the template until the node is queued, then the resolved value.
@@ -38,6 +38,8 @@ extension Store {
                 output: try nodes[row: i, column: "output"].map { try JSONParser.parse($0, maxDepth: 1024) },
                 error: nodes[row: i, column: "error"],
                 worker: nodes[row: i, column: "worker"])
+            if let text = nodes[row: i, column: "scheduler"] { state.restore(bookkeeping: try JSONParser.parse(text)) }
+            states[key] = state
         }
         graph = graph.reordered(order)
         return RunState(runID: id, graph: graph, status: RunStatus(rawValue: run[row: 0, column: "status"]!) ?? .pending,

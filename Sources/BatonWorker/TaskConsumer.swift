@@ -15,6 +15,15 @@ final class TaskConsumer: @unchecked Sendable {
     private let lock = NSLock()
     private var generation = 0
     private var abandoned = false
+    /// Attempts running now, so a control message can cancel them.
+    private var running: [TaskKey: Task<Void, Never>] = [:]
+    private static let controlChannel: UInt16 = 2
+
+    struct TaskKey: Hashable {
+        let runID: String
+        let key: String
+        let attempt: Int
+    }
 
     static let startedReportDelay: UInt64 = 10_000_000
 
@@ -46,6 +55,10 @@ final class TaskConsumer: @unchecked Sendable {
                 try sendAcks()
                 let wait = mailbox.hasAcksComing ? 0.005 : 0.05
                 guard let delivery = try connection?.nextDelivery(timeout: wait) else { continue }
+                if delivery.channel == Self.controlChannel {
+                    handleControl(delivery)
+                    continue
+                }
                 if drainDeadline != nil {
                     try connection?.reject(deliveryTag: delivery.deliveryTag, requeue: true, channel: delivery.channel)
                     continue
@@ -72,9 +85,22 @@ final class TaskConsumer: @unchecked Sendable {
         if consume {
             for pool in configuration.pools { consumerTags.append(try c.consume(queue: BatonTopology.taskQueue(pool: pool))) }
         }
+        try c.openChannel(Self.controlChannel)
+        let control = try BatonTopology.declareControlQueue(on: c, channel: Self.controlChannel)
+        try c.consume(queue: control, noAck: true, channel: Self.controlChannel)
         lock.withLock { generation += 1 }
         connection = c
         configuration.logger.info("worker \(configuration.id) consuming pools \(configuration.pools.joined(separator: ",")) with \(configuration.concurrency) slot(s)")
+    }
+
+    private func handleControl(_ delivery: AMQPDelivery) {
+        guard let message = try? ControlMessage(decoding: delivery.body) else {
+            configuration.logger.warning("ignored a malformed control message")
+            return
+        }
+        let tasks = lock.withLock { message.attempts.compactMap { running[TaskKey(runID: message.runID, key: $0.key, attempt: $0.attempt)] } }
+        for task in tasks { task.cancel() }
+        if !tasks.isEmpty { configuration.logger.info("cancelled \(tasks.count) attempt(s) of run \(message.runID)") }
     }
 
     private func stopConsuming() {
@@ -103,7 +129,12 @@ final class TaskConsumer: @unchecked Sendable {
         let mailbox = self.mailbox
         mailbox.taskStarted()
         let startedAt = Date()
-        Task.detached { [self] in
+        let id = TaskKey(runID: task.runID, key: task.key, attempt: task.attempt)
+        let report: @Sendable (ReportMessage) -> Void = { mailbox.post(OutgoingReport(body: $0.encoded(), ack: nil)) }
+        // Created with the lock held, so the task cannot unregister itself before it is registered.
+        lock.lock()
+        defer { lock.unlock() }
+        running[id] = Task.detached { [self] in
             // Only an attempt still running after a moment is reported as started; for quick ones the
             // result says when they started, which halves the messages and commits on the hot path.
             let startedReport = Task {
@@ -111,8 +142,17 @@ final class TaskConsumer: @unchecked Sendable {
                 mailbox.post(OutgoingReport(body: ReportMessage.started(runID: task.runID, key: task.key, attempt: task.attempt,
                                                                         worker: configuration.id, at: startedAt).encoded(), ack: nil))
             }
-            let result = await configuration.registry.attempt(task, worker: configuration.id, logger: configuration.logger)
+            let throttle = ProgressThrottle()
+            let result = await configuration.registry.attempt(
+                task, worker: configuration.id, logger: configuration.logger,
+                progress: { fraction, message in
+                    if throttle.allow(final: fraction >= 1) {
+                        report(.progress(runID: task.runID, key: task.key, attempt: task.attempt, fraction: fraction, message: message))
+                    }
+                },
+                log: { report(.log(runID: task.runID, key: task.key, attempt: task.attempt, message: $0)) })
             startedReport.cancel()
+            _ = self.lock.withLock { self.running.removeValue(forKey: id) }
             if !self.lock.withLock({ self.abandoned }) {
                 mailbox.post(OutgoingReport(body: ReportMessage.finished(runID: task.runID, result: result).encoded(), ack: ack))
             }

@@ -75,8 +75,22 @@ extension Array where Element == SchedulerCommand {
         compactMap { if case let .dispatch(task) = $0 { return task }; return nil }
     }
 
+    /// The node changes, without the bookkeeping snapshot and reset flag (tested on their own).
     var nodeChanges: [NodeChange] {
-        compactMap { if case let .node(change) = $0 { return change }; return nil }
+        compactMap {
+            guard case var .node(change) = $0 else { return nil }
+            change.bookkeeping = nil
+            change.reset = false
+            return change
+        }
+    }
+
+    var events: [(key: String, kind: String, detail: JSON)] {
+        compactMap { if case let .event(key, kind, detail) = $0 { return (key, kind, detail) }; return nil }
+    }
+
+    var cancelled: [TaskRef] {
+        flatMap { (c: SchedulerCommand) -> [TaskRef] in if case let .cancelTasks(_, refs) = c { return refs }; return [] }
     }
 
     var runStatuses: [RunStatus] {
@@ -94,6 +108,10 @@ extension Array where Element == SchedulerCommand {
 struct Harness {
     var state: RunState
     private(set) var log: [SchedulerCommand] = []
+    /// The harness's clock: events happen at `now`, which only `advance` moves.
+    var now = Date(timeIntervalSince1970: 1_000_000)
+    /// What the scheduler gets for random waits and jitter.
+    var random = 0.5
 
     init(_ graph: Graph, runID: String = "run-1") {
         state = RunState(runID: runID, graph: graph)
@@ -105,9 +123,17 @@ struct Harness {
 
     @discardableResult
     mutating func send(_ event: SchedulerEvent) -> [SchedulerCommand] {
-        let commands = state.handle(event)
+        let r = random
+        let commands = state.handle(event, at: now, random: { r })
         log.append(contentsOf: commands)
         return commands
+    }
+
+    /// Moves the clock on and sends `.tick`.
+    @discardableResult
+    mutating func advance(_ seconds: Double) -> [SchedulerCommand] {
+        now = now.addingTimeInterval(seconds)
+        return send(.tick)
     }
 
     @discardableResult

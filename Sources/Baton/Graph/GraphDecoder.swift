@@ -11,11 +11,11 @@ public struct GraphDecoder: Sendable {
 
     /// Fields of the spec that this version does not carry out yet. They are
     /// refused rather than ignored, so no graph silently runs differently.
-    static let notYetSupported: Set<String> = [
-        "retry", "timeout", "dependencies", "when", "condition", "mutex", "on_failure", "cache", "repeat", "group", "map",
+    static let notYetSupported: Set<String> = ["mutex", "cache", "group", "map"]
+    static let nodeFields: Set<String> = [
+        "procedure", "input", "after", "pool", "priority", "retry", "timeout", "dependencies", "when", "condition", "on_failure", "repeat",
     ]
-    static let nodeFields: Set<String> = ["procedure", "input", "after", "pool", "priority"]
-    static let defaultsFields: Set<String> = ["pool", "priority"]
+    static let defaultsFields: Set<String> = ["pool", "priority", "retry", "timeout", "dependencies", "on_failure"]
     static let graphFields: Set<String> = ["name", "defaults", "nodes", "description"]
 
     /// Parses and validates graph file bytes (JSON).
@@ -55,10 +55,13 @@ public struct GraphDecoder: Sendable {
 
         var defaultPool = "default"
         var defaultPriority = 0
+        var defaultPolicies = NodePolicies()
         if let defaults = root["defaults"] {
             if case let .object(d) = defaults {
                 for key in d.keys {
-                    if Self.notYetSupported.contains(key) {
+                    if ["when", "condition", "repeat"].contains(key) {
+                        problem(nil, "defaults/\(key)", "must be set per node, not in defaults")
+                    } else if Self.notYetSupported.contains(key) {
                         problem(nil, "defaults/\(key)", "is not supported yet by this version of Baton")
                     } else if !Self.defaultsFields.contains(key) {
                         problem(nil, "defaults/\(key)", "unknown field (expected one of: \(Self.defaultsFields.sorted().joined(separator: ", ")))")
@@ -66,6 +69,7 @@ public struct GraphDecoder: Sendable {
                 }
                 if let p = d["pool"], let pool = decodePool(p, node: nil, field: "defaults/pool", problem: problem) { defaultPool = pool }
                 if let p = d["priority"], let priority = decodePriority(p, node: nil, field: "defaults/priority", problem: problem) { defaultPriority = priority }
+                defaultPolicies = decodePolicies(d, base: NodePolicies(), node: nil, fieldPrefix: "defaults/", allKeys: [], problem: problem)
             } else {
                 problem(nil, "defaults", "must be an object, found \(defaults.kindName)")
             }
@@ -129,7 +133,9 @@ public struct GraphDecoder: Sendable {
             if let p = fields["pool"], let decoded = decodePool(p, node: key, field: "pool", problem: problem) { pool = decoded }
             var priority = defaultPriority
             if let p = fields["priority"], let decoded = decodePriority(p, node: key, field: "priority", problem: problem) { priority = decoded }
-            nodes[key] = GraphNode(key: key, procedure: procedure, input: input, after: after, pool: pool, priority: priority)
+            let policies = decodePolicies(fields, base: defaultPolicies, node: key, fieldPrefix: "", allKeys: allKeys, problem: problem)
+            if procedure == DelayProcedure.name { checkDelayInput(input, node: key, problem: problem) }
+            nodes[key] = GraphNode(key: key, procedure: procedure, input: input, after: after, pool: pool, priority: priority, policies: policies)
             order.append(key)
         }
 
@@ -154,7 +160,7 @@ public struct GraphDecoder: Sendable {
         return i
     }
 
-    private func decodeTemplate(_ json: JSON, node: String, field: String, allKeys: Set<String>, problem: (String?, String, String) -> Void) -> Template {
+    func decodeTemplate(_ json: JSON, node: String, field: String, allKeys: Set<String>, problem: (String?, String, String) -> Void) -> Template {
         switch json {
         case let .array(items):
             let templates = items.enumerated().map { decodeTemplate($1, node: node, field: "\(field)/\($0)", allKeys: allKeys, problem: problem) }

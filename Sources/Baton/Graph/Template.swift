@@ -29,14 +29,16 @@ public indirect enum Template: Sendable, Hashable {
     }
 
     /// The JSON value with every reference replaced. `output` gives a node's
-    /// output (`null` when it has none); a missing `select` target throws.
-    public func resolve(output: (String) -> JSON) throws(TemplateError) -> JSON {
+    /// output, or nil when it has none (skipped, failed, cancelled): such a
+    /// reference injects `null`, whatever it selects. A missing `select` target throws.
+    public func resolve(output: (String) -> JSON?) throws(TemplateError) -> JSON {
         switch self {
         case let .literal(json):
             return json
         case let .reference(r):
+            guard let value = output(r.node) else { return .null }
             do {
-                return try r.select.resolve(in: output(r.node))
+                return try r.select.resolve(in: value)
             } catch {
                 throw TemplateError(reference: r, reason: error.reason)
             }

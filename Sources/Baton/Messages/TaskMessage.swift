@@ -10,9 +10,14 @@ public struct MessageError: Error, Sendable, CustomStringConvertible {
 /// The body of a task message: one attempt of one node, input already resolved.
 extension TaskDispatch {
     public func encoded() -> [UInt8] {
-        JSON(["run": .string(runID), "node": .string(key), "attempt": .int(Int64(attempt)),
-              "procedure": .string(procedure), "input": input, "pool": .string(pool), "priority": .int(Int64(priority))])
-            .serializedBytes()
+        var o: [(key: String, value: JSON)] = [
+            ("run", .string(runID)), ("node", .string(key)), ("attempt", .int(Int64(attempt))), ("procedure", .string(procedure)),
+            ("input", input), ("pool", .string(pool)), ("priority", .int(Int64(priority))),
+        ]
+        if phase != .run { o.append(("phase", .string(phase.rawValue))) }
+        if let timeout { o.append(("timeout", .double(timeout))) }
+        if let previousOutput { o.append(("previous_output", previousOutput)) }
+        return JSON.object(JSONObject(o)).serializedBytes()
     }
 
     public init(decoding bytes: [UInt8]) throws {
@@ -22,7 +27,9 @@ extension TaskDispatch {
               let attempt = json["attempt"]?.intValue, let procedure = json["procedure"]?.stringValue else {
             throw MessageError("task message lacks run, node, attempt or procedure")
         }
+        guard let phase = TaskPhase(rawValue: json["phase"]?.stringValue ?? "run") else { throw MessageError("task message has an unknown phase") }
         self.init(runID: run, key: node, attempt: attempt, procedure: procedure, input: json["input"] ?? .null,
-                  pool: json["pool"]?.stringValue ?? "default", priority: json["priority"]?.intValue ?? 0)
+                  pool: json["pool"]?.stringValue ?? "default", priority: json["priority"]?.intValue ?? 0, phase: phase,
+                  timeout: json["timeout"]?.numberValue, previousOutput: json["previous_output"])
     }
 }

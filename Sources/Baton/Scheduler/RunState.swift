@@ -1,20 +1,31 @@
 import Foundation
 
 /// The scheduler of one run as a value-type state machine:
-/// `handle(event)` updates the state and returns the commands that carry it out.
-/// It does no I/O; the coordinator and the in-process engine are its shells.
+/// `handle(event, at:, random:)` updates the state and returns the commands that carry it out.
+/// It does no I/O and reads no clock: the time and randomness come with each event,
+/// so the coordinator and the in-process engine drive it the same way, and tests exactly.
 public struct RunState: Sendable {
     public let runID: String
     public let graph: Graph
-    public private(set) var status: RunStatus
-    public private(set) var error: String?
-    public private(set) var nodes: [String: NodeState]
+    public internal(set) var status: RunStatus
+    public internal(set) var error: String?
+    public internal(set) var nodes: [String: NodeState]
 
-    private let dependents: [String: [String]]
+    let dependents: [String: [String]]
     /// Per node, how many of its dependencies have not ended yet.
-    private var openDependencies: [String: Int]
+    var openDependencies: [String: Int] = [:]
     /// Nodes that have not ended yet.
-    private var remaining: Int
+    var remaining = 0
+    /// Nodes with a due time or a deadline.
+    var timed: Set<String> = []
+    /// Set by a cancel request: the run ends `cancelled`.
+    var cancelRequested = false
+
+    /// Grace beyond a node's timeout before the coordinator gives up on a worker's answer.
+    public static func timeoutGrace(_ timeout: Double) -> Double { max(2, timeout * 0.1) }
+    /// Progress and log events kept per node.
+    public static let logLimit = 200
+    public static let logLineLimit = 2_000
 
     /// A run as stored: `nodes` gives the state of each node (missing ones are pending).
     public init(runID: String, graph: Graph, status: RunStatus = .pending, error: String? = nil, nodes: [String: NodeState] = [:]) {
@@ -27,74 +38,61 @@ public struct RunState: Sendable {
         for key in graph.order { all[key] = nodes[key] ?? NodeState() }
         self.nodes = all
         self.dependents = graph.dependents()
+        self.cancelRequested = status == .cancelled
+        recount()
+    }
+
+    /// Recomputes the counters from the node states.
+    mutating func recount() {
         var open: [String: Int] = [:]
         var remaining = 0
+        timed = []
         for key in graph.order {
-            open[key] = graph.nodes[key]!.dependencies.reduce(0) { $0 + (all[$1]!.status.isTerminal ? 0 : 1) }
-            if !all[key]!.status.isTerminal { remaining += 1 }
+            let node = nodes[key]!
+            open[key] = graph.nodes[key]!.dependencies.reduce(0) { $0 + (nodes[$1]!.status.isTerminal ? 0 : 1) }
+            if !node.status.isTerminal { remaining += 1 }
+            if node.dueAt != nil || node.deadline != nil { timed.insert(key) }
         }
-        self.openDependencies = open
+        openDependencies = open
         self.remaining = remaining
     }
 
-    /// Applies one event and returns what must be persisted and dispatched.
-    public mutating func handle(_ event: SchedulerEvent) -> [SchedulerCommand] {
-        var commands: [SchedulerCommand] = []
-        guard !status.isTerminal else { return commands }
-        switch event {
-        case .start:
-            if status == .pending {
-                status = .running
-                commands.append(.runStatus(.running, error: nil))
-            }
-            var ready: [String] = []
-            for key in graph.order {
-                let node = nodes[key]!
-                switch node.status {
-                case .queued, .running:
-                    commands.append(.dispatch(dispatch(for: key, attempt: node.attempt, input: node.input ?? .null)))
-                case .pending where openDependencies[key] == 0:
-                    ready.append(key)
-                default:
-                    break
-                }
-            }
-            evaluate(ready, into: &commands)
-        case let .started(key, attempt, worker, at):
-            guard var node = nodes[key], node.status == .queued, node.attempt == attempt else { return commands }
-            node.status = .running
-            node.worker = worker
-            nodes[key] = node
-            commands.append(.node(NodeChange(key: key, status: .running, attempt: attempt, worker: worker, startedAt: at)))
-        case let .result(result):
-            guard var node = nodes[result.key], node.status == .queued || node.status == .running,
-                  node.attempt == result.attempt else { return commands }  // stale or duplicate
-            node.worker = result.worker ?? node.worker
-            if node.status == .queued {
-                // The worker skipped its "started" report (a quick attempt): record the start the result implies.
-                commands.append(.node(NodeChange(key: result.key, status: .running, attempt: result.attempt, worker: node.worker,
-                                                 startedAt: result.startedAt)))
-            }
-            var change = NodeChange(key: result.key, status: .succeeded, attempt: result.attempt, worker: node.worker,
-                                    startedAt: result.startedAt, finishedAt: result.finishedAt)
-            switch result.outcome {
-            case let .succeeded(output):
-                node.status = .succeeded
-                node.output = output
-                node.error = nil
-                change.output = output
-            case let .failed(message, _):
-                node.status = .failed
-                node.error = message
-                change = NodeChange(key: result.key, status: .failed, attempt: result.attempt, error: message, worker: node.worker,
-                                    startedAt: result.startedAt, finishedAt: result.finishedAt)
-            }
-            nodes[result.key] = node
-            commands.append(.node(change))
-            nodeEnded(result.key, into: &commands)
+    /// Applies one event at time `now` and returns what must be persisted and sent.
+    /// `random` yields numbers in 0..<1 for random waits and jitter.
+    public mutating func handle(_ event: SchedulerEvent, at now: Date = Date(),
+                                random: @escaping () -> Double = { Double.random(in: 0..<1) }) -> [SchedulerCommand] {
+        var out = Commands(now: now, random: random)
+        if case let .retry(from) = event {
+            retryRun(from: from, into: &out)
+            finishIfDone(into: &out)
+            return out.list
         }
-        finishIfDone(into: &commands)
-        return commands
+        guard !status.isTerminal else { return [] }
+        switch event {
+        case .start: start(into: &out)
+        case let .started(key, attempt, worker, at): started(key, attempt: attempt, worker: worker, at: at ?? now, into: &out)
+        case let .result(result): apply(result, into: &out)
+        case .tick: fireTimers(into: &out)
+        case let .cancel(reason): cancelRun(reason: reason, into: &out)
+        case let .progress(key, attempt, fraction, message):
+            var detail: [(key: String, value: JSON)] = [("attempt", .int(Int64(attempt))), ("fraction", .double(fraction))]
+            if let message { detail.append(("message", .string(String(message.prefix(Self.logLineLimit))))) }
+            record(key, attempt: attempt, kind: "progress", detail: .object(JSONObject(detail)), into: &out)
+        case let .log(key, attempt, message):
+            record(key, attempt: attempt, kind: "log",
+                   detail: ["attempt": .int(Int64(attempt)), "message": .string(String(message.prefix(Self.logLineLimit)))], into: &out)
+        case .retry: break
+        }
+        finishIfDone(into: &out)
+        return out.list
+    }
+
+    /// The earliest due time or deadline, when the shell should send `.tick`.
+    public var nextWakeUp: Date? {
+        timed.compactMap { key -> Date? in
+            let n = nodes[key]!
+            return [n.dueAt, n.deadline].compactMap { $0 }.min()
+        }.min()
     }
 
     /// How many nodes are in each status.
@@ -104,77 +102,66 @@ public struct RunState: Sendable {
         return result
     }
 
-    // MARK: - Transitions
+    // MARK: - Building blocks shared by the transitions
 
-    private func dispatch(for key: String, attempt: Int, input: JSON) -> TaskDispatch {
+    /// Commands being collected for one event, with that event's clock and randomness.
+    struct Commands {
+        let now: Date
+        let random: () -> Double
+        var list: [SchedulerCommand] = []
+        mutating func append(_ command: SchedulerCommand) { list.append(command) }
+    }
+
+    /// Writes `state` for `key`, keeps the timer set in step, and emits the change.
+    mutating func set(_ key: String, _ state: NodeState, _ change: NodeChange, into out: inout Commands) {
+        nodes[key] = state
+        if state.dueAt != nil || state.deadline != nil { timed.insert(key) } else { timed.remove(key) }
+        var change = change
+        change.bookkeeping = state.bookkeeping
+        if change.dueAt == nil { change.dueAt = state.dueAt }
+        out.append(.node(change))
+    }
+
+    func dispatch(for key: String, attempt: Int, input: JSON, phase: TaskPhase = .run, previousOutput: JSON? = nil) -> TaskDispatch {
         let node = graph.nodes[key]!
-        return TaskDispatch(runID: runID, key: key, attempt: attempt, procedure: node.procedure, input: input,
-                            pool: node.pool, priority: node.priority)
+        let procedure = phase == .condition ? node.policies.condition!.procedure : node.procedure
+        return TaskDispatch(runID: runID, key: key, attempt: attempt, procedure: procedure, input: input,
+                            pool: node.pool, priority: node.priority, phase: phase,
+                            timeout: phase == .run ? node.policies.timeout : nil, previousOutput: previousOutput)
     }
 
-    /// Decides each node whose dependencies have all ended, and everything that follows from it.
-    private mutating func evaluate(_ keys: [String], into commands: inout [SchedulerCommand]) {
-        var work = keys
-        var next = 0
-        while next < work.count {
-            let key = work[next]
-            next += 1
-            guard nodes[key]!.status == .pending else { continue }
-            let definition = graph.nodes[key]!
-            if let blocker = definition.dependencies.first(where: { nodes[$0]!.status == .failed || nodes[$0]!.status == .cancelled }) {
-                let verb = nodes[blocker]!.status == .failed ? "failed" : "was cancelled"
-                end(key, as: .cancelled, error: "dependency '\(blocker)' \(verb)", into: &commands, work: &work)
-                continue
-            }
-            let input: JSON
-            do {
-                input = try definition.input.resolve { nodes[$0]?.output ?? .null }
-            } catch {
-                end(key, as: .failed, error: error.description, into: &commands, work: &work)
-                continue
-            }
-            var node = nodes[key]!
-            node.status = .queued
-            node.attempt += 1
-            node.input = input
-            node.error = nil
-            nodes[key] = node
-            commands.append(.node(NodeChange(key: key, status: .queued, attempt: node.attempt, input: input)))
-            commands.append(.dispatch(dispatch(for: key, attempt: node.attempt, input: input)))
+    /// The output a dependent sees: none for a node that did not succeed
+    /// (a failure with `on_failure: ignore` counts as success with a null output).
+    func visibleOutput(_ key: String) -> JSON? {
+        guard let node = nodes[key] else { return nil }
+        switch node.status {
+        case .succeeded: return node.output ?? .null
+        case .failed where graph.nodes[key]!.policies.onFailure == .ignore: return .null
+        default: return nil
         }
     }
 
-    /// Ends a node that never ran (cancelled, or failed before dispatch) and queues what it unblocks.
-    private mutating func end(_ key: String, as status: NodeStatus, error: String, into commands: inout [SchedulerCommand], work: inout [String]) {
-        var node = nodes[key]!
-        node.status = status
-        node.error = error
+    private mutating func record(_ key: String, attempt: Int, kind: String, detail: JSON, into out: inout Commands) {
+        guard var node = nodes[key], node.attempt == attempt, node.status == .queued || node.status == .running else { return }
+        guard node.logged <= Self.logLimit else { return }
+        node.logged += 1
         nodes[key] = node
-        commands.append(.node(NodeChange(key: key, status: status, attempt: node.attempt, error: error, finishedAt: nil)))
-        work.append(contentsOf: unblocked(by: key))
-    }
-
-    private mutating func nodeEnded(_ key: String, into commands: inout [SchedulerCommand]) {
-        evaluate(unblocked(by: key), into: &commands)
-    }
-
-    /// Counts `key` as ended for its dependents and returns those now free to decide.
-    private mutating func unblocked(by key: String) -> [String] {
-        remaining -= 1
-        var free: [String] = []
-        for dependent in dependents[key] ?? [] {
-            let left = openDependencies[dependent]! - 1
-            openDependencies[dependent] = left
-            if left == 0 { free.append(dependent) }
+        if node.logged > Self.logLimit {
+            out.append(.event(key: key, kind: "log_limit", detail: ["attempt": .int(Int64(attempt)),
+                "message": .string("more than \(Self.logLimit) progress and log events for this node; the rest are dropped")]))
+        } else {
+            out.append(.event(key: key, kind: kind, detail: detail))
         }
-        return free
     }
 
-    private mutating func finishIfDone(into commands: inout [SchedulerCommand]) {
+    mutating func finishIfDone(into out: inout Commands) {
         guard remaining == 0, status == .running else { return }
-        let failed = graph.order.filter { nodes[$0]!.status == .failed }
+        let failed = graph.order.filter { nodes[$0]!.status == .failed && graph.nodes[$0]!.policies.onFailure == .fail }
         let cancelled = graph.order.filter { nodes[$0]!.status == .cancelled }
-        if failed.isEmpty && cancelled.isEmpty {
+        if cancelRequested {
+            status = .cancelled
+            error = error ?? "cancelled"
+        } else if failed.isEmpty && cancelled.isEmpty {
             status = .succeeded
             error = nil
         } else {
@@ -186,6 +173,6 @@ public struct RunState: Sendable {
                 error = "node '\(cancelled[0])' was cancelled: \(nodes[cancelled[0]]!.error ?? "")"
             }
         }
-        commands.append(.runStatus(status, error: error))
+        out.append(.runStatus(status, error: error))
     }
 }

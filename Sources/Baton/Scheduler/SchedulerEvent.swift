@@ -1,6 +1,6 @@
 import Foundation
 
-/// Something that happened to a run, fed into `RunState.handle(_:)`.
+/// Something that happened to a run, fed into `RunState.handle(_:at:random:)`.
 public enum SchedulerEvent: Sendable {
     /// Start the run, or resume it after a coordinator restart: dispatches what
     /// is ready and publishes again whatever was queued or running.
@@ -9,12 +9,22 @@ public enum SchedulerEvent: Sendable {
     case started(key: String, attempt: Int, worker: String, at: Date?)
     /// A worker reported how an attempt ended.
     case result(NodeResult)
+    /// Time passed: fires due timers (retry back-off, repeat waits, delays) and timeouts.
+    case tick
+    /// Cancel the run: pending and waiting nodes at once, running ones are signalled.
+    case cancel(reason: String)
+    /// Run a finished run again: its failed and cancelled nodes, or `from` and everything downstream.
+    case retry(from: String?)
+    /// A running procedure reported progress (0...1) or wrote a log line.
+    case progress(key: String, attempt: Int, fraction: Double, message: String?)
+    case log(key: String, attempt: Int, message: String)
 }
 
 /// How one attempt of a node ended, as a worker reports it.
 public struct NodeResult: Sendable {
     public let key: String
     public let attempt: Int
+    public let phase: TaskPhase
     public let outcome: Outcome
     public let worker: String?
     public let startedAt: Date?
@@ -25,9 +35,11 @@ public struct NodeResult: Sendable {
         case failed(message: String, permanent: Bool)
     }
 
-    public init(key: String, attempt: Int, outcome: Outcome, worker: String? = nil, startedAt: Date? = nil, finishedAt: Date? = nil) {
+    public init(key: String, attempt: Int, phase: TaskPhase = .run, outcome: Outcome, worker: String? = nil,
+                startedAt: Date? = nil, finishedAt: Date? = nil) {
         self.key = key
         self.attempt = attempt
+        self.phase = phase
         self.outcome = outcome
         self.worker = worker
         self.startedAt = startedAt

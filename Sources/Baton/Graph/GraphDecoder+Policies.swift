@@ -1,0 +1,118 @@
+extension GraphDecoder {
+    /// Reads the control-flow fields of a node (or of `defaults`) on top of `base`.
+    func decodePolicies(_ fields: JSONObject, base: NodePolicies, node: String?, fieldPrefix: String, allKeys: Set<String>,
+                        problem: @escaping (String?, String, String) -> Void) -> NodePolicies {
+        var p = base
+        func report(_ field: String) -> (String, String) -> Void {
+            { sub, message in problem(node, fieldPrefix + field + (sub.isEmpty ? "" : "/" + sub), message) }
+        }
+        if let v = fields["dependencies"] {
+            if let s = v.stringValue, let rule = DependencyRule(rawValue: s) { p.dependencies = rule } else {
+                problem(node, fieldPrefix + "dependencies", "must be \"all-succeeded\", \"none-failed\" or \"all-finished\", found \(v)")
+            }
+        }
+        if let v = fields["on_failure"] {
+            if let s = v.stringValue, let policy = FailurePolicy(rawValue: s) { p.onFailure = policy } else {
+                problem(node, fieldPrefix + "on_failure", "must be \"fail\" or \"ignore\", found \(v)")
+            }
+        }
+        if let v = fields["timeout"] {
+            switch DurationText.parse(v) {
+            case let .success(s) where s > 0: p.timeout = s
+            case .success: problem(node, fieldPrefix + "timeout", "must be longer than 0")
+            case let .failure(e): problem(node, fieldPrefix + "timeout", e.description)
+            }
+        }
+        if let v = fields["retry"] { p.retry = decodeRetry(v, report: report("retry")) }
+        guard let node else { return p }  // the rest is per node only
+        if let v = fields["when"] {
+            p.when = decodeTemplate(v, node: node, field: "when", allKeys: allKeys, problem: problem)
+            if case let .literal(value) = p.when!, value.boolValue == nil {
+                problem(node, "when", "must be a boolean or a $from reference, found \(value.kindName)")
+            }
+        }
+        if let v = fields["condition"] { p.condition = decodeCondition(v, node: node, allKeys: allKeys, problem: problem) }
+        if let v = fields["repeat"] { p.repeatPolicy = decodeRepeat(v, report: report("repeat")) }
+        return p
+    }
+
+    private func decodeRetry(_ json: JSON, report: (String, String) -> Void) -> RetryPolicy? {
+        guard case let .object(o) = json else { report("", "must be an object like {\"attempts\": 3, \"wait\": {\"constant\": \"1s\"}}"); return nil }
+        for key in o.keys where !["attempts", "wait", "jitter"].contains(key) { report(key, "unknown field (expected one of: attempts, jitter, wait)") }
+        guard let attemptsJSON = o["attempts"] else { report("attempts", "is required"); return nil }
+        guard let attempts = attemptsJSON.intValue, (1...1000).contains(attempts) else {
+            report("attempts", "must be an integer from 1 to 1000, found \(attemptsJSON)")
+            return nil
+        }
+        var wait = WaitStrategy.immediate
+        if let w = o["wait"] {
+            guard let decoded = WaitStrategy.decode(w, report: { report("wait" + ($0.isEmpty ? "" : "/" + $0), $1) }) else { return nil }
+            wait = decoded
+        }
+        var jitter = false
+        if let j = o["jitter"] {
+            guard let b = j.boolValue else { report("jitter", "must be true or false, found \(j.kindName)"); return nil }
+            jitter = b
+        }
+        return RetryPolicy(attempts: attempts, wait: wait, jitter: jitter)
+    }
+
+    private func decodeRepeat(_ json: JSON, report: (String, String) -> Void) -> RepeatPolicy? {
+        guard case let .object(o) = json else { report("", "must be an object like {\"until\": {\"select\": \"/done\", \"equals\": true}, \"max\": 10}"); return nil }
+        for key in o.keys where !["until", "wait", "max"].contains(key) { report(key, "unknown field (expected one of: max, until, wait)") }
+        guard case let .object(until)? = o["until"] else { report("until", "is required: an object with select and equals"); return nil }
+        for key in until.keys where !["select", "equals"].contains(key) { report("until/\(key)", "unknown field (expected one of: equals, select)") }
+        var pointer = JSONPointer(tokens: [])
+        if let s = until["select"] {
+            guard case let .string(text) = s else { report("until/select", "must be a JSON pointer string, found \(s.kindName)"); return nil }
+            do { pointer = try JSONPointer(parsing: text) } catch { report("until/select", "invalid JSON pointer '\(text)': \(error.reason)"); return nil }
+        }
+        guard let equals = until["equals"] else { report("until/equals", "is required"); return nil }
+        var wait = WaitStrategy.immediate
+        if let w = o["wait"] {
+            guard let decoded = WaitStrategy.decode(w, report: { report("wait" + ($0.isEmpty ? "" : "/" + $0), $1) }) else { return nil }
+            wait = decoded
+        }
+        var max = 100
+        if let m = o["max"] {
+            guard let n = m.intValue, (1...100_000).contains(n) else { report("max", "must be an integer from 1 to 100000, found \(m)"); return nil }
+            max = n
+        }
+        return RepeatPolicy(select: pointer, equals: equals, wait: wait, max: max)
+    }
+
+    private func decodeCondition(_ json: JSON, node: String, allKeys: Set<String>, problem: (String?, String, String) -> Void) -> ConditionSpec? {
+        guard case let .object(o) = json else {
+            problem(node, "condition", "must be an object like {\"procedure\": \"...\", \"input\": {...}, \"negate\": false}")
+            return nil
+        }
+        for key in o.keys where !["procedure", "input", "negate"].contains(key) {
+            problem(node, "condition/\(key)", "unknown field (expected one of: input, negate, procedure)")
+        }
+        guard case let .string(procedure)? = o["procedure"], !procedure.isEmpty else {
+            problem(node, "condition/procedure", "is required: the name of a procedure that returns true or false")
+            return nil
+        }
+        if let known = knownProcedures, !known.contains(procedure) {
+            problem(node, "condition/procedure", "unknown procedure '\(procedure)' (no worker serves it; see `baton procedures`)")
+        }
+        if procedure == DelayProcedure.name { problem(node, "condition/procedure", "baton.delay cannot be a condition") }
+        var negate = false
+        if let n = o["negate"] {
+            guard let b = n.boolValue else { problem(node, "condition/negate", "must be true or false, found \(n.kindName)"); return nil }
+            negate = b
+        }
+        let input = decodeTemplate(o["input"] ?? .object(JSONObject()), node: node, field: "condition/input", allKeys: allKeys, problem: problem)
+        return ConditionSpec(procedure: procedure, input: input, negate: negate)
+    }
+
+    /// A literal `baton.delay` input is checked now; one with references is checked when it runs.
+    func checkDelayInput(_ input: Template, node: String, problem: (String?, String, String) -> Void) {
+        guard case let .literal(json) = input else { return }
+        if case let .failure(error) = DelayProcedure.dueDate(from: json, now: .distantPast) {
+            problem(node, "input", error.message)
+        }
+    }
+}
+
+import Foundation

@@ -1,0 +1,173 @@
+import Foundation
+
+/// Starting nodes: deciding what a node whose dependencies have ended does.
+extension RunState {
+    mutating func start(into out: inout Commands) {
+        if status == .pending {
+            status = .running
+            out.append(.runStatus(.running, error: nil))
+        }
+        var ready: [String] = []
+        for key in graph.order {
+            let node = nodes[key]!
+            switch node.status {
+            case .queued, .running:
+                // Resume: publish again; the attempt number makes a duplicate harmless.
+                out.append(.dispatch(dispatch(for: key, attempt: node.attempt, input: redispatchInput(key), phase: node.phase,
+                                              previousOutput: node.runs > 0 ? node.output : nil)))
+            case .pending where openDependencies[key] == 0:
+                ready.append(key)
+            default:
+                break
+            }
+        }
+        evaluate(ready, into: &out)
+    }
+
+    /// The input a queued or running node was (or is about to be) sent with.
+    private func redispatchInput(_ key: String) -> JSON {
+        let node = nodes[key]!
+        if node.phase == .condition, let condition = graph.nodes[key]!.policies.condition {
+            return (try? condition.input.resolve { visibleOutput($0) }) ?? .null
+        }
+        return node.input ?? .null
+    }
+
+    mutating func started(_ key: String, attempt: Int, worker: String, at: Date, into out: inout Commands) {
+        guard var node = nodes[key], node.status == .queued, node.attempt == attempt else { return }
+        node.status = .running
+        node.worker = worker
+        if node.phase == .run, let timeout = graph.nodes[key]!.policies.timeout {
+            node.deadline = at.addingTimeInterval(timeout + Self.timeoutGrace(timeout))
+        }
+        set(key, node, NodeChange(key: key, status: .running, attempt: attempt, worker: worker, startedAt: at), into: &out)
+    }
+
+    /// Decides each node whose dependencies have all ended, and everything that follows from it.
+    mutating func evaluate(_ keys: [String], into out: inout Commands) {
+        var work = keys
+        var next = 0
+        while next < work.count {
+            let key = work[next]
+            next += 1
+            guard nodes[key]!.status == .pending else { continue }
+            let policies = graph.nodes[key]!.policies
+            let deps = graph.nodes[key]!.dependencies
+            let blocker = deps.first { d in
+                let s = nodes[d]!.status
+                return s == .cancelled || (s == .failed && graph.nodes[d]!.policies.onFailure == .fail)
+            }
+            let skipped = deps.first { nodes[$0]!.status == .skipped }
+            switch policies.dependencies {
+            case .allSucceeded, .noneFailed:
+                if let blocker {
+                    let verb = nodes[blocker]!.status == .failed ? "failed" : "was cancelled"
+                    work += end(key, as: .cancelled, error: "dependency '\(blocker)' \(verb)", into: &out)
+                    continue
+                }
+                if policies.dependencies == .allSucceeded, let skipped {
+                    work += end(key, as: .skipped, error: "dependency '\(skipped)' was skipped", into: &out)
+                    continue
+                }
+            case .allFinished:
+                break
+            }
+            if let when = policies.when {
+                let value: JSON
+                do { value = try when.resolve { visibleOutput($0) } } catch {
+                    work += end(key, as: .failed, error: "when: \(error.description)", into: &out)
+                    continue
+                }
+                if value != true {
+                    work += end(key, as: .skipped, error: "when is \(value.serialized()), not true", into: &out)
+                    continue
+                }
+            }
+            if let condition = policies.condition {
+                let input: JSON
+                do { input = try condition.input.resolve { visibleOutput($0) } } catch {
+                    work += end(key, as: .failed, error: "condition: \(error.description)", into: &out)
+                    continue
+                }
+                var node = nodes[key]!
+                node.status = .queued
+                node.attempt += 1
+                node.phase = .condition
+                node.error = nil
+                set(key, node, NodeChange(key: key, status: .queued, attempt: node.attempt, event: "condition_queued"), into: &out)
+                out.append(.dispatch(dispatch(for: key, attempt: node.attempt, input: input, phase: .condition)))
+                continue
+            }
+            work += beginRun(key, newAttempt: true, into: &out)
+        }
+    }
+
+    /// Queues the node's procedure (or arms its delay). Returns nodes unblocked if it ended at once.
+    mutating func beginRun(_ key: String, newAttempt: Bool, into out: inout Commands) -> [String] {
+        let definition = graph.nodes[key]!
+        var node = nodes[key]!
+        let input: JSON
+        if let resolved = node.input, node.runs > 0 || node.failures > 0 {
+            input = resolved  // retries and repeats run with the input the first attempt had
+        } else {
+            do { input = try definition.input.resolve { visibleOutput($0) } } catch {
+                return end(key, as: .failed, error: error.description, into: &out)
+            }
+        }
+        if newAttempt { node.attempt += 1 }
+        node.phase = .run
+        node.input = input
+        node.error = nil
+        node.deadline = nil
+        if definition.procedure == DelayProcedure.name {
+            switch DelayProcedure.dueDate(from: input, now: out.now) {
+            case let .success(due):
+                node.status = .waiting
+                node.waitingFor = .delay
+                node.dueAt = due
+                set(key, node, NodeChange(key: key, status: .waiting, attempt: node.attempt, input: input, event: "delay", dueAt: due), into: &out)
+                return []
+            case let .failure(failure):
+                nodes[key] = node
+                return end(key, as: .failed, error: failure.message, into: &out)
+            }
+        }
+        node.status = .queued
+        node.dueAt = nil
+        node.waitingFor = nil
+        var change = NodeChange(key: key, status: .queued, attempt: node.attempt, input: input)
+        change.reset = node.runs == 0 && node.failures == 0
+        set(key, node, change, into: &out)
+        out.append(.dispatch(dispatch(for: key, attempt: node.attempt, input: input, previousOutput: node.runs > 0 ? node.output : nil)))
+        return []
+    }
+
+    /// Ends a node (for good) and returns the dependents it unblocks.
+    @discardableResult
+    mutating func end(_ key: String, as status: NodeStatus, error: String? = nil, output: JSON? = nil, worker: String? = nil,
+                      startedAt: Date? = nil, finishedAt: Date? = nil, event: String? = nil, into out: inout Commands) -> [String] {
+        var node = nodes[key]!
+        node.status = status
+        node.error = error
+        if let output { node.output = output }
+        if let worker { node.worker = worker }
+        node.dueAt = nil
+        node.deadline = nil
+        node.waitingFor = nil
+        set(key, node, NodeChange(key: key, status: status, attempt: node.attempt, output: output, error: error, worker: node.worker,
+                                  startedAt: startedAt, finishedAt: finishedAt, event: event), into: &out)
+        return unblocked(by: key)
+    }
+
+    /// Counts `key` as ended for its dependents and returns those now free to decide.
+    mutating func unblocked(by key: String) -> [String] {
+        remaining -= 1
+        var free: [String] = []
+        for dependent in dependents[key] ?? [] {
+            let left = openDependencies[dependent]! - 1
+            openDependencies[dependent] = left
+            if left == 0 { free.append(dependent) }
+        }
+        return free
+    }
+}

@@ -1,0 +1,46 @@
+import Baton
+import BatonPostgres
+
+/// A user's request about a run, waiting for the coordinator (the only writer of run state).
+public struct RunRequest: Sendable, Equatable {
+    public enum Kind: String, Sendable { case cancel, retry }
+    public let id: Int
+    public let runID: String
+    public let kind: Kind
+    public let node: String?
+    public let reason: String?
+}
+
+extension Store {
+    /// Channel on which a NOTIFY announces a new request (payload: the run id).
+    public static let requestsChannel = "baton_requests"
+
+    /// Records a request and wakes the coordinators.
+    @discardableResult
+    public func request(_ kind: RunRequest.Kind, runID: String, node: String? = nil, reason: String? = nil) throws -> Int {
+        try connection.transaction { c in
+            let r = try c.query("""
+                insert into baton.requests (run_id, kind, node_key, reason) values ($1::uuid, $2, $3, $4) returning id
+                """, [runID, kind.rawValue, node, reason])
+            try c.execute("select pg_notify($1, $2)", [Store.requestsChannel, runID])
+            return r.int(0, "id") ?? 0
+        }
+    }
+
+    /// Requests not yet handled, oldest first.
+    public func openRequests() throws -> [RunRequest] {
+        let r = try connection.query("""
+            select id, run_id::text as run_id, kind, node_key, reason from baton.requests where handled_at is null order by id limit 1000
+            """)
+        return (0..<r.rowCount).compactMap { i in
+            guard let kind = RunRequest.Kind(rawValue: r[row: i, column: "kind"] ?? "") else { return nil }
+            return RunRequest(id: r.int(i, "id") ?? 0, runID: r[row: i, column: "run_id"]!, kind: kind,
+                              node: r[row: i, column: "node_key"], reason: r[row: i, column: "reason"])
+        }
+    }
+
+    /// Whether a request has been handled yet.
+    public func requestHandled(_ id: Int) throws -> Bool {
+        try connection.query("select handled_at is not null as done from baton.requests where id = $1::bigint", [String(id)]).bool(0, "done") ?? false
+    }
+}
