@@ -11,6 +11,8 @@ extension ProcedureRegistry {
         r.register(FormatProcedure())
         r.register(MultiplyProcedure())
         r.register(DivideProcedure())
+        r.register(CountdownProcedure())
+        r.register(StepsProcedure())
         return r
     }
 }

@@ -131,6 +131,14 @@ extension Store {
         }
     }
 
+    /// Keys of a run's running nodes, in graph order (at most `limit`).
+    public func runningNodes(ofRun id: String, limit: Int = 5) throws -> [String] {
+        let r = try connection.query("""
+            select key from baton.nodes where run_id = $1::uuid and status = 'running' order by position limit $2::int
+            """, [id, String(limit)])
+        return (0..<r.rowCount).map { r[row: $0, column: "key"]! }
+    }
+
     /// How many nodes of a run are in each status, and the run's own status.
     public func progress(ofRun id: String) throws -> (status: String, error: String?, counts: [String: Int]) {
         let run = try connection.query("select status, error from baton.runs where id = $1::uuid", [id])

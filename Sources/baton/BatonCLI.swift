@@ -9,7 +9,8 @@ struct BatonCLI: AsyncParsableCommand {
         abstract: "A distributed procedure-graph engine: graphs of typed procedures, durable in PostgreSQL, run by workers over RabbitMQ.",
         subcommands: [
             MigrateCommand.self, CoordinatorCommand.self, WorkerCommand.self, SubmitCommand.self, RunCommand.self,
-            ValidateCommand.self, RunsCommand.self, ShowCommand.self, EventsCommand.self, WorkersCommand.self,
+            ValidateCommand.self, RunsCommand.self, ShowCommand.self, EventsCommand.self, WatchCommand.self, CancelCommand.self,
+            RetryCommand.self, WorkersCommand.self,
             ProceduresCommand.self,
         ])
 

@@ -1,4 +1,5 @@
 import Baton
+import BatonStore
 import Foundation
 
 /// Printing helpers shared by the commands.
@@ -22,6 +23,12 @@ enum Output {
         }
         print(line(header))
         for row in rows { print(line(row)) }
+    }
+
+    /// One event as `baton events` and `baton watch` print it.
+    static func eventLine(_ e: EventRow) -> String {
+        let detail = e.detail.objectValue.map { o in o.members.map { "\($0.key)=\($0.value.stringValue ?? $0.value.serialized())" }.joined(separator: " ") } ?? ""
+        return "\(e.at)  \(e.node ?? "-")  \(e.kind)  \(detail)"
     }
 
     /// `text` cut to `limit` characters with an ellipsis.

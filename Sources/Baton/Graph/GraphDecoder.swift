@@ -110,7 +110,7 @@ public struct GraphDecoder: Sendable {
             case nil: problem(key, "procedure", "is required")
             case let .string(s)? where !s.isEmpty:
                 procedure = s
-                if let known = knownProcedures, !known.contains(s) {
+                if let known = knownProcedures, !known.contains(s), s != DelayProcedure.name {  // the coordinator runs baton.delay
                     problem(key, "procedure", "unknown procedure '\(s)' (no worker serves it; see `baton procedures`)")
                 }
             case let other?: problem(key, "procedure", "must be a non-empty string, found \(other.kindName)")

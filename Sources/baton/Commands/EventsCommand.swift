@@ -20,9 +20,6 @@ struct EventsCommand: ParsableCommand {
             after = last.id
         }
         if output.json { try Output.json(all); return }
-        for e in all {
-            let detail = e.detail.objectValue.map { o in o.members.map { "\($0.key)=\($0.value.stringValue ?? $0.value.serialized())" }.joined(separator: " ") } ?? ""
-            print("\(e.at)  \(e.node ?? "-")  \(e.kind)  \(detail)")
-        }
+        for e in all { print(Output.eventLine(e)) }
     }
 }

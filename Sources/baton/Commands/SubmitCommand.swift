@@ -72,10 +72,15 @@ struct RunWaiter {
                 let width = 30
                 let filled = total == 0 ? 0 : done * width / total
                 let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
-                var line = "[\(bar)] \(done)/\(total) nodes done, \(running) running"
+                var line = "[\(bar)] \(done)/\(total) nodes done"
                 if failed > 0 { line += ", \(failed) failed" }
+                if let waiting = progress.counts["waiting"], waiting > 0 { line += ", \(waiting) waiting" }
+                if running > 0 {
+                    let names = try store.runningNodes(ofRun: runID, limit: 3)
+                    line += ", running: " + names.joined(separator: ", ") + (running > names.count ? " (+\(running - names.count))" : "")
+                }
                 if tty {
-                    if line != lastLine { FileHandle.standardError.write(Data(("\r" + line).utf8)) }
+                    if line != lastLine { FileHandle.standardError.write(Data(("\r" + line + "\u{1B}[K").utf8)) }  // clear what a longer line left
                 } else if line != lastLine {
                     Output.error(line)
                 }

@@ -1,0 +1,33 @@
+import ArgumentParser
+import Baton
+import BatonStore
+import Foundation
+
+struct WatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "watch",
+        abstract: "Follow a run's event log live until the run ends; exits non-zero unless it succeeded.")
+    @Argument(help: "Run id (or a unique prefix of it).") var runID: String
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let (store, id) = try connection.openRun(runID)
+        defer { store.close() }
+        var after = 0
+        while true {
+            // Read the status first: events written before it ended are then surely in the next read.
+            let progress = try store.progress(ofRun: id)
+            let page = try store.events(ofRun: id, after: after)
+            for event in page {
+                if output.json { print(try Output.encode(event).serialized()) } else { print(Output.eventLine(event)) }
+                after = event.id
+            }
+            fflush(nil)  // each event shows as it happens, also through a pipe
+            if let status = RunStatus(rawValue: progress.status), status.isTerminal, page.isEmpty {
+                if status != .succeeded { throw CLIFailure("run \(id) \(status.rawValue)\(progress.error.map { ": \($0)" } ?? "")") }
+                return
+            }
+            if page.isEmpty { Thread.sleep(forTimeInterval: 0.2) }  // refresh interval of a live display
+        }
+    }
+}

@@ -1,0 +1,235 @@
+import Baton
+import BatonStore
+import Foundation
+import Testing
+
+extension Integration {
+    /// Retries, timeouts, cancellation, delays, retrying runs and watching them, on real services.
+    @Suite("control flow on real services", .serialized)
+    struct ControlFlowTests {
+        func submit(_ graph: JSON) throws -> String {
+            let result = try TestCluster.cli(["submit", try GraphFixtures.write(graph), "--json"])
+            #expect(result.status == 0, "submit failed: \(result.stderr)")
+            return try #require(try JSONParser.parse(result.stdout)["run_id"]?.stringValue)
+        }
+
+        func nodes(_ store: Store, _ runID: String) throws -> [String: NodeRow] {
+            Dictionary(uniqueKeysWithValues: try store.nodes(ofRun: runID).map { ($0.key, $0) })
+        }
+
+        /// (kind, seconds since the epoch) of a node's events, in order.
+        func eventTimes(_ store: Store, _ runID: String, _ key: String) throws -> [(kind: String, at: Double)] {
+            let r = try store.connection.query("""
+                select kind, extract(epoch from at)::float8 as t from baton.events where run_id = $1::uuid and node_key = $2 order by id
+                """, [runID, key])
+            return (0..<r.rowCount).map { (r[row: $0, column: "kind"]!, Double(r[row: $0, column: "t"]!)!) }
+        }
+
+        @Test("retries wait out their back-off between attempts, as the event timestamps show")
+        func retriesWait() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.startCoordinator()
+            try cluster.startWorker()
+            let wait = 0.7
+            let runID = try submit(["name": "retry", "nodes": ["flaky": [
+                "procedure": "baton.fail", "input": ["message": "busy", "succeed_on_attempt": 3],
+                "retry": ["attempts": 3, "wait": ["constant": "700ms"]]]]])
+            let store = try TestCluster.store()
+            defer { store.close() }
+            #expect(try TestCluster.waitForRun(runID, store: store, seconds: 30) == "succeeded")
+            let flaky = try #require(try nodes(store, runID)["flaky"])
+            #expect(flaky.attempts == 3)
+            #expect(flaky.output == ["attempt": 3])
+            let events = try eventTimes(store, runID, "flaky")
+            #expect(events.map(\.kind) == ["queued", "started", "retrying", "queued", "started", "retrying", "queued", "started", "succeeded"])
+            // Each new attempt was queued no sooner than the back-off after the failure before it.
+            let retrying = events.filter { $0.kind == "retrying" }.map(\.at)
+            let queued = events.filter { $0.kind == "queued" }.map(\.at).dropFirst()
+            for (failedAt, requeuedAt) in zip(retrying, queued) {
+                #expect(requeuedAt - failedAt >= wait - 0.01, "re-queued after \(requeuedAt - failedAt) s")
+                #expect(requeuedAt - failedAt < wait + 2, "re-queued after \(requeuedAt - failedAt) s")
+            }
+        }
+
+        @Test("a timeout frees the node from a hung procedure, and the worker slot with it")
+        func timeoutFreesHungNode() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.startCoordinator()
+            try cluster.startWorker(concurrency: 1)
+            let runID = try submit(["name": "timeout", "nodes": [
+                "hung": ["procedure": "baton.sleep", "input": ["seconds": 120], "timeout": "1s"],
+                "finally": ["procedure": "baton.echo", "input": ["ok": true], "after": ["hung"], "dependencies": "all-finished"],
+            ]])
+            let store = try TestCluster.store()
+            defer { store.close() }
+            let began = Date()
+            #expect(try TestCluster.waitForRun(runID, store: store, seconds: 30) == "failed")
+            #expect(Date().timeIntervalSince(began) < 10)
+            let all = try nodes(store, runID)
+            #expect(all["hung"]?.status == "failed")
+            #expect(all["hung"]?.error == "timed out after 1s")
+            // The single slot was free again for the next node.
+            #expect(all["finally"]?.status == "succeeded")
+        }
+
+        @Test("a frozen worker cannot hold a node: the coordinator times the attempt out and the retry runs elsewhere")
+        func frozenWorkerTimedOut() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.startCoordinator()
+            let frozen = try cluster.startWorker(concurrency: 1, name: "frozen")
+            let store = try TestCluster.store()
+            defer { store.close() }
+            let runID = try submit(["name": "frozen", "nodes": ["nap": [
+                "procedure": "baton.sleep", "input": ["seconds": 2], "timeout": "1s", "retry": ["attempts": 2]]]])
+            try TestCluster.waitUntil(30, "the nap to be running") { try nodes(store, runID)["nap"]?.status == "running" }
+            kill(frozen.processIdentifier, SIGSTOP)  // it can neither time out nor report
+            defer { kill(frozen.processIdentifier, SIGCONT) }
+            try cluster.startWorker(concurrency: 1, name: "healthy")
+
+            // The first attempt times out by the coordinator's deadline (1 s + 2 s grace); the retry
+            // runs on the healthy worker, and its own timeout fails it too: 2 s of sleep > 1 s.
+            #expect(try TestCluster.waitForRun(runID, store: store, seconds: 30) == "failed")
+            let events = try eventTimes(store, runID, "nap").map(\.kind)
+            #expect(events.contains("timed_out"))
+            let nap = try #require(try nodes(store, runID)["nap"])
+            #expect(nap.attempts == 2)
+            #expect(nap.error == "timed out after 1s")
+        }
+
+        @Test("baton cancel stops a running sleeping procedure within a second")
+        func cancelStopsRunningSleep() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.startCoordinator()
+            try cluster.startWorker(concurrency: 1)
+            let runID = try submit(["name": "cancel", "nodes": [
+                "nap": ["procedure": "baton.sleep", "input": ["seconds": 60]],
+                "after-nap": ["procedure": "baton.echo", "input": ["x": ["$from": "nap"]]],
+                "pending-too": ["procedure": "baton.echo", "input": [:], "after": ["nap"]],
+            ]])
+            let store = try TestCluster.store()
+            defer { store.close() }
+            try TestCluster.waitUntil(30, "the nap to be running") { try nodes(store, runID)["nap"]?.status == "running" }
+
+            let cancelledAt = Date()
+            let cancel = try TestCluster.cli(["cancel", runID])
+            #expect(cancel.status == 0, "\(cancel.stderr)")
+            #expect(cancel.stdout.contains("cancelled"))
+            let all = try nodes(store, runID)
+            #expect(try store.run(runID)?.status == "cancelled")
+            #expect(all.values.allSatisfy { $0.status == "cancelled" })
+            #expect(all["nap"]?.error?.hasPrefix("cancelled") == true)
+
+            // The one slot is free again only once the sleeping procedure has really stopped.
+            let next = try submit(["name": "after-cancel", "nodes": ["echo": ["procedure": "baton.echo", "input": ["n": 1]]]])
+            #expect(try TestCluster.waitForRun(next, store: store, seconds: 10) == "succeeded")
+            let started = try store.connection.query(
+                "select extract(epoch from started_at)::float8 as t from baton.nodes where run_id = $1::uuid", [next])[row: 0, column: "t"]
+            let slotFreeAfter = try #require(Double(started ?? "")) - cancelledAt.timeIntervalSince1970
+            #expect(slotFreeAfter < 1.5, "the worker took \(slotFreeAfter) s to free its slot")
+            // A second cancel is refused: the run already ended.
+            let again = try TestCluster.cli(["cancel", runID])
+            #expect(again.status == 1)
+            #expect(again.stderr.contains("already ended (cancelled)"))
+        }
+
+        @Test("a baton.delay survives a coordinator killed with SIGKILL")
+        func delaySurvivesCoordinatorRestart() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            let coordinator = try cluster.startCoordinator()
+            try cluster.startWorker()
+            let runID = try submit(["name": "delay", "nodes": [
+                "pause": ["procedure": "baton.delay", "input": ["seconds": 3]],
+                "after": ["procedure": "baton.echo", "input": ["fired": ["$from": "pause", "select": "/fired_at"]]],
+            ]])
+            let store = try TestCluster.store()
+            defer { store.close() }
+            try TestCluster.waitUntil(30, "the delay to be armed") { try nodes(store, runID)["pause"]?.status == "waiting" }
+            let due = try store.connection.query(
+                "select extract(epoch from due_at)::float8 as t from baton.nodes where run_id = $1::uuid and key = 'pause'", [runID])
+            let dueAt = try #require(Double(due[row: 0, column: "t"] ?? ""))
+            kill(coordinator.processIdentifier, SIGKILL)
+            coordinator.waitUntilExit()
+            try cluster.startCoordinator()
+
+            #expect(try TestCluster.waitForRun(runID, store: store, seconds: 30) == "succeeded")
+            let all = try nodes(store, runID)
+            let fired = try #require(all["pause"]?.output?["fired_at"]?.stringValue)
+            let firedAt = try #require(try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(fired)).timeIntervalSince1970
+            #expect(firedAt >= dueAt - 0.01)
+            #expect(firedAt < dueAt + 2.5, "fired \(firedAt - dueAt) s after it was due: the timer was not kept")
+            #expect(all["after"]?.output == ["fired": .string(fired)])
+        }
+
+        @Test("baton retry reruns the failed node, reusing what succeeded")
+        func retryARun() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.startCoordinator()
+            try cluster.startWorker()
+            let runID = try submit(["name": "retry-run", "nodes": [
+                "ok": ["procedure": "baton.add", "input": ["values": [1, 2]]],
+                "second-time-lucky": ["procedure": "baton.fail", "input": ["message": "first try fails", "succeed_on_attempt": 2]],
+                "join": ["procedure": "baton.echo", "input": ["ok": ["$from": "ok"], "lucky": ["$from": "second-time-lucky"]]],
+            ]])
+            let store = try TestCluster.store()
+            defer { store.close() }
+            #expect(try TestCluster.waitForRun(runID, store: store, seconds: 30) == "failed")
+            #expect(try nodes(store, runID)["join"]?.status == "cancelled")
+
+            let retry = try TestCluster.cli(["retry", runID, "--wait"])
+            #expect(retry.status == 0, "\(retry.stderr)")
+            let all = try nodes(store, runID)
+            #expect(try store.run(runID)?.status == "succeeded")
+            #expect(all["ok"]?.attempts == 1)  // reused, not run again
+            #expect(all["second-time-lucky"]?.attempts == 2)
+            #expect(all["join"]?.output == ["ok": 3, "lucky": ["attempt": 2]])
+            // Retrying a succeeded run is refused.
+            let again = try TestCluster.cli(["retry", runID])
+            #expect(again.status == 1)
+            #expect(again.stderr.contains("only a failed or cancelled run can be retried"))
+        }
+
+        @Test("baton watch follows progress and log lines until the run ends")
+        func watchFollowsEvents() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.startCoordinator()
+            try cluster.startWorker()
+            let runID = try submit(["name": "watch", "nodes": ["work": ["procedure": "demo.steps", "input": ["steps": 3, "seconds": 0.3]]]])
+            let watch = try TestCluster.cli(["watch", runID])
+            #expect(watch.status == 0, "\(watch.stderr)")
+            let lines = watch.stdout.split(separator: "\n")
+            #expect(lines.filter { $0.contains("  work  log  ") }.count == 3)
+            #expect(lines.contains { $0.contains("  work  progress  ") && $0.contains("fraction=1.0") })
+            #expect(lines.last?.contains("run_succeeded") == true)
+        }
+
+        @Test("the conditions example ends the same on the cluster as in process")
+        func conditionsParity() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.startCoordinator()
+            try cluster.startWorker()
+            let path = GraphFixtures.examplesDirectory.appendingPathComponent("conditions.json").path
+            let cluster_ = try TestCluster.cli(["submit", path, "--wait", "--json"])
+            let local = try TestCluster.cli(["run", path, "--local", "--json"])
+            #expect(cluster_.status == 0 && local.status == 0, "\(cluster_.stderr) \(local.stderr)")
+            let runID = try #require(try JSONParser.parse(cluster_.stdout)["run_id"]?.stringValue)
+            let store = try TestCluster.store()
+            defer { store.close() }
+            let localNodes = try #require(try JSONParser.parse(local.stdout)["nodes"]?.objectValue)
+            for (key, node) in try nodes(store, runID) {
+                #expect(localNodes[key]?["status"]?.stringValue == node.status, "\(key)")
+                #expect(localNodes[key]?["output"] == node.output, "\(key)")
+                #expect(localNodes[key]?["error"]?.stringValue == node.error, "\(key)")
+            }
+            #expect(localNodes["email"]?["status"] == "skipped")
+            #expect(localNodes["not-archived"]?["status"] == "skipped")
+        }
+    }
+}
