@@ -17,6 +17,8 @@ final class TaskConsumer: @unchecked Sendable {
     private var abandoned = false
     /// Attempts running now, so a control message can cancel them.
     private var running: [TaskKey: Task<Void, Never>] = [:]
+    /// Attempts cancelled before they reached this worker: if one arrives, it is not run.
+    private var cancelledEarly = RecentKeys(capacity: 10_000)
     private static let controlChannel: UInt16 = 2
 
     struct TaskKey: Hashable {
@@ -98,7 +100,13 @@ final class TaskConsumer: @unchecked Sendable {
             configuration.logger.warning("ignored a malformed control message")
             return
         }
-        let tasks = lock.withLock { message.attempts.compactMap { running[TaskKey(runID: message.runID, key: $0.key, attempt: $0.attempt)] } }
+        let tasks = lock.withLock {
+            message.attempts.compactMap { ref -> Task<Void, Never>? in
+                let id = TaskKey(runID: message.runID, key: ref.key, attempt: ref.attempt)
+                if running[id] == nil { cancelledEarly.insert(id) }
+                return running[id]
+            }
+        }
         for task in tasks { task.cancel() }
         if !tasks.isEmpty { configuration.logger.info("cancelled \(tasks.count) attempt(s) of run \(message.runID)") }
     }
@@ -125,11 +133,19 @@ final class TaskConsumer: @unchecked Sendable {
             return
         }
         let ack = PendingAck(generation: lock.withLock { generation }, deliveryTag: delivery.deliveryTag)
+        let id = TaskKey(runID: task.runID, key: task.key, attempt: task.attempt)
+        if lock.withLock({ cancelledEarly.contains(id) }) {
+            // Cancelled while it waited in the queue: report that instead of running it.
+            let result = NodeResult(key: task.key, attempt: task.attempt, phase: task.phase,
+                                    outcome: .failed(message: "cancelled before it started", permanent: true),
+                                    worker: configuration.id, startedAt: Date(), finishedAt: Date())
+            mailbox.post(OutgoingReport(body: ReportMessage.finished(runID: task.runID, result: result).encoded(), ack: ack))
+            return
+        }
         let configuration = self.configuration
         let mailbox = self.mailbox
         mailbox.taskStarted()
         let startedAt = Date()
-        let id = TaskKey(runID: task.runID, key: task.key, attempt: task.attempt)
         let report: @Sendable (ReportMessage) -> Void = { mailbox.post(OutgoingReport(body: $0.encoded(), ack: nil)) }
         // Created with the lock held, so the task cannot unregister itself before it is registered.
         lock.lock()
@@ -157,6 +173,27 @@ final class TaskConsumer: @unchecked Sendable {
                 mailbox.post(OutgoingReport(body: ReportMessage.finished(runID: task.runID, result: result).encoded(), ack: ack))
             }
             mailbox.taskEnded()
+        }
+    }
+}
+
+/// A bounded set of task keys that forgets the oldest.
+struct RecentKeys {
+    private var members = Set<TaskConsumer.TaskKey>()
+    private var order: [TaskConsumer.TaskKey] = []
+    let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func contains(_ key: TaskConsumer.TaskKey) -> Bool { members.contains(key) }
+
+    mutating func insert(_ key: TaskConsumer.TaskKey) {
+        guard members.insert(key).inserted else { return }
+        order.append(key)
+        if order.count > capacity {
+            let drop = order.count - capacity
+            for old in order.prefix(drop) { members.remove(old) }
+            order.removeFirst(drop)
         }
     }
 }

@@ -109,10 +109,15 @@ extension Integration {
                 "nap": ["procedure": "baton.sleep", "input": ["seconds": 60]],
                 "after-nap": ["procedure": "baton.echo", "input": ["x": ["$from": "nap"]]],
                 "pending-too": ["procedure": "baton.echo", "input": [:], "after": ["nap"]],
+                // Queued in the broker behind the first (one slot): once cancelled it must not run at all.
+                "nap-2": ["procedure": "baton.sleep", "input": ["seconds": 60]],
             ]])
             let store = try TestCluster.store()
             defer { store.close() }
-            try TestCluster.waitUntil(30, "the nap to be running") { try nodes(store, runID)["nap"]?.status == "running" }
+            try TestCluster.waitUntil(30, "a nap to be running") {
+                let n = try nodes(store, runID)
+                return n["nap"]?.status == "running" || n["nap-2"]?.status == "running"
+            }
 
             let cancelledAt = Date()
             let cancel = try TestCluster.cli(["cancel", runID])
@@ -122,8 +127,10 @@ extension Integration {
             #expect(try store.run(runID)?.status == "cancelled")
             #expect(all.values.allSatisfy { $0.status == "cancelled" })
             #expect(all["nap"]?.error?.hasPrefix("cancelled") == true)
+            #expect(all["nap-2"]?.error?.hasPrefix("cancelled") == true)
 
-            // The one slot is free again only once the sleeping procedure has really stopped.
+            // The one slot is free again only once the sleeping procedure has really stopped,
+            // and the other nap, still queued when the run was cancelled, was not run.
             let next = try submit(["name": "after-cancel", "nodes": ["echo": ["procedure": "baton.echo", "input": ["n": 1]]]])
             #expect(try TestCluster.waitForRun(next, store: store, seconds: 10) == "succeeded")
             let started = try store.connection.query(
