@@ -65,6 +65,15 @@ final class CoordinatorLoop: @unchecked Sendable {
     private func connect() throws {
         let store = try Store(url: configuration.databaseURL)
         try store.requireSchema()
+        // Only one coordinator may write run state. The others wait as hot standbys and take
+        // over within about a second of the leader's database session ending (crash included).
+        var announced = false
+        while !(try store.tryLeadership()) {
+            if !announced { logger.info("another coordinator leads; standing by") }
+            announced = true
+            if stop.wait(1) { store.close(); return }
+        }
+        if announced { logger.info("taking over as the leading coordinator") }
         try store.connection.listen(Store.runsChannel)
         try store.connection.listen(Store.requestsChannel)
         self.store = store
@@ -105,7 +114,10 @@ final class CoordinatorLoop: @unchecked Sendable {
     // MARK: - One batch
 
     private func step() throws {
-        guard let store, let consumer else { return }
+        guard let store, let consumer else {
+            if !stop.isSet { throw CoordinatorError("not connected") }
+            return
+        }
         var requestsWaiting = false
         for note in try store.connection.waitForNotifications(timeout: 0) {
             if note.channel == Store.runsChannel { try startRun(note.payload) } else { requestsWaiting = true }
@@ -302,4 +314,9 @@ struct RecentSet {
             if head > capacity { order.removeFirst(head); head = 0 }
         }
     }
+}
+
+struct CoordinatorError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

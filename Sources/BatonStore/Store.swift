@@ -40,6 +40,12 @@ public final class Store: @unchecked Sendable {
         }
     }
 
+    /// Tries to become the leading coordinator: a session-level advisory lock, held
+    /// until this connection closes (so a crashed leader frees it at once).
+    public func tryLeadership() throws -> Bool {
+        try connection.query("select pg_try_advisory_lock(727275) as ok").bool(0, "ok") ?? false
+    }
+
     /// Fails with a clear message if `baton migrate` has not been run.
     public func requireSchema() throws {
         let r = try connection.query("select to_regclass('baton.runs') is not null as ok")

@@ -6,6 +6,10 @@ public enum DurationText {
         let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
         for unit in units where text.hasSuffix(unit.suffix) {
             let number = text.dropLast(unit.suffix.count)
+            // Plain decimals only: Double() would also take "0x10", "inf" or "1e3".
+            let digits = number.hasPrefix("-") ? number.dropFirst() : number[...]
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+                  digits.filter({ $0 == "." }).count <= 1 else { continue }
             // "5m" must not be read as "5" + "m" of "ms"; the order of `units` makes "ms" win.
             guard let value = Double(number), value.isFinite, !number.hasPrefix("+"), !number.contains("e"), !number.contains("E") else { continue }
             guard value >= 0 else { return .failure(DurationError("'\(text)' is negative")) }

@@ -16,10 +16,11 @@ public enum WaitStrategy: Sendable, Equatable {
         case let .incrementing(initial, increment): return initial + Double(n - 1) * increment
         case let .fibonacci(period, cap):
             var (a, b) = (1.0, 1.0)
-            for _ in 1..<n where b < cap / max(period, 1e-9) { (a, b) = (b, a + b) }
+            for _ in 1..<n where a < cap / max(period, 1e-9) { (a, b) = (b, a + b) }  // stop once the cap is reached
             return min(cap, period * a)
         case let .exponential(initial, factor, cap):
-            return min(cap, initial * pow(factor, Double(n - 1)))
+            let grown = initial * pow(factor, Double(n - 1))
+            return initial == 0 ? 0 : (grown.isFinite ? min(cap, grown) : cap)
         case let .random(lower, upper): return lower + (upper - lower) * random
         }
     }

@@ -4,6 +4,7 @@ import Foundation
 extension RunState {
     mutating func cancelRun(reason: String, into out: inout Commands) {
         cancelRequested = true
+        if status == .pending { status = .running }  // so it can end, as cancelled, below
         error = reason
         var signalled: [TaskRef] = []
         for key in graph.order where !nodes[key]!.status.isTerminal {

@@ -130,15 +130,12 @@ public struct RunState: Sendable {
                             timeout: phase == .run ? node.policies.timeout : nil, previousOutput: previousOutput)
     }
 
-    /// The output a dependent sees: none for a node that did not succeed
-    /// (a failure with `on_failure: ignore` counts as success with a null output).
+    /// The output a dependent sees: none for a node that did not succeed, so its
+    /// references inject `null` whatever they select (this includes a failure with
+    /// `on_failure: ignore`, which dependents otherwise treat as a success).
     func visibleOutput(_ key: String) -> JSON? {
-        guard let node = nodes[key] else { return nil }
-        switch node.status {
-        case .succeeded: return node.output ?? .null
-        case .failed where graph.nodes[key]!.policies.onFailure == .ignore: return .null
-        default: return nil
-        }
+        guard let node = nodes[key], node.status == .succeeded else { return nil }
+        return node.output ?? .null
     }
 
     private mutating func record(_ key: String, attempt: Int, kind: String, detail: JSON, into out: inout Commands) {

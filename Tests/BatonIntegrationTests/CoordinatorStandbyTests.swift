@@ -1,0 +1,39 @@
+import Baton
+import BatonStore
+import Foundation
+import Testing
+
+extension Integration {
+    /// Only one coordinator writes run state; another waits and takes over when it dies.
+    @Suite("coordinator leadership", .serialized)
+    struct CoordinatorStandbyTests {
+        @Test("a second coordinator stands by, and takes over within seconds of the leader's SIGKILL")
+        func standbyTakesOver() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            let leader = try cluster.start(["coordinator"], name: "leader")
+            let store = try TestCluster.store()
+            defer { store.close() }
+            // The leader holds the lock before the standby starts.
+            try TestCluster.waitUntil(30, "the leader to take the lock") {
+                try store.connection.query("select count(*) as n from pg_locks where locktype = 'advisory' and objid = 727275 and granted")
+                    .int(0, "n") == 1
+            }
+            try cluster.start(["coordinator"], name: "standby")
+            try cluster.startWorker()
+            try TestCluster.waitUntil(30, "the standby to stand by") { cluster.log("standby").contains("standing by") }
+
+            let graph = try GraphFixtures.write(["name": "standby", "nodes": ["a": ["procedure": "baton.add", "input": ["values": [2, 3]]]]])
+            let first = try TestCluster.cli(["submit", graph, "--wait"])
+            #expect(first.status == 0, "\(first.stderr)")
+
+            kill(leader.processIdentifier, SIGKILL)
+            leader.waitUntilExit()
+            let began = Date()
+            let second = try TestCluster.cli(["submit", graph, "--wait", "--timeout", "30"])
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(Date().timeIntervalSince(began) < 10)
+            #expect(cluster.log("standby").contains("taking over as the leading coordinator"))
+        }
+    }
+}

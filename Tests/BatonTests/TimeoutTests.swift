@@ -1,0 +1,160 @@
+import Baton
+import BatonTesting
+import Foundation
+import Testing
+
+@Suite("RunState: timeout")
+struct TimeoutTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let text: String
+        let timeout: Double
+        let grace: Double
+        var testDescription: String { text }
+    }
+
+    @Test("deadline = started + timeout + grace, grace = max(2s, 10%)", arguments: [
+        Case(text: "250ms", timeout: 0.25, grace: 2), Case(text: "10s", timeout: 10, grace: 2),
+        Case(text: "30s", timeout: 30, grace: 3), Case(text: "5m", timeout: 300, grace: 30),
+    ])
+    func deadline(_ c: Case) throws {
+        let (text, timeout, grace) = (c.text, c.timeout, c.grace)
+        #expect(RunState.timeoutGrace(timeout) == grace)
+        var h = Harness(try graph(#"{"nodes": {"a": {"procedure": "p", "timeout": "\#(text)"}}}"#))
+        let first = h.start()
+        #expect(first.dispatches.first?.timeout == timeout, "the worker gets the timeout too")
+        #expect(h.state.nodes["a"]?.deadline == nil, "a queued attempt has no deadline yet")
+        h.started("a")
+        #expect(h.deadlineIn("a") == timeout + grace)
+        #expect(h.state.nextWakeUp == h.now.addingTimeInterval(timeout + grace))
+    }
+
+    @Test func aLateAttemptFailsTimedOutAndIsCancelled() throws {
+        var h = Harness(try graph(#"""
+        {"nodes": {"a": {"procedure": "p", "timeout": "30s"}, "b": {"procedure": "p", "input": {"$from": "a"}}}}
+        """#))
+        h.start()
+        h.started("a")
+        let deadline = h.now.addingTimeInterval(33)
+        #expect(h.advance(to: deadline.addingTimeInterval(-0.001)).isEmpty)
+        #expect(h.state.nodes["a"]?.status == .running)
+        let out = h.advance(to: deadline)
+        #expect(out.cancelled == [TaskRef(key: "a", attempt: 1)])
+        let message = "timed out: no result within 30s (plus 3s grace)"
+        #expect(out.changes(for: "a") == [NodeChange(key: "a", status: .failed, attempt: 1, error: message, worker: "w", event: "timed_out")])
+        #expect(h.state.nodes["a"]?.deadline == nil)
+        #expect(h.state.nodes["b"]?.status == .cancelled)
+        #expect(out.runStatuses == [.failed])
+        #expect(h.state.error == "node 'a' failed: \(message)")
+        // The worker's answer comes too late.
+        #expect(h.succeed("a", "late").isEmpty)
+        #expect(h.state.nodes["a"]?.status == .failed)
+    }
+
+    @Test func theDeadlineCountsFromWhenTheWorkerStarted() throws {
+        var h = Harness(try graph(#"{"nodes": {"a": {"procedure": "p", "timeout": "10s"}}}"#))
+        h.start()
+        h.started("a", at: h.now.addingTimeInterval(-5))
+        #expect(h.deadlineIn("a") == 7)
+        let deadline = h.now.addingTimeInterval(7)
+        #expect(h.advance(to: deadline.addingTimeInterval(-0.1)).isEmpty)
+        #expect(h.advance(to: deadline).cancelled == [TaskRef(key: "a", attempt: 1)])
+    }
+
+    @Test func aResultInTimeClearsTheDeadline() throws {
+        var h = Harness(try graph(#"{"nodes": {"a": {"procedure": "p", "timeout": "10s"}, "b": {"procedure": "p"}}}"#))
+        h.start()
+        h.started("a")
+        h.advance(5)
+        h.succeed("a", 1)
+        #expect(h.state.nodes["a"]?.deadline == nil)
+        #expect(h.state.nextWakeUp == nil)
+        #expect(h.advance(100).isEmpty)
+        #expect(h.state.nodes["a"]?.status == .succeeded)
+    }
+
+    @Test func aQueuedAttemptThatNeverStartedDoesNotTimeOut() throws {
+        var h = Harness(try graph(#"{"nodes": {"a": {"procedure": "p", "timeout": "1s"}}}"#))
+        h.start()
+        #expect(h.state.nextWakeUp == nil)
+        #expect(h.advance(3600).isEmpty)
+        #expect(h.state.nodes["a"]?.status == .queued)
+    }
+
+    @Test func aTimedOutAttemptIsRetriedWhenThePolicyAllows() throws {
+        var h = Harness(try graph(#"""
+        {"nodes": {"a": {"procedure": "p", "timeout": "10s", "retry": {"attempts": 2, "wait": {"constant": "5s"}}}}}
+        """#))
+        h.start()
+        h.started("a")
+        let out = h.advance(12)
+        let message = "timed out: no result within 10s (plus 2s grace)"
+        #expect(out.cancelled == [TaskRef(key: "a", attempt: 1)])
+        let timedOut = out.events("timed_out")
+        #expect(timedOut.count == 1)
+        #expect(timedOut.first?.key == "a")
+        #expect(timedOut.first?.detail == ["attempt": 1, "error": .string(message)])
+        #expect(out.changes(for: "a") == [NodeChange(key: "a", status: .waiting, attempt: 1, error: message, finishedAt: h.now,
+                                                     event: "retrying", dueAt: h.now.addingTimeInterval(5))])
+        #expect(h.state.nodes["a"]?.deadline == nil)
+        // Attempt 1's result arrives while waiting, then after attempt 2 was queued: both stale.
+        #expect(h.succeed("a", "late", attempt: 1).isEmpty)
+        #expect(h.advance(5).dispatches.map(\.attempt) == [2])
+        #expect(h.succeed("a", "late", attempt: 1).isEmpty)
+        h.started("a")
+        #expect(h.deadlineIn("a") == 12)
+        h.succeed("a", "ok")
+        #expect(h.state.status == .succeeded)
+    }
+
+    @Test func aConditionAttemptHasNoDeadlineButItsProcedureDoes() throws {
+        var h = Harness(try graph(#"""
+        {"nodes": {"a": {"procedure": "p", "timeout": "10s", "condition": {"procedure": "check"}}}}
+        """#))
+        h.start()
+        h.started("a")
+        #expect(h.advance(1000).isEmpty)
+        h.condition("a", .succeeded(true))
+        h.started("a")
+        #expect(h.deadlineIn("a") == 12)
+    }
+
+    @Test func aDeadlineSurvivesARestart() throws {
+        var h = Harness(try graph(#"{"nodes": {"a": {"procedure": "p", "timeout": "1m"}}}"#))
+        h.start()
+        h.started("a")
+        let deadline = try #require(h.state.nodes["a"]?.deadline)
+        var resumed = Harness(state: try rebuilt(h.state))
+        resumed.now = h.now
+        #expect(resumed.state.nodes["a"]?.deadline == deadline)
+        #expect(resumed.state.nextWakeUp == deadline)
+        #expect(resumed.start().dispatches.map(\.attempt) == [1], "published again")
+        #expect(deadline == h.now.addingTimeInterval(66))
+        #expect(resumed.advance(to: deadline.addingTimeInterval(-0.1)).isEmpty)
+        #expect(resumed.advance(to: deadline).cancelled == [TaskRef(key: "a", attempt: 1)])
+        #expect(resumed.state.nodes["a"]?.status == .failed)
+    }
+
+    @Test func defaultsTimeoutAppliesAndANodeOverridesIt() throws {
+        var h = Harness(try graph(#"""
+        {"defaults": {"timeout": "5m"}, "nodes": {"a": {"procedure": "p"}, "b": {"procedure": "p", "timeout": "250ms"}}}
+        """#))
+        let first = h.start()
+        #expect(first.dispatches.map(\.timeout) == [300, 0.25])
+    }
+
+    // MARK: - With a real clock
+
+    @Test func localEngineTimesOutASleepQuickly() async throws {
+        let g = try graph(#"{"nodes": {"s": {"procedure": "baton.sleep", "input": {"seconds": 5}, "timeout": "200ms"}}}"#)
+        let clock = ContinuousClock()
+        let began = clock.now
+        let state = await LocalEngine(registry: .builtIn).run(g)
+        let elapsed = clock.now - began
+        #expect(elapsed < .seconds(3))  // far short of the 5 s sleep, with room for a loaded machine
+        #expect(elapsed >= .milliseconds(200))
+        #expect(state.status == .failed)
+        #expect(state.nodes["s"]?.status == .failed)
+        #expect(state.nodes["s"]?.error?.hasPrefix("timed out") == true)
+        #expect(state.nodes["s"]?.error == "timed out after 200ms")
+    }
+}
