@@ -115,6 +115,18 @@ func measure(_ document: JSON, store: Store) throws -> (seconds: Double, rows: [
 
 func ms(_ seconds: Double) -> String { String(format: "%.2f ms", seconds * 1000) }
 
+// Interrupted (Ctrl-C, SIGTERM): stop the coordinator and workers this benchmark started, then exit.
+signal(SIGINT, SIG_IGN)
+signal(SIGTERM, SIG_IGN)
+let interrupts = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: .global()) }
+for source in interrupts {
+    source.setEventHandler {
+        stopChildren()
+        exit(130)
+    }
+    source.resume()
+}
+
 do {
     let store = try Store(url: databaseURL)
     try store.migrate()
