@@ -7,15 +7,8 @@ extension Integration {
     /// Retries, timeouts, cancellation, delays, retrying runs and watching them, on real services.
     @Suite("control flow on real services", .serialized)
     struct ControlFlowTests {
-        func submit(_ graph: JSON) throws -> String {
-            let result = try TestCluster.cli(["submit", try GraphFixtures.write(graph), "--json"])
-            #expect(result.status == 0, "submit failed: \(result.stderr)")
-            return try #require(try JSONParser.parse(result.stdout)["run_id"]?.stringValue)
-        }
-
-        func nodes(_ store: Store, _ runID: String) throws -> [String: NodeRow] {
-            Dictionary(uniqueKeysWithValues: try store.nodes(ofRun: runID).map { ($0.key, $0) })
-        }
+        func submit(_ graph: JSON) throws -> String { try TestCluster.submit(graph) }
+        func nodes(_ store: Store, _ runID: String) throws -> [String: NodeRow] { try TestCluster.nodes(store, runID) }
 
         /// (kind, seconds since the epoch) of a node's events, in order.
         func eventTimes(_ store: Store, _ runID: String, _ key: String) throws -> [(kind: String, at: Double)] {

@@ -24,7 +24,7 @@ extension Integration {
 
             let store = try TestCluster.store()
             defer { store.close() }
-            let nodes = Dictionary(uniqueKeysWithValues: try store.nodes(ofRun: runID).map { ($0.key, $0) })
+            let nodes = try TestCluster.nodes(store, runID)
             #expect(nodes.count == 7)
             #expect(nodes.values.allSatisfy { $0.status == "succeeded" && $0.attempts == 1 && $0.worker != nil })
             // Each count node's input is the chunk selected from the chunk node's output.
@@ -64,7 +64,7 @@ extension Integration {
             let run = try #require(try store.run(runID))
             #expect(run.status == "failed")
             #expect(run.error?.contains("node 'boom' failed: disk on fire") == true)
-            let nodes = Dictionary(uniqueKeysWithValues: try store.nodes(ofRun: runID).map { ($0.key, $0) })
+            let nodes = try TestCluster.nodes(store, runID)
             #expect(nodes["boom"]?.status == "failed")
             #expect(nodes["boom"]?.error == "disk on fire")
             #expect(nodes["after-boom"]?.status == "cancelled")
@@ -132,8 +132,7 @@ extension Integration {
             var nodes: [(key: String, value: JSON)] = []
             for i in 0..<12 { nodes.append(("sleep-\(i)", ["procedure": "baton.sleep", "input": ["seconds": 2]])) }
             nodes.append(("join", ["procedure": "baton.echo", "input": .array((0..<12).map { ["$from": .string("sleep-\($0)")] })]))
-            let submit = try TestCluster.cli(["submit", try GraphFixtures.write(["name": "kill", "nodes": .object(JSONObject(nodes))]), "--json"])
-            let runID = try #require(try JSONParser.parse(submit.stdout)["run_id"]?.stringValue)
+            let runID = try TestCluster.submit(["name": "kill", "nodes": .object(JSONObject(nodes))])
             let store = try TestCluster.store()
             defer { store.close() }
 

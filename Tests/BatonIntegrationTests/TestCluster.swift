@@ -1,3 +1,4 @@
+import Baton
 import BatonAMQP
 import BatonStore
 import Foundation
@@ -106,6 +107,18 @@ final class TestCluster: @unchecked Sendable {
     }
 
     static func store() throws -> Store { try Store(url: databaseURL) }
+
+    /// `baton submit` of a graph document; returns the run id.
+    static func submit(_ graph: JSON, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let result = try cli(["submit", try GraphFixtures.write(graph), "--json"])
+        #expect(result.status == 0, "submit failed: \(result.stderr)", sourceLocation: sourceLocation)
+        return try #require(try JSONParser.parse(result.stdout)["run_id"]?.stringValue, sourceLocation: sourceLocation)
+    }
+
+    /// A run's nodes by key.
+    static func nodes(_ store: Store, _ runID: String) throws -> [String: NodeRow] {
+        Dictionary(uniqueKeysWithValues: try store.nodes(ofRun: runID).map { ($0.key, $0) })
+    }
 
     /// Waits (polling the database) until `condition` holds or `seconds` pass.
     static func waitUntil(_ seconds: Double, _ what: String, _ condition: () throws -> Bool) throws {

@@ -47,8 +47,7 @@ extension Integration {
             try cluster.startCoordinator()
             let worker = try cluster.startWorker(concurrency: 2)
             let graph: JSON = ["name": "drain", "nodes": ["nap": ["procedure": "baton.sleep", "input": ["seconds": 1.5]]]]
-            let submit = try TestCluster.cli(["submit", try GraphFixtures.write(graph), "--json"])
-            let runID = try #require(try JSONParser.parse(submit.stdout)["run_id"]?.stringValue)
+            let runID = try TestCluster.submit(graph)
             let store = try TestCluster.store()
             defer { store.close() }
             try TestCluster.waitUntil(30, "the nap to be running") { try store.nodes(ofRun: runID).first?.status == "running" }
