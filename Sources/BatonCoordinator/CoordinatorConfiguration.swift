@@ -8,10 +8,13 @@ public struct CoordinatorConfiguration: Sendable {
     public var batchSize: Int
     /// How often to look for runs whose NOTIFY was missed, in seconds.
     public var pollInterval: Double
+    /// Seconds without a heartbeat after which a worker's running attempts are sent to another worker.
+    public var lease: Double
     public var logger: Logger
 
-    public init(databaseURL: String, amqpURL: String, batchSize: Int = 1_000, pollInterval: Double = 2,
+    public init(databaseURL: String, amqpURL: String, batchSize: Int = 1_000, pollInterval: Double = 2, lease: Double = 30,
                 logger: Logger = Logger(label: "baton.coordinator")) {
+        self.lease = lease
         self.databaseURL = databaseURL
         self.amqpURL = amqpURL
         self.batchSize = batchSize

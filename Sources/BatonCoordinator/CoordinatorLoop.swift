@@ -27,6 +27,10 @@ final class CoordinatorLoop: @unchecked Sendable {
     /// librabbitmq answers broker heartbeats only inside a call: an idle publisher is serviced every second.
     private var lastPublisherService = Date()
 
+    /// When each worker was last heard from (heartbeats), for leases.
+    private var workerSeen: [String: Date] = [:]
+    private var lastLeaseCheck = Date()
+
     /// Requests taken since the last commit.
     private var handledRequests: [Int] = []
     /// The earliest timer of any cached run.
@@ -91,6 +95,12 @@ final class CoordinatorLoop: @unchecked Sendable {
         try consumer.consume(queue: BatonTopology.heartbeatsQueue, noAck: true, channel: Self.heartbeatsChannel)
         self.consumer = consumer
 
+        // Leases count from the last heartbeat the database saw, so a restart forgets no worker.
+        workerSeen = [:]
+        for worker in try store.liveWorkers(within: 24 * 3600) {
+            workerSeen[worker.id] = Date().addingTimeInterval(-worker.secondsSinceSeen)
+        }
+
         // Recovery: resume every unfinished run; queued and running nodes are
         // published again (their attempt numbers make duplicates harmless).
         runs = [:]
@@ -129,6 +139,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         }
         if requestsWaiting { try takeRequests() }
         if let wake = nextWakeUp, wake <= Date() { nextWakeUp = fireTimers() }
+        if Date().timeIntervalSince(lastLeaseCheck) >= min(1, configuration.lease / 4) { expireLeases() }
 
         if Date().timeIntervalSince(lastPublisherService) >= 1 {
             try publisher?.processIncoming(timeout: 0)
@@ -144,7 +155,11 @@ final class CoordinatorLoop: @unchecked Sendable {
             guard let delivery = try consumer.nextDelivery(timeout: wait) else { break }
             received += 1
             if delivery.channel == Self.heartbeatsChannel {
-                do { heartbeats.append(try WorkerHeartbeat(decoding: delivery.body)) } catch {
+                do {
+                    let beat = try WorkerHeartbeat(decoding: delivery.body)
+                    heartbeats.append(beat)
+                    workerSeen[beat.id] = Date()
+                } catch {
                     logger.warning("ignored a malformed heartbeat: \(error)")
                 }
                 continue
@@ -198,6 +213,17 @@ final class CoordinatorLoop: @unchecked Sendable {
             }
         }
         return next
+    }
+
+    /// Workers silent for longer than the lease lose what they run: it goes out again as new attempts.
+    private func expireLeases() {
+        lastLeaseCheck = Date()
+        let cutoff = Date().addingTimeInterval(-configuration.lease)
+        for (worker, seen) in workerSeen where seen < cutoff {
+            workerSeen[worker] = nil  // a heartbeat brings it back
+            logger.warning("worker \(worker) missed its lease (\(Int(configuration.lease)) s without a heartbeat); re-dispatching its attempts")
+            for id in Array(runs.keys) { record(id, runs[id]!.handle(.workerLost(worker: worker))) }
+        }
     }
 
     /// Applies users' cancel and retry requests; they are marked handled in the batch's commit.

@@ -37,3 +37,30 @@ extension Integration {
         }
     }
 }
+
+extension Integration {
+    @Suite("worker leases", .serialized)
+    struct LeaseTests {
+        @Test("a frozen worker's node goes to another worker once its lease runs out")
+        func frozenWorkerLosesItsLease() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.start(["coordinator", "--lease", "2"], name: "coordinator")
+            let frozen = try cluster.start(["worker", "--concurrency", "1", "--heartbeat", "0.3"], name: "frozen")
+            let store = try TestCluster.store()
+            defer { store.close() }
+            let runID = try TestCluster.submit(["name": "lease", "nodes": ["nap": ["procedure": "baton.sleep", "input": ["seconds": 1.5]]]])
+            try TestCluster.waitUntil(30, "the nap to be running") { try TestCluster.nodes(store, runID)["nap"]?.status == "running" }
+            kill(frozen.processIdentifier, SIGSTOP)  // no heartbeats, no result, no timeout on the node
+            defer { kill(frozen.processIdentifier, SIGCONT) }
+            try cluster.start(["worker", "--concurrency", "1", "--heartbeat", "0.3"], name: "healthy")
+
+            #expect(try TestCluster.waitForRun(runID, store: store, seconds: 30) == "succeeded")
+            let nap = try #require(try TestCluster.nodes(store, runID)["nap"])
+            #expect(nap.attempts == 2)
+            #expect(!(nap.worker ?? "").contains("-\(frozen.processIdentifier)-"))
+            let kinds = try store.events(ofRun: runID).filter { $0.node == "nap" }.map(\.kind)
+            #expect(kinds.contains("lease_expired"))
+        }
+    }
+}

@@ -20,4 +20,32 @@ extension RunState {
             }
         }
     }
+
+    /// Gives the attempts a lost worker was running to another worker, as new attempts (the old
+    /// ones' late results are then stale). This is not the node's failure: retries are not used up.
+    mutating func reclaim(from worker: String, into out: inout Commands) {
+        for key in graph.order {
+            let node = nodes[key]!
+            guard node.status == .running, node.worker == worker else { continue }
+            out.append(.event(key: key, kind: "lease_expired", detail: [
+                "attempt": .int(Int64(node.attempt)), "worker": .string(worker),
+                "message": .string("worker \(worker) stopped heartbeating; the attempt is sent out again")]))
+            out.append(.cancelTasks(runID: runID, attempts: [TaskRef(key: key, attempt: node.attempt)]))
+            if node.phase == .condition {
+                var again = node
+                again.status = .queued
+                again.attempt += 1
+                again.worker = nil
+                again.deadline = nil
+                let input = (try? graph.nodes[key]!.policies.condition!.input.resolve { visibleOutput($0) }) ?? .null
+                set(key, again, NodeChange(key: key, status: .queued, attempt: again.attempt, event: "condition_queued"), into: &out)
+                out.append(.dispatch(dispatch(for: key, attempt: again.attempt, input: input, phase: .condition)))
+            } else {
+                var again = node
+                again.worker = nil
+                nodes[key] = again
+                _ = beginRun(key, newAttempt: true, into: &out)
+            }
+        }
+    }
 }

@@ -73,6 +73,7 @@ public struct RunState: Sendable {
         case let .started(key, attempt, worker, at): started(key, attempt: attempt, worker: worker, at: at ?? now, into: &out)
         case let .result(result): apply(result, into: &out)
         case .tick: fireTimers(into: &out)
+        case let .workerLost(worker): reclaim(from: worker, into: &out)
         case let .cancel(reason): cancelRun(reason: reason, into: &out)
         case let .progress(key, attempt, fraction, message):
             var detail: [(key: String, value: JSON)] = [("attempt", .int(Int64(attempt))), ("fraction", .double(fraction))]

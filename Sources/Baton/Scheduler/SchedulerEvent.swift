@@ -11,6 +11,8 @@ public enum SchedulerEvent: Sendable {
     case result(NodeResult)
     /// Time passed: fires due timers (retry back-off, repeat waits, delays) and timeouts.
     case tick
+    /// A worker stopped heartbeating for longer than its lease: what it was running is sent out again.
+    case workerLost(worker: String)
     /// Cancel the run: pending and waiting nodes at once, running ones are signalled.
     case cancel(reason: String)
     /// Run a finished run again: its failed and cancelled nodes, or `from` and everything downstream.

@@ -14,6 +14,7 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Worker processes to start and supervise (a crashed one is restarted).") var processes = 1
     @Option(help: "Comma-separated pools to take work from.") var pools = "default"
     @Option(help: "Seconds running procedures get to finish on shutdown before they are handed back.") var shutdownGrace: Double = 30
+    @Option(help: "Seconds between heartbeats (keep it well under the coordinator's --lease).") var heartbeat: Double = 5
 
     func check() throws {
         guard concurrency >= 1, concurrency <= 10_000 else { throw CLIFailure("--concurrency must be from 1 to 10000, got \(concurrency)", exitCode: 2) }
@@ -22,6 +23,7 @@ struct WorkerCommand: AsyncParsableCommand {
             if let why = NodeKey.problem(with: pool) { throw CLIFailure("--pools: invalid pool name '\(pool)': \(why)", exitCode: 2) }
         }
         guard shutdownGrace >= 0 else { throw CLIFailure("--shutdown-grace must not be negative", exitCode: 2) }
+        guard heartbeat >= 0.1, heartbeat <= 600 else { throw CLIFailure("--heartbeat must be from 0.1 to 600 seconds", exitCode: 2) }
     }
 
     var poolList: [String] { pools.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
@@ -33,10 +35,10 @@ struct WorkerCommand: AsyncParsableCommand {
         let service: any Service
         if processes == 1 {
             service = Worker(configuration: WorkerConfiguration(amqpURL: connection.amqpURL, pools: poolList, concurrency: concurrency,
-                                                                shutdownGrace: shutdownGrace, logger: logger))
+                                                                heartbeatInterval: heartbeat, shutdownGrace: shutdownGrace, logger: logger))
         } else {
             var childArguments = ["worker", "--concurrency", String(concurrency), "--processes", "1", "--pools", pools,
-                                  "--shutdown-grace", String(shutdownGrace)]
+                                  "--shutdown-grace", String(shutdownGrace), "--heartbeat", String(heartbeat)]
             if let url = connection.amqpURLFlag { childArguments += ["--amqp-url", url] }
             service = WorkerSupervisor(processes: processes, arguments: childArguments, logger: logger)
         }

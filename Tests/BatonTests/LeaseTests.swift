@@ -1,0 +1,46 @@
+import Baton
+import Foundation
+import Testing
+
+@Suite("RunState: worker leases")
+struct LeaseTests {
+    static let text = #"""
+    {"nodes": {
+      "a": {"procedure": "p", "input": {"n": 1}, "retry": {"attempts": 1}},
+      "b": {"procedure": "p", "input": {"n": 2}},
+      "c": {"procedure": "p", "input": {"from-a": {"$from": "a"}}}}}
+    """#
+
+    @Test func aLostWorkersRunningAttemptsGoOutAgainAsNewAttempts() throws {
+        var h = Harness(try graph(Self.text))
+        h.start()
+        h.send(.started(key: "a", attempt: 1, worker: "w1", at: h.now))
+        h.send(.started(key: "b", attempt: 1, worker: "w2", at: h.now))
+
+        let lost = h.send(.workerLost(worker: "w1"))
+        #expect(lost.dispatches.map(\.key) == ["a"])
+        #expect(lost.dispatches.first?.attempt == 2)
+        #expect(lost.dispatches.first?.input == ["n": 1])
+        #expect(lost.cancelled == [TaskRef(key: "a", attempt: 1)])
+        #expect(lost.events.map(\.kind) == ["lease_expired"])
+        #expect(h.state.nodes["a"]?.status == .queued)
+        #expect(h.state.nodes["b"]?.status == .running)  // w2 is fine
+
+        // The lost worker's late result is stale; the new attempt's counts. No retry was used up:
+        // with "attempts": 1, a failure now would end the node, but the reclaim did not.
+        h.succeed("a", ["late": true], attempt: 1)
+        #expect(h.state.nodes["a"]?.status == .queued)
+        h.succeed("a", ["fresh": true], attempt: 2)
+        #expect(h.state.nodes["a"]?.output == ["fresh": true])
+        #expect(h.state.nodes["c"]?.input == ["from-a": ["fresh": true]])
+    }
+
+    @Test func anUnknownOrIdleWorkerChangesNothing() throws {
+        var h = Harness(try graph(Self.text))
+        h.start()
+        #expect(h.send(.workerLost(worker: "nobody")).isEmpty)
+        // Queued attempts have no worker yet: nothing to reclaim.
+        #expect(h.state.nodes["a"]?.status == .queued && h.state.nodes["b"]?.status == .queued)
+        #expect(h.state.nodes["c"]?.status == .pending)
+    }
+}
