@@ -106,6 +106,8 @@ final class CoordinatorLoop: @unchecked Sendable {
         runs = [:]
         pendingCommands = [:]
         pendingOrder = []
+        handledRequests = []
+        try takeRequests()  // what users asked while no coordinator ran comes first: a cancelled run must not start
         for id in try store.activeRunIDs() { try startRun(id) }
         lastPoll = Date()
         try commit(ackUpTo: nil, heartbeats: [])

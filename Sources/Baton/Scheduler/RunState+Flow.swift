@@ -40,7 +40,8 @@ extension RunState {
         if node.phase == .run, let timeout = graph.nodes[key]!.policies.timeout {
             node.deadline = at.addingTimeInterval(timeout + Self.timeoutGrace(timeout))
         }
-        set(key, node, NodeChange(key: key, status: .running, attempt: attempt, worker: worker, startedAt: at), into: &out)
+        set(key, node, NodeChange(key: key, status: .running, attempt: attempt, worker: worker, startedAt: at,
+                                  event: node.phase == .condition ? "condition_started" : nil), into: &out)
     }
 
     /// Decides each node whose dependencies have all ended, and everything that follows from it.

@@ -63,7 +63,13 @@ struct RetryCommand: ParsableCommand {
             return
         }
         let final = try RunWaiter(store: store, runID: id, showProgress: !output.json, timeout: nil).wait()
-        if output.json { Output.json(["run_id": .string(id), "status": .string(final.status)]) } else if final.status == "succeeded" { print("run \(id) succeeded") }
+        if output.json {
+            var result: [(key: String, value: JSON)] = [("run_id", .string(id)), ("status", .string(final.status))]
+            if let error = final.error { result.append(("error", .string(error))) }
+            Output.json(.object(JSONObject(result)))
+        } else if final.status == "succeeded" {
+            print("run \(id) succeeded")
+        }
         if final.status != "succeeded" { throw CLIFailure("run \(id) \(final.status)\(final.error.map { ": \($0)" } ?? "")") }
     }
 }
