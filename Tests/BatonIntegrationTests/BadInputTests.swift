@@ -6,6 +6,7 @@ extension Integration {
     /// Bad input of every kind: one clear line on stderr naming what is wrong, a
     /// non-zero exit, and nothing stored.
     @Suite("bad input through the CLI", .serialized)
+    @MainActor  // blocking waits here must not starve the cooperative pool the async unit tests need
     struct BadInputTests {
         struct Case: CustomStringConvertible, Sendable {
             let name: String
@@ -16,7 +17,7 @@ extension Integration {
             var description: String { name }
         }
 
-        static let cases: [Case] = [
+        nonisolated static let cases: [Case] = [
             Case(name: "missing file", arguments: { ["submit", "\($0)/nope.json"] }, files: [:], status: 2, message: "nope.json: no such file"),
             Case(name: "directory", arguments: { ["submit", $0] }, files: [:], status: 2, message: "is a directory"),
             Case(name: "truncated JSON", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo""#],

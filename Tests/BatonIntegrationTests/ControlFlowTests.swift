@@ -6,6 +6,7 @@ import Testing
 extension Integration {
     /// Retries, timeouts, cancellation, delays, retrying runs and watching them, on real services.
     @Suite("control flow on real services", .serialized)
+    @MainActor  // blocking waits here must not starve the cooperative pool the async unit tests need
     struct ControlFlowTests {
         func submit(_ graph: JSON) throws -> String { try TestCluster.submit(graph) }
         func nodes(_ store: Store, _ runID: String) throws -> [String: NodeRow] { try TestCluster.nodes(store, runID) }

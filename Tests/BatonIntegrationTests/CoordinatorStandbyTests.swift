@@ -6,6 +6,7 @@ import Testing
 extension Integration {
     /// Only one coordinator writes run state; another waits and takes over when it dies.
     @Suite("coordinator leadership", .serialized)
+    @MainActor  // blocking waits here must not starve the cooperative pool the async unit tests need
     struct CoordinatorStandbyTests {
         @Test("a second coordinator stands by, and takes over within seconds of the leader's SIGKILL")
         func standbyTakesOver() throws {
@@ -40,6 +41,7 @@ extension Integration {
 
 extension Integration {
     @Suite("worker leases", .serialized)
+    @MainActor  // blocking waits here must not starve the cooperative pool the async unit tests need
     struct LeaseTests {
         @Test("a frozen worker's node goes to another worker once its lease runs out")
         func frozenWorkerLosesItsLease() throws {

@@ -6,6 +6,7 @@ import Testing
 extension Integration {
     /// Graphs run on a real coordinator and real worker processes, over real PostgreSQL and RabbitMQ.
     @Suite("end to end on real services", .serialized)
+    @MainActor  // blocking waits here must not starve the cooperative pool the async unit tests need
     struct EndToEndTests {
         @Test("the word-count example succeeds with injected values stored in the inputs")
         func wordCountExample() throws {

@@ -6,6 +6,7 @@ import Testing
 extension Integration {
     /// The worker processes themselves: supervision and graceful shutdown.
     @Suite("worker processes", .serialized)
+    @MainActor  // blocking waits here must not starve the cooperative pool the async unit tests need
     struct WorkerProcessTests {
         @Test("--processes 2 restarts a child killed with SIGKILL, and SIGTERM stops them all")
         func supervisorRestartsAndStops() throws {
