@@ -42,6 +42,7 @@ final class CoordinatorLoop: @unchecked Sendable {
 
     private static let resultsChannel: UInt16 = 1
     private static let heartbeatsChannel: UInt16 = 2
+    private static let deadLettersChannel: UInt16 = 3
 
     init(configuration: CoordinatorConfiguration) { self.configuration = configuration }
 
@@ -93,6 +94,9 @@ final class CoordinatorLoop: @unchecked Sendable {
         try consumer.consume(queue: BatonTopology.resultsQueue, channel: Self.resultsChannel)
         try consumer.openChannel(Self.heartbeatsChannel)
         try consumer.consume(queue: BatonTopology.heartbeatsQueue, noAck: true, channel: Self.heartbeatsChannel)
+        try consumer.openChannel(Self.deadLettersChannel)
+        try consumer.setPrefetch(100, channel: Self.deadLettersChannel)
+        try consumer.consume(queue: BatonTopology.deadLettersQueue, channel: Self.deadLettersChannel)
         self.consumer = consumer
 
         // Leases count from the last heartbeat the database saw, so a restart forgets no worker.
@@ -150,6 +154,7 @@ final class CoordinatorLoop: @unchecked Sendable {
 
         var heartbeats: [WorkerHeartbeat] = []
         var lastResultTag: UInt64?
+        var lastDeadLetterTag: UInt64?
         var received = 0
         while received < configuration.batchSize {
             var wait = (received == 0 && pendingOrder.isEmpty) ? 0.05 : 0
@@ -166,6 +171,11 @@ final class CoordinatorLoop: @unchecked Sendable {
                 }
                 continue
             }
+            if delivery.channel == Self.deadLettersChannel {
+                lastDeadLetterTag = delivery.deliveryTag
+                try handleDeadLetter(delivery)
+                continue
+            }
             let report: ReportMessage
             do {
                 report = try ReportMessage(decoding: delivery.body)
@@ -178,6 +188,24 @@ final class CoordinatorLoop: @unchecked Sendable {
             try handle(report)
         }
         try commit(ackUpTo: lastResultTag, heartbeats: heartbeats)
+        if let tag = lastDeadLetterTag { try consumer.ack(deliveryTag: tag, multiple: true, channel: Self.deadLettersChannel) }
+    }
+
+    /// A dead-lettered task fails its node; anything else on the dead-letter queue is only logged.
+    private func handleDeadLetter(_ delivery: AMQPDelivery) throws {
+        guard let task = try? TaskDispatch(decoding: delivery.body) else {
+            logger.warning("dead letter from \(delivery.headers["x-first-death-queue"]?.stringValue ?? "?") that is not a task (\(delivery.body.count) bytes); dropped")
+            return
+        }
+        let deliveries = delivery.headers["x-baton-deliveries"]?.intValue ?? 1
+        let reason = "the task was dead-lettered after \(deliveries) deliveries without a result: it keeps killing (or losing) the worker that runs it"
+        logger.error("run \(task.runID) node \(task.key) attempt \(task.attempt): \(reason)")
+        if runs[task.runID] == nil {
+            guard let state = try store?.loadRun(task.runID), !state.status.isTerminal else { return }
+            runs[task.runID] = state
+            record(task.runID, runs[task.runID]!.handle(.start))
+        }
+        record(task.runID, runs[task.runID]!.handle(.deadLettered(key: task.key, attempt: task.attempt, reason: reason)))
     }
 
     private func handle(_ report: ReportMessage) throws {

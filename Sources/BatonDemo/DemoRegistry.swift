@@ -13,6 +13,7 @@ extension ProcedureRegistry {
         r.register(DivideProcedure())
         r.register(CountdownProcedure())
         r.register(StepsProcedure())
+        r.register(CrashWorkerProcedure())
         return r
     }
 }

@@ -20,6 +20,10 @@ final class TaskConsumer: @unchecked Sendable {
     /// Attempts cancelled before they reached this worker: if one arrives, it is not run.
     private var cancelledEarly = RecentKeys(capacity: 10_000)
     private static let controlChannel: UInt16 = 2
+    /// Confirmed republishing of redelivered tasks with their delivery count.
+    private static let republishChannel: UInt16 = 3
+    /// How many times a task has been delivered without a result.
+    static let deliveriesHeader = "x-baton-deliveries"
 
     struct TaskKey: Hashable {
         let runID: String
@@ -87,6 +91,8 @@ final class TaskConsumer: @unchecked Sendable {
         if consume {
             for pool in configuration.pools { consumerTags.append(try c.consume(queue: BatonTopology.taskQueue(pool: pool))) }
         }
+        try c.openChannel(Self.republishChannel)
+        try c.enableConfirms(channel: Self.republishChannel)
         try c.openChannel(Self.controlChannel)
         let control = try BatonTopology.declareControlQueue(on: c, channel: Self.controlChannel)
         try c.consume(queue: control, noAck: true, channel: Self.controlChannel)
@@ -111,6 +117,26 @@ final class TaskConsumer: @unchecked Sendable {
         if !tasks.isEmpty { configuration.logger.info("cancelled \(tasks.count) attempt(s) of run \(message.runID)") }
     }
 
+    /// A redelivered task was taken before by a worker that never reported its result: it
+    /// may be what killed that worker. Rather than run it now, count the delivery in a header
+    /// and send it round again (confirmed, then ack the old copy); past the limit, reject it to
+    /// the dead-letter exchange, where the coordinator fails its node. So a task that kills
+    /// every worker it reaches is stopped after a bounded number of deliveries.
+    private func countRedelivery(_ delivery: AMQPDelivery, _ task: TaskDispatch) throws {
+        guard let connection else { return }
+        let deliveries = Int(delivery.headers[Self.deliveriesHeader]?.intValue ?? 1) + 1
+        if deliveries > configuration.deliveryLimit {
+            configuration.logger.error("dead-lettering node \(task.key) attempt \(task.attempt) of run \(task.runID): delivered \(deliveries - 1) times without a result")
+            try connection.reject(deliveryTag: delivery.deliveryTag, requeue: false, channel: delivery.channel)
+            return
+        }
+        try connection.publish(exchange: delivery.exchange, routingKey: delivery.routingKey, body: delivery.body, persistent: true,
+                               priority: delivery.priority, headers: [Self.deliveriesHeader: .int(Int64(deliveries))],
+                               channel: Self.republishChannel)
+        try connection.waitForConfirms(channel: Self.republishChannel)
+        try connection.ack(deliveryTag: delivery.deliveryTag, channel: delivery.channel)
+    }
+
     private func stopConsuming() {
         for tag in consumerTags { try? connection?.cancelConsumer(tag: tag) }
         consumerTags = []
@@ -130,6 +156,10 @@ final class TaskConsumer: @unchecked Sendable {
         } catch {
             configuration.logger.warning("dead-lettering a malformed task: \(error)")
             try connection?.reject(deliveryTag: delivery.deliveryTag, requeue: false, channel: delivery.channel)
+            return
+        }
+        if delivery.redelivered {
+            try countRedelivery(delivery, task)
             return
         }
         let ack = PendingAck(generation: lock.withLock { generation }, deliveryTag: delivery.deliveryTag)

@@ -14,11 +14,14 @@ public struct WorkerConfiguration: Sendable {
     public var heartbeatInterval: Double
     /// On shutdown, how long running procedures may take to finish before they are handed back.
     public var shutdownGrace: Double
+    /// Deliveries of one task without a result (its worker died, or handed it back) before it is dead-lettered.
+    public var deliveryLimit: Int
     public var logger: Logger
 
     public init(amqpURL: String, pools: [String] = ["default"], concurrency: Int = 4,
                 registry: ProcedureRegistry = .standard, id: String? = nil, heartbeatInterval: Double = 5,
-                shutdownGrace: Double = 30, logger: Logger = Logger(label: "baton.worker")) {
+                shutdownGrace: Double = 30, deliveryLimit: Int = 5, logger: Logger = Logger(label: "baton.worker")) {
+        self.deliveryLimit = max(1, deliveryLimit)
         self.amqpURL = amqpURL
         self.pools = pools
         self.concurrency = max(1, concurrency)

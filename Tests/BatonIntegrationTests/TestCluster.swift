@@ -20,7 +20,8 @@ final class TestCluster: @unchecked Sendable {
         let amqp = try! AMQPConnection(url: amqpURL)
         try! BatonTopology.declareCommon(on: amqp)
         try! BatonTopology.declarePool("default", on: amqp)
-        for queue in [BatonTopology.resultsQueue, BatonTopology.taskQueue(pool: "default"), BatonTopology.heartbeatsQueue] {
+        for queue in [BatonTopology.resultsQueue, BatonTopology.taskQueue(pool: "default"), BatonTopology.heartbeatsQueue,
+                      BatonTopology.deadLettersQueue] {
             _ = try! amqp.purgeQueue(name: queue)
         }
         amqp.close()

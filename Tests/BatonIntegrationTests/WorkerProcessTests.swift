@@ -1,4 +1,5 @@
 import Baton
+import BatonAMQP
 import BatonStore
 import Foundation
 import Testing
@@ -69,4 +70,75 @@ func parentPID(of pid: pid_t) -> pid_t? {
           let close = stat.lastIndex(of: ")") else { return nil }
     let fields = stat[stat.index(after: close)...].split(separator: " ")
     return fields.count > 1 ? pid_t(fields[1]) : nil
+}
+
+extension Integration {
+    @Suite("poison tasks", .serialized)
+    @MainActor  // blocking waits here must not starve the cooperative pool the async unit tests need
+    struct PoisonTaskTests {
+        @Test("a task that kills every worker is dead-lettered after the delivery limit; its node fails saying so, other work goes on")
+        func poisonIsDeadLettered() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.startCoordinator()
+            try cluster.start(["worker", "--processes", "2", "--concurrency", "2", "--delivery-limit", "3"], name: "supervised")
+            let store = try TestCluster.store()
+            defer { store.close() }
+            let runID = try TestCluster.submit(["name": "poison", "nodes": [
+                "poison": ["procedure": "demo.crash-worker", "input": [:], "retry": ["attempts": 5]],
+                "needs-poison": ["procedure": "baton.echo", "input": ["p": ["$from": "poison"]]],
+                "fine": ["procedure": "baton.add", "input": ["values": [20, 22]]],
+            ]])
+            #expect(try TestCluster.waitForRun(runID, store: store, seconds: 90) == "failed")
+            let all = try TestCluster.nodes(store, runID)
+            #expect(all["poison"]?.status == "failed")
+            #expect(all["poison"]?.error?.contains("dead-lettered after 3 deliveries") == true, "\(all["poison"]?.error ?? "")")
+            #expect(all["needs-poison"]?.status == "cancelled")
+            #expect(all["fine"]?.output == 42)
+            #expect(try store.events(ofRun: runID).contains { $0.node == "poison" && $0.kind == "dead_lettered" })
+
+            // The workers keep serving once the poison is gone.
+            let next = try TestCluster.submit(["name": "after-poison", "nodes": ["echo": ["procedure": "baton.echo", "input": ["ok": true]]]])
+            #expect(try TestCluster.waitForRun(next, store: store, seconds: 30) == "succeeded")
+        }
+    }
+}
+
+extension Integration {
+    @Suite("malformed broker messages", .serialized)
+    @MainActor  // blocking waits here must not starve the cooperative pool the async unit tests need
+    struct MalformedMessageTests {
+        @Test("garbage on the task and result queues is dead-lettered and dropped; nothing crashes or loops")
+        func garbageIsDeadLettered() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            let coordinator = try cluster.startCoordinator()
+            let worker = try cluster.startWorker()
+            let store = try TestCluster.store()
+            defer { store.close() }
+            // A first run proves both are up before the garbage goes in.
+            let first = try TestCluster.submit(["name": "before", "nodes": ["a": ["procedure": "baton.echo", "input": [:]]]])
+            #expect(try TestCluster.waitForRun(first, store: store, seconds: 30) == "succeeded")
+
+            let amqp = try AMQPConnection(url: TestCluster.amqpURL)
+            defer { amqp.close() }
+            try amqp.enableConfirms()
+            let garbage: [[UInt8]] = [Array("not json".utf8), Array(#"{"run": 1}"#.utf8), [0xFF, 0x00, 0xFE], Array(#"{"type":"result","run":"x","node":"n","attempt":"one"}"#.utf8)]
+            for body in garbage {
+                try amqp.publish(exchange: BatonTopology.tasksExchange, routingKey: "default", body: body)
+                try amqp.publish(exchange: "", routingKey: BatonTopology.resultsQueue, body: body)
+            }
+            try amqp.waitForConfirms()
+
+            try TestCluster.waitUntil(30, "the garbage to be dead-lettered and dropped") {
+                cluster.log("coordinator").components(separatedBy: "that is not a task").count - 1 >= 2 * garbage.count
+            }
+            #expect(cluster.log("worker").contains("dead-lettering a malformed task"))
+            #expect(coordinator.isRunning && worker.isRunning)
+            let after = try TestCluster.submit(["name": "after", "nodes": ["a": ["procedure": "baton.add", "input": ["values": [1, 1]]]]])
+            #expect(try TestCluster.waitForRun(after, store: store, seconds: 30) == "succeeded")
+            // Nothing loops: the dead-letter queue is drained and stays empty.
+            #expect(try amqp.declareQueue(name: BatonTopology.deadLettersQueue, passive: true).messageCount == 0)
+        }
+    }
 }

@@ -11,6 +11,9 @@ public enum SchedulerEvent: Sendable {
     case result(NodeResult)
     /// Time passed: fires due timers (retry back-off, repeat waits, delays) and timeouts.
     case tick
+    /// The broker dead-lettered an attempt's task (it was delivered too often without a result,
+    /// which is what a task that kills its worker looks like): the node fails, with `reason`.
+    case deadLettered(key: String, attempt: Int, reason: String)
     /// A worker stopped heartbeating for longer than its lease: what it was running is sent out again.
     case workerLost(worker: String)
     /// Cancel the run: pending and waiting nodes at once, running ones are signalled.

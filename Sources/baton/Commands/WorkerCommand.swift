@@ -15,6 +15,7 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Comma-separated pools to take work from.") var pools = "default"
     @Option(help: "Seconds running procedures get to finish on shutdown before they are handed back.") var shutdownGrace: Double = 30
     @Option(help: "Seconds between heartbeats (keep it well under the coordinator's --lease).") var heartbeat: Double = 5
+    @Option(help: "Deliveries of a task without a result before it is dead-lettered and its node fails.") var deliveryLimit = 5
 
     func check() throws {
         guard concurrency >= 1, concurrency <= 10_000 else { throw CLIFailure("--concurrency must be from 1 to 10000, got \(concurrency)", exitCode: 2) }
@@ -23,6 +24,7 @@ struct WorkerCommand: AsyncParsableCommand {
             if let why = NodeKey.problem(with: pool) { throw CLIFailure("--pools: invalid pool name '\(pool)': \(why)", exitCode: 2) }
         }
         guard shutdownGrace >= 0 else { throw CLIFailure("--shutdown-grace must not be negative", exitCode: 2) }
+        guard deliveryLimit >= 1, deliveryLimit <= 1000 else { throw CLIFailure("--delivery-limit must be from 1 to 1000", exitCode: 2) }
         guard heartbeat >= 0.1, heartbeat <= 600 else { throw CLIFailure("--heartbeat must be from 0.1 to 600 seconds", exitCode: 2) }
     }
 
@@ -35,10 +37,12 @@ struct WorkerCommand: AsyncParsableCommand {
         let service: any Service
         if processes == 1 {
             service = Worker(configuration: WorkerConfiguration(amqpURL: connection.amqpURL, pools: poolList, concurrency: concurrency,
-                                                                heartbeatInterval: heartbeat, shutdownGrace: shutdownGrace, logger: logger))
+                                                                heartbeatInterval: heartbeat, shutdownGrace: shutdownGrace,
+                                                                deliveryLimit: deliveryLimit, logger: logger))
         } else {
             var childArguments = ["worker", "--concurrency", String(concurrency), "--processes", "1", "--pools", pools,
-                                  "--shutdown-grace", String(shutdownGrace), "--heartbeat", String(heartbeat)]
+                                  "--shutdown-grace", String(shutdownGrace), "--heartbeat", String(heartbeat),
+                                  "--delivery-limit", String(deliveryLimit)]
             if let url = connection.amqpURLFlag { childArguments += ["--amqp-url", url] }
             service = WorkerSupervisor(processes: processes, arguments: childArguments, logger: logger)
         }
