@@ -46,9 +46,14 @@ final class WorkerSupervisor: Service, @unchecked Sendable {
         environment["BATON_WORKER_SLOT"] = String(slot)
         process.environment = environment
         process.terminationHandler = { [weak self] finished in self?.exited(slot, finished) }
-        try process.run()
-        lock.withLock { children[slot] = process }
-        logger.info("worker process \(slot) started (pid \(process.processIdentifier))")
+        // Launch and register under the lock, so a shutdown either sees this child or stops it from starting.
+        let started: Bool = try lock.withLock {
+            guard !stopping else { return false }
+            try process.run()
+            children[slot] = process
+            return true
+        }
+        if started { logger.info("worker process \(slot) started (pid \(process.processIdentifier))") }
     }
 
     private func exited(_ slot: Int, _ process: Process) {
@@ -62,6 +67,13 @@ final class WorkerSupervisor: Service, @unchecked Sendable {
             logger.warning("worker process \(slot) (pid \(process.processIdentifier)) ended with \(reason); restarting")
             Thread.sleep(forTimeInterval: 0.5)
             do { try launch(slot) } catch { logger.error("cannot restart worker process \(slot): \(error)") }
+            // A shutdown during the pause finds no child for this slot: count it as ended.
+            let remaining: Int? = lock.withLock {
+                guard stopping, children[slot] === process else { return nil }
+                children[slot] = nil
+                return children.count
+            }
+            if remaining == 0 { allExited.set() }
         } else {
             logger.info("worker process \(slot) ended with \(reason)")
             if remaining == 0 { allExited.set() }

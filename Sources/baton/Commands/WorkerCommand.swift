@@ -46,6 +46,7 @@ struct WorkerCommand: AsyncParsableCommand {
             if let url = connection.amqpURLFlag { childArguments += ["--amqp-url", url] }
             service = WorkerSupervisor(processes: processes, arguments: childArguments, logger: logger)
         }
+        if processes == 1, ProcessInfo.processInfo.environment["BATON_WORKER_SLOT"] != nil { ParentWatch.start() }
         let group = ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }
