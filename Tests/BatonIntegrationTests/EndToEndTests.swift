@@ -12,9 +12,15 @@ extension Integration {
         func wordCountExample() throws {
             let cluster = TestCluster()
             defer { cluster.stopAll() }
-            try cluster.startCoordinator()
+            let coordinator = try cluster.startCoordinator()
             try cluster.startWorker()
             try cluster.startWorker(name: "worker-2")
+            defer {
+                // SIGTERM: the coordinator finishes its batch and exits 0.
+                coordinator.terminate()
+                coordinator.waitUntilExit()
+                #expect(coordinator.terminationStatus == 0)
+            }
 
             let path = GraphFixtures.examplesDirectory.appendingPathComponent("word-count.json").path
             let submit = try TestCluster.cli(["submit", path, "--wait", "--json"])
