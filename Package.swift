@@ -42,6 +42,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
+        .executableTarget(name: "BatonChaos", dependencies: ["Baton", "BatonStore", "BatonPostgres", "BatonAMQP"]),
         .executableTarget(name: "BatonBenchmark", dependencies: [
             "Baton", "BatonStore", "BatonPostgres", "BatonAMQP", "BatonCoordinator", "BatonWorker",
         ]),

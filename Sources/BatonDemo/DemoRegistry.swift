@@ -14,6 +14,7 @@ extension ProcedureRegistry {
         r.register(CountdownProcedure())
         r.register(StepsProcedure())
         r.register(CrashWorkerProcedure())
+        r.register(SlowAddProcedure())
         return r
     }
 }

@@ -145,10 +145,10 @@ struct ProcedureRegistryTests {
         let standard = ProcedureRegistry.standard
         for name in ["baton.add", "baton.echo", "baton.fail", "baton.sleep", "demo.chunk-text", "demo.count-words",
                      "demo.merge-counts", "demo.top-words", "demo.format", "demo.multiply", "demo.divide",
-                     "demo.countdown", "demo.steps", "demo.crash-worker"] {
+                     "demo.countdown", "demo.steps", "demo.crash-worker", "demo.slow-add"] {
             #expect(standard.contains(name), "\(name)")
         }
-        #expect(standard.names.count == 14)
+        #expect(standard.names.count == 15)
         #expect(standard.names == standard.names.sorted())
         #expect(!standard.contains("baton.delay"))
 

@@ -146,14 +146,16 @@ case "${1:-up}" in
     status)
         if pg_running; then echo "postgres: running on 127.0.0.1:$PG_PORT"; else echo "postgres: stopped"; fi
         if rmq_running; then echo "rabbitmq: running on 127.0.0.1:$AMQP_PORT"; else echo "rabbitmq: stopped"; fi ;;
-    test-env)
-        # A database and a vhost for the integration tests, apart from the demo's.
-        if ! runuser -u postgres -- psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -Atc "select 1 from pg_database where datname='baton_test'" | grep -q 1; then
-            runuser -u postgres -- psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc 'create database baton_test' >/dev/null
+    test-env|chaos-env)
+        # A database and a vhost for the integration tests (or the chaos suite), apart from the demo's.
+        name=baton_test; vhost=baton-test
+        [ "$1" = chaos-env ] && { name=baton_chaos; vhost=baton-chaos; }
+        if ! runuser -u postgres -- psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -Atc "select 1 from pg_database where datname='$name'" | grep -q 1; then
+            runuser -u postgres -- psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "create database $name" >/dev/null
         fi
         rmq_env
-        rabbitmqctl -n "$RMQ_NODE" -q add_vhost baton-test >/dev/null 2>&1 || true
-        rabbitmqctl -n "$RMQ_NODE" -q set_permissions -p baton-test guest '.*' '.*' '.*' >/dev/null ;;
+        rabbitmqctl -n "$RMQ_NODE" -q add_vhost "$vhost" >/dev/null 2>&1 || true
+        rabbitmqctl -n "$RMQ_NODE" -q set_permissions -p "$vhost" guest '.*' '.*' '.*' >/dev/null ;;
     restart-postgres) pg_down; pg_up ;;
     restart-rabbitmq) rmq_down; rmq_up ;;
     stop-postgres) pg_down ;;

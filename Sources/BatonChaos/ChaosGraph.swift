@@ -1,0 +1,59 @@
+import Baton
+
+/// A seeded random graph of fan-outs, chains and joins whose every output the
+/// chaos suite can compute by itself: sources echo `{"v": i}`, every other node
+/// adds the values it references plus its own index, modulo a prime.
+struct ChaosGraph {
+    /// Keeps the sums of joins of joins from outgrowing 64 bits.
+    static let modulo: Int64 = 1_000_000_007
+
+    let document: JSON
+    /// The output each node must end with.
+    let expected: [String: JSON]
+
+    init(nodes count: Int, seed: UInt64, secondsPerNode: Double) {
+        var rng = SplitMix64(seed: seed)
+        var nodes: [(key: String, value: JSON)] = []
+        var expected: [String: JSON] = [:]
+        var values: [Int64] = []   // the number each node contributes to its dependents
+        let sources = max(1, count / 20)
+        for i in 0..<count {
+            let key = "n-\(i)"
+            if i < sources {
+                nodes.append((key, ["procedure": "baton.echo", "input": ["v": .int(Int64(i))]]))
+                expected[key] = ["v": .int(Int64(i))]
+                values.append(Int64(i))
+                continue
+            }
+            // Mostly chains (the previous node), some fan-in from anywhere earlier (joins and fan-outs).
+            var refs: [Int] = [i - 1]
+            let extra = Int(rng.next() % 3)
+            for _ in 0..<extra { refs.append(Int(rng.next() % UInt64(i))) }
+            refs = Array(Set(refs)).sorted()
+            var inputs: [JSON] = refs.map { r in
+                r < sources ? ["$from": .string("n-\(r)"), "select": "/v"] : ["$from": .string("n-\(r)")]
+            }
+            inputs.append(.int(Int64(i)))
+            nodes.append((key, ["procedure": "demo.slow-add",
+                                "input": ["values": .array(inputs), "seconds": .double(secondsPerNode), "modulo": .int(Self.modulo)]]))
+            let sum = refs.reduce(Int64(i) % Self.modulo) { ($0 + values[$1]) % Self.modulo }
+            expected[key] = .int(sum)
+            values.append(sum)
+        }
+        document = ["name": .string("chaos-\(count)"), "nodes": .object(JSONObject(nodes))]
+        self.expected = expected
+    }
+}
+
+/// A small, fast, seedable generator (so a failing run can be repeated with its seed).
+struct SplitMix64 {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

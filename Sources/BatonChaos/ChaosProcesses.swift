@@ -1,0 +1,69 @@
+import Foundation
+
+/// The coordinator and worker processes the chaos suite starts, kills and restarts.
+final class ChaosProcesses {
+    let batonPath: String
+    let environment: [String: String]
+    let logDirectory: URL
+    private(set) var coordinator: Process?
+    private(set) var workers: [Process] = []
+    private var started = 0
+
+    init(batonPath: String, environment: [String: String], logDirectory: URL) {
+        self.batonPath = batonPath
+        self.environment = environment
+        self.logDirectory = logDirectory
+    }
+
+    private func launch(_ arguments: [String], log name: String) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: batonPath)
+        p.arguments = arguments
+        p.environment = environment
+        let url = logDirectory.appendingPathComponent("\(name).log")
+        if !FileManager.default.fileExists(atPath: url.path) { FileManager.default.createFile(atPath: url.path, contents: nil) }
+        let handle = try FileHandle(forWritingTo: url)
+        handle.seekToEndOfFile()
+        p.standardOutput = handle
+        p.standardError = handle
+        try p.run()
+        started += 1
+        return p
+    }
+
+    func startCoordinator() throws {
+        coordinator = try launch(["coordinator", "--lease", "3"], log: "coordinator")
+    }
+
+    func killCoordinator() {
+        guard let c = coordinator else { return }
+        kill(c.processIdentifier, SIGKILL)
+        c.waitUntilExit()
+        coordinator = nil
+    }
+
+    func startWorker() throws {
+        workers.append(try launch(["worker", "--concurrency", "4", "--heartbeat", "0.5"], log: "worker-\(started)"))
+    }
+
+    /// SIGKILL to one worker chosen by `pick`, which is then replaced.
+    func killWorker(_ pick: Int) throws {
+        guard !workers.isEmpty else { return }
+        let victim = workers.remove(at: pick % workers.count)
+        kill(victim.processIdentifier, SIGKILL)
+        victim.waitUntilExit()
+        try startWorker()
+    }
+
+    func stopAll() {
+        let all = workers + (coordinator.map { [$0] } ?? [])
+        for p in all where p.isRunning { p.terminate() }
+        let deadline = Date().addingTimeInterval(15)
+        for p in all {
+            while p.isRunning && Date() < deadline { usleep(20_000) }
+            if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+        }
+        workers = []
+        coordinator = nil
+    }
+}
