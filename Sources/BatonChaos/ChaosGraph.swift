@@ -25,8 +25,11 @@ struct ChaosGraph {
                 values.append(Int64(i))
                 continue
             }
-            // Mostly chains (the previous node), some fan-in from anywhere earlier (joins and fan-outs).
-            var refs: [Int] = [i - 1]
+            // The first reference is the previous node (a chain) a third of the time, otherwise a
+            // recent one (many branches in flight, fan-outs); up to two more come from anywhere
+            // earlier (joins).
+            let window = UInt64(min(i, 50))
+            var refs: [Int] = [rng.next() % 3 == 0 ? i - 1 : i - 1 - Int(rng.next() % window)]
             let extra = Int(rng.next() % 3)
             for _ in 0..<extra { refs.append(Int(rng.next() % UInt64(i))) }
             refs = Array(Set(refs)).sorted()

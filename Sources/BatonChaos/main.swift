@@ -4,8 +4,8 @@
 // PostgreSQL are each restarted once. Then every node must have exactly one recorded
 // result, equal to what its inputs determine; nothing lost, duplicated or stuck.
 //
-//   swift build && .build/debug/BatonChaos                 # short form (CI): 1,000 nodes
-//   .build/debug/BatonChaos --nodes 10000 --time-limit 1200 # long form
+//   swift build && .build/debug/BatonChaos                                          # short form (CI): 1,000 nodes
+//   .build/debug/BatonChaos --nodes 10000 --seconds-per-node 0.05 --time-limit 1200 # long form
 import Baton
 import BatonAMQP
 import BatonPostgres
@@ -14,7 +14,7 @@ import Foundation
 
 struct Options {
     var nodes = 1_000
-    var secondsPerNode = 0.05
+    var secondsPerNode = 0.3
     var workers = 3
     var seed = UInt64.random(in: 1...UInt64(UInt32.max))
     var timeLimit = 300.0
@@ -36,7 +36,7 @@ struct Options {
             case "--time-limit": timeLimit = Double(value()) ?? 0
             case "--no-service-restarts": restartServices = false
             case "-h", "--help":
-                print("usage: BatonChaos [--nodes 1000] [--seconds-per-node 0.05] [--workers 3] [--seed N] [--time-limit 300] [--no-service-restarts]")
+                print("usage: BatonChaos [--nodes 1000] [--seconds-per-node 0.3] [--workers 3] [--seed N] [--time-limit 300] [--no-service-restarts]")
                 exit(0)
             default: fail("unknown argument \(args[i])")
             }

@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: services up (installed if needed),
-# then every unit and integration test. Integration tests get a database and a
-# RabbitMQ vhost of their own, so a demo running beside them is not disturbed.
+# every unit and integration test, then the chaos suite's short form.
+# Integration tests get a database and a RabbitMQ vhost of their own (and the
+# chaos suite another pair), so a demo running beside them is not disturbed.
+# Extra arguments go to `swift test`; BATON_SKIP_CHAOS=1 skips the chaos suite.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 "$ROOT/deploy/local/services.sh" up
 "$ROOT/deploy/local/services.sh" test-env
-export BATON_DATABASE_URL="${BATON_TEST_DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/baton_test}"
-export BATON_AMQP_URL="${BATON_TEST_AMQP_URL:-amqp://guest:guest@127.0.0.1:5672/baton-test}"
+"$ROOT/deploy/local/services.sh" chaos-env
 swift build --build-tests
-swift test --skip-build "$@"
+BATON_DATABASE_URL="${BATON_TEST_DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/baton_test}" \
+BATON_AMQP_URL="${BATON_TEST_AMQP_URL:-amqp://guest:guest@127.0.0.1:5672/baton-test}" \
+    swift test --skip-build "$@"
+if [ "${BATON_SKIP_CHAOS:-0}" != 1 ]; then
+    # Short form: 1,000 nodes under worker SIGKILLs, a coordinator kill, RabbitMQ and PostgreSQL restarts.
+    "$(swift build --show-bin-path)/BatonChaos" --time-limit 400
+fi
