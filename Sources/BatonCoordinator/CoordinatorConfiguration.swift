@@ -1,3 +1,4 @@
+import Baton
 import Logging
 
 /// How a coordinator connects and batches.
@@ -10,6 +11,8 @@ public struct CoordinatorConfiguration: Sendable {
     public var pollInterval: Double
     /// Seconds without a heartbeat after which a worker's running attempts are sent to another worker.
     public var lease: Double
+    /// Largest input a node may be dispatched with, after injection.
+    public var maxInputBytes: Int = GraphLimits().maxInputBytes
     public var logger: Logger
 
     public init(databaseURL: String, amqpURL: String, batchSize: Int = 1_000, pollInterval: Double = 2, lease: Double = 30,

@@ -201,7 +201,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         let reason = "the task was dead-lettered after \(deliveries) deliveries without a result: it keeps killing (or losing) the worker that runs it"
         logger.error("run \(task.runID) node \(task.key) attempt \(task.attempt): \(reason)")
         if runs[task.runID] == nil {
-            guard let state = try store?.loadRun(task.runID), !state.status.isTerminal else { return }
+            guard let state = try loadState(task.runID), !state.status.isTerminal else { return }
             runs[task.runID] = state
             record(task.runID, runs[task.runID]!.handle(.start))
         }
@@ -212,7 +212,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         let id = report.runID
         if finished.contains(id) { return }
         if runs[id] == nil {
-            guard UUID(uuidString: id) != nil, let state = try store?.loadRun(id) else { return }  // unknown run: ignore
+            guard UUID(uuidString: id) != nil, let state = try loadState(id) else { return }  // unknown run: ignore
             if state.status.isTerminal { finished.insert(id); return }
             runs[id] = state
             record(id, runs[id]!.handle(.start))
@@ -262,7 +262,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         for request in try store.openRequests() {
             handledRequests.append(request.id)
             if runs[request.runID] == nil {
-                guard let state = try store.loadRun(request.runID) else { continue }
+                guard let state = try loadState(request.runID) else { continue }
                 runs[request.runID] = state
                 finished.remove(request.runID)
             }
@@ -281,11 +281,18 @@ final class CoordinatorLoop: @unchecked Sendable {
         }
     }
 
+    /// A run's state machine as stored, with this coordinator's limits.
+    private func loadState(_ id: String) throws -> RunState? {
+        guard var state = try store?.loadRun(id) else { return nil }
+        state.maxInputBytes = configuration.maxInputBytes
+        return state
+    }
+
     private func startRun(_ id: String) throws {
         guard runs[id] == nil, !finished.contains(id), let store else { return }
         let clock = ContinuousClock()
         let began = clock.now
-        guard let state = try store.loadRun(id), !state.status.isTerminal else { return }
+        guard let state = try loadState(id), !state.status.isTerminal else { return }
         let loaded = clock.now
         runs[id] = state
         record(id, runs[id]!.handle(.start))

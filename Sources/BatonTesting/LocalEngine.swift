@@ -9,6 +9,7 @@ public struct LocalEngine: Sendable {
     public let registry: ProcedureRegistry
     public let maxConcurrency: Int
     public var logger: Logger
+    public var limits = GraphLimits()
 
     public init(registry: ProcedureRegistry, maxConcurrency: Int = 8, logger: Logger = Logger(label: "baton.local")) {
         self.registry = registry
@@ -27,6 +28,7 @@ public struct LocalEngine: Sendable {
     public func run(_ graph: Graph, runID: String = UUID().uuidString.lowercased(),
                     observe: @Sendable (SchedulerCommand) -> Void = { _ in }) async -> RunState {
         var state = RunState(runID: runID, graph: graph)
+        state.maxInputBytes = limits.maxInputBytes
         let (wakes, wake) = AsyncStream<Wake>.makeStream()
         var iterator = wakes.makeAsyncIterator()
         var waiting: [TaskDispatch] = []
@@ -51,9 +53,9 @@ public struct LocalEngine: Sendable {
                 let task = waiting.removeFirst()
                 let ref = TaskRef(key: task.key, attempt: task.attempt)
                 apply(state.handle(.started(key: task.key, attempt: task.attempt, worker: "local", at: Date())))
-                let registry = self.registry, logger = self.logger
+                let registry = self.registry, logger = self.logger, maxOutput = self.limits.maxOutputBytes
                 running[ref] = Task {
-                    let result = await registry.attempt(task, worker: "local", logger: logger,
+                    let result = await registry.attempt(task, worker: "local", logger: logger, maxOutputBytes: maxOutput,
                         progress: { wake.yield(.progress(task.key, task.attempt, $0, $1)) },
                         log: { wake.yield(.log(task.key, task.attempt, $0)) })
                     wake.yield(.result(result))

@@ -190,7 +190,7 @@ final class TaskConsumer: @unchecked Sendable {
             }
             let throttle = ProgressThrottle()
             let result = await configuration.registry.attempt(
-                task, worker: configuration.id, logger: configuration.logger,
+                task, worker: configuration.id, logger: configuration.logger, maxOutputBytes: configuration.maxOutputBytes,
                 progress: { fraction, message in
                     if throttle.allow(final: fraction >= 1) {
                         report(.progress(runID: task.runID, key: task.key, attempt: task.attempt, fraction: fraction, message: message))

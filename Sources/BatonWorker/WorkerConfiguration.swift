@@ -16,6 +16,8 @@ public struct WorkerConfiguration: Sendable {
     public var shutdownGrace: Double
     /// Deliveries of one task without a result (its worker died, or handed it back) before it is dead-lettered.
     public var deliveryLimit: Int
+    /// Largest output a procedure may return; a larger one fails the node (permanently).
+    public var maxOutputBytes: Int = GraphLimits().maxOutputBytes
     public var logger: Logger
 
     public init(amqpURL: String, pools: [String] = ["default"], concurrency: Int = 4,

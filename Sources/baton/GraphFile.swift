@@ -6,8 +6,9 @@ enum GraphFile {
     static func load(_ path: String, knownProcedures: Set<String>?) throws -> Graph {
         let bytes = try read(path)
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let limits = try Limits.fromEnvironment()
         do {
-            return try GraphDecoder(knownProcedures: knownProcedures).decode(bytes, defaultName: name)
+            return try GraphDecoder(knownProcedures: knownProcedures, limits: limits).decode(bytes, defaultName: name)
         } catch {
             throw CLIFailure("\(path): \(error.description)", exitCode: 2)
         }
@@ -23,5 +24,12 @@ enum GraphFile {
             throw CLIFailure("\(path): cannot read the file (permissions?)", exitCode: 2)
         }
         return Array(data)
+    }
+}
+
+/// Limits from the `BATON_MAX_*` environment variables, with a bad value as a usage error.
+enum Limits {
+    static func fromEnvironment() throws -> GraphLimits {
+        do { return try GraphLimits.fromEnvironment() } catch { throw CLIFailure("\(error)", exitCode: 2) }
     }
 }

@@ -14,6 +14,7 @@ extension Integration {
             let files: [String: String]
             let status: Int32
             let message: String
+            var environment: [String: String] = [:]
             var description: String { name }
         }
 
@@ -54,6 +55,74 @@ extension Integration {
             Case(name: "bad pool name", arguments: { _ in ["worker", "--pools", "GPU"] }, files: [:], status: 2, message: "invalid pool name 'GPU'"),
             Case(name: "run without --local", arguments: { ["run", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo"}}}"#],
                  status: 2, message: "needs --local"),
+            Case(name: "odd Unicode key", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"ключ": {"procedure": "baton.echo"}}}"#], status: 2,
+                 message: "invalid node key"),
+            Case(name: "zero-width character in a key", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a​b": {"procedure": "baton.echo"}}}"#], status: 2,
+                 message: "invalid node key"),
+            Case(name: "emoji key", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"🚀": {"procedure": "baton.echo"}}}"#], status: 2,
+                 message: "invalid node key"),
+            Case(name: "null graph", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"null"#], status: 2,
+                 message: "a graph must be a JSON object, found null"),
+            Case(name: "nodes as an array", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": [{"procedure": "baton.echo"}]}"#], status: 2,
+                 message: "must be an object mapping node keys to nodes, found array"),
+            Case(name: "no nodes", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {}}"#], status: 2,
+                 message: "must have at least one node"),
+            Case(name: "duplicate member", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo"}, "a": {"procedure": "baton.add"}}}"#], status: 2,
+                 message: "duplicate member name"),
+            Case(name: "trailing garbage", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo"}}} extra"#], status: 2,
+                 message: "unexpected text after the JSON value"),
+            Case(name: "dangling after", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "after": ["ghost"]}}}"#], status: 2,
+                 message: "refers to missing node 'ghost'"),
+            Case(name: "cycle through after", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "after": ["b"]}, "b": {"procedure": "baton.echo", "after": ["a"]}}}"#], status: 2,
+                 message: "dependency cycle"),
+            Case(name: "self reference through when", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "when": {"$from": "a"}}}}"#], status: 2,
+                 message: "a node cannot refer to its own output"),
+            Case(name: "pointer with a bad escape", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo"}, "b": {"procedure": "baton.echo", "input": {"$from": "a", "select": "/x~2"}}}}"#], status: 2,
+                 message: "'~' must be followed by 0 or 1"),
+            Case(name: "priority of the wrong type", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "priority": "high"}}}"#], status: 2,
+                 message: "must be an integer from 0 to 9"),
+            Case(name: "pool of the wrong type", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "pool": 5}}}"#], status: 2,
+                 message: "field 'pool': must be a string"),
+            Case(name: "retry as a string", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "retry": "3"}}}"#], status: 2,
+                 message: "field 'retry'"),
+            Case(name: "zero retry attempts", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "retry": {"attempts": 0}}}}"#], status: 2,
+                 message: "must be an integer from 1 to 1000"),
+            Case(name: "exponential factor below 1", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "retry": {"attempts": 2, "wait": {"exponential": {"initial": "1s", "factor": 0}}}}}}"#], status: 2,
+                 message: "must be a number from 1 to 100"),
+            Case(name: "random wait with min above max", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "retry": {"attempts": 2, "wait": {"random": {"min": "5s", "max": "1s"}}}}}}"#], status: 2,
+                 message: "min must not be greater than max"),
+            Case(name: "negative duration", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "timeout": "-5s"}}}"#], status: 2,
+                 message: "is negative"),
+            Case(name: "hexadecimal duration", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "timeout": "0x10s"}}}"#], status: 2,
+                 message: "is not a duration"),
+            Case(name: "zero timeout", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "timeout": "0s"}}}"#], status: 2,
+                 message: "must be longer than 0"),
+            Case(name: "repeat without equals", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "repeat": {"until": {"select": "/x"}}}}}"#], status: 2,
+                 message: "field 'repeat/until/equals': is required"),
+            Case(name: "when that is a string", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "when": "yes"}}}"#], status: 2,
+                 message: "must be a boolean or a $from reference"),
+            Case(name: "unknown dependency rule", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "dependencies": "any"}}}"#], status: 2,
+                 message: #"must be "all-succeeded""#),
+            Case(name: "condition with an unknown procedure", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "condition": {"procedure": "acme.check"}}}}"#], status: 2,
+                 message: "unknown procedure 'acme.check'"),
+            Case(name: "delay until not a date", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.delay", "input": {"until": "tomorrow"}}}}"#], status: 2,
+                 message: "until must be an ISO 8601 time"),
+            Case(name: "when in defaults", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"defaults": {"when": true}, "nodes": {"a": {"procedure": "baton.echo"}}}"#], status: 2,
+                 message: "must be set per node, not in defaults"),
+            Case(name: "input nested too deep", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "input": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}}}"#], status: 2,
+                 message: "nesting deeper than 64 levels"),
+            Case(name: "more nodes than BATON_MAX_NODES", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo"}, "b": {"procedure": "baton.echo"}}}"#], status: 2,
+                 message: "has 2 nodes, more than the limit of 1", environment: ["BATON_MAX_NODES": "1"]),
+            Case(name: "graph bigger than BATON_MAX_GRAPH_BYTES", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "input": {"text": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}}}}"#], status: 2,
+                 message: "more than the limit of 100", environment: ["BATON_MAX_GRAPH_BYTES": "100"]),
+            Case(name: "a bad limit in the environment", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo"}}}"#], status: 2,
+                 message: "BATON_MAX_NODES must be a whole number", environment: ["BATON_MAX_NODES": "many"]),
+            Case(name: "empty idempotency key", arguments: { ["submit", "\($0)/g.json", "--idempotency-key", ""] },
+                 files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo"}}}"#], status: 2, message: "--idempotency-key must be 1 to 200 characters"),
+            Case(name: "negative submit timeout", arguments: { ["submit", "\($0)/g.json", "--wait", "--timeout=-1"] },
+                 files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo"}}}"#], status: 2, message: "--timeout must be a positive number"),
+            Case(name: "non-numeric limit", arguments: { _ in ["runs", "--limit", "lots"] }, files: [:], status: 2, message: "--limit"),
+            Case(name: "empty run id", arguments: { _ in ["show", ""] }, files: [:], status: 1, message: "is not a run id"),
         ]
 
         @Test("is refused with a clear one-line error and nothing stored", arguments: cases)
@@ -66,7 +135,7 @@ extension Integration {
             defer { store.close() }
             let before = try store.connection.query("select count(*) as n from baton.runs").int(0, "n")
 
-            let result = try TestCluster.cli(c.arguments(directory.path))
+            let result = try TestCluster.cli(c.arguments(directory.path), environment: c.environment)
             #expect(result.status == c.status, "exit \(result.status): \(result.stderr)")
             #expect(result.stderr.hasPrefix("baton: "))
             #expect(result.stderr.contains(c.message), "stderr: \(result.stderr)")

@@ -89,13 +89,14 @@ final class TestCluster: @unchecked Sendable {
     }
 
     /// Runs `baton ARGS` to completion and returns its exit code and output.
-    static func cli(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    static func cli(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: batonPath)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["BATON_DATABASE_URL"] = databaseURL
         env["BATON_AMQP_URL"] = amqpURL
+        env.merge(extra) { _, new in new }
         process.environment = env
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

@@ -6,7 +6,7 @@ extension ProcedureRegistry {
     /// becomes a failed outcome whose message says what went wrong. With a
     /// timeout, the attempt is cancelled and reported as timed out when the
     /// time is up, even if the procedure ignores cancellation.
-    public func attempt(_ task: TaskDispatch, worker: String, logger: Logger,
+    public func attempt(_ task: TaskDispatch, worker: String, logger: Logger, maxOutputBytes: Int = GraphLimits().maxOutputBytes,
                         progress: @escaping @Sendable (Double, String?) -> Void = { _, _ in },
                         log: @escaping @Sendable (String) -> Void = { _ in }) async -> NodeResult {
         let started = Date()
@@ -26,11 +26,17 @@ extension ProcedureRegistry {
                 return .failed(message: "\(task.procedure) threw \(String(reflecting: error))", permanent: false)
             }
         }
-        let outcome: NodeResult.Outcome
+        var outcome: NodeResult.Outcome
         if let timeout = task.timeout {
             outcome = await Self.race(run, timeout: timeout)
         } else {
             outcome = await run()
+        }
+        if case let .succeeded(output) = outcome {
+            let size = output.serializedBytes().count
+            if size > maxOutputBytes {
+                outcome = .failed(message: "output is \(size) bytes, more than the limit of \(maxOutputBytes) (BATON_MAX_OUTPUT_BYTES)", permanent: true)
+            }
         }
         return NodeResult(key: task.key, attempt: task.attempt, phase: task.phase, outcome: outcome, worker: worker,
                           startedAt: started, finishedAt: Date())

@@ -114,6 +114,10 @@ extension RunState {
             do { input = try definition.input.resolve { visibleOutput($0) } } catch {
                 return end(key, as: .failed, error: error.description, into: &out)
             }
+            let size = input.serializedBytes().count
+            if size > maxInputBytes {
+                return end(key, as: .failed, error: "input is \(size) bytes after injection, more than the limit of \(maxInputBytes) (BATON_MAX_INPUT_BYTES)", into: &out)
+            }
         }
         if newAttempt { node.attempt += 1 }
         node.phase = .run

@@ -20,6 +20,8 @@ public struct RunState: Sendable {
     var timed: Set<String> = []
     /// Set by a cancel request: the run ends `cancelled`.
     var cancelRequested = false
+    /// The largest input a node may be dispatched with (JSON bytes, after injection).
+    public var maxInputBytes = GraphLimits().maxInputBytes
 
     /// Grace beyond a node's timeout before the coordinator gives up on a worker's answer.
     public static func timeoutGrace(_ timeout: Double) -> Double { max(2, timeout * 0.1) }

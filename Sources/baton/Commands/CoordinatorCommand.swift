@@ -17,8 +17,10 @@ struct CoordinatorCommand: AsyncParsableCommand {
         let store = try connection.openStore()  // fail fast, with a clear message, if the database is unusable
         store.close()
         let logger = Logger(label: "baton.coordinator")
-        let coordinator = Coordinator(configuration: CoordinatorConfiguration(
-            databaseURL: connection.databaseURL, amqpURL: connection.amqpURL, batchSize: batchSize, lease: lease, logger: logger))
+        var configuration = CoordinatorConfiguration(
+            databaseURL: connection.databaseURL, amqpURL: connection.amqpURL, batchSize: batchSize, lease: lease, logger: logger)
+        configuration.maxInputBytes = try Limits.fromEnvironment().maxInputBytes
+        let coordinator = Coordinator(configuration: configuration)
         let group = ServiceGroup(configuration: .init(services: [coordinator], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }

@@ -18,7 +18,9 @@ struct RunCommand: AsyncParsableCommand {
         CLILogging.bootstrap()
         let registry = ProcedureRegistry.standard
         let graph = try GraphFile.load(file, knownProcedures: Set(registry.names))
-        let state = await LocalEngine(registry: registry, maxConcurrency: concurrency).run(graph)
+        var engine = LocalEngine(registry: registry, maxConcurrency: concurrency)
+        engine.limits = try Limits.fromEnvironment()
+        let state = await engine.run(graph)
         if output.json {
             let nodes: [(key: String, value: JSON)] = graph.order.map { key in
                 let n = state.nodes[key]!

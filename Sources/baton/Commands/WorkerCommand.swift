@@ -34,11 +34,14 @@ struct WorkerCommand: AsyncParsableCommand {
         try check()
         CLILogging.bootstrap()
         let logger = Logger(label: "baton.worker")
+        let limits = try Limits.fromEnvironment()
         let service: any Service
         if processes == 1 {
-            service = Worker(configuration: WorkerConfiguration(amqpURL: connection.amqpURL, pools: poolList, concurrency: concurrency,
-                                                                heartbeatInterval: heartbeat, shutdownGrace: shutdownGrace,
-                                                                deliveryLimit: deliveryLimit, logger: logger))
+            var configuration = WorkerConfiguration(amqpURL: connection.amqpURL, pools: poolList, concurrency: concurrency,
+                                                    heartbeatInterval: heartbeat, shutdownGrace: shutdownGrace,
+                                                    deliveryLimit: deliveryLimit, logger: logger)
+            configuration.maxOutputBytes = limits.maxOutputBytes
+            service = Worker(configuration: configuration)
         } else {
             var childArguments = ["worker", "--concurrency", String(concurrency), "--processes", "1", "--pools", pools,
                                   "--shutdown-grace", String(shutdownGrace), "--heartbeat", String(heartbeat),
