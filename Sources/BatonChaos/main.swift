@@ -154,8 +154,13 @@ do {
             break
         }
         if Date().timeIntervalSince(lastWorkerKill) >= 1 {
-            try cluster.killWorker(Int(rng.next() % 1000))
-            workerKills += 1
+            do {
+                try cluster.killWorker(Int(rng.next() % 1000))
+                workerKills += 1
+            } catch {
+                say("could not start a replacement worker (\(error)); trying again next round")
+                try? cluster.startWorker()
+            }
             lastWorkerKill = Date()
         }
         if coordinatorKills == 0 && elapsed >= 3 {
