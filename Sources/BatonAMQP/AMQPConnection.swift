@@ -63,7 +63,7 @@ public final class AMQPConnection: @unchecked Sendable {
         self.url = url
         self.state = try Self.connect(
             url: url, heartbeatSeconds: heartbeatSeconds, connectionName: connectionName,
-            timeoutSeconds: timeoutSeconds, caCertificatePath: caCertificatePath)
+            timeoutSeconds: timeoutSeconds, caCertificatePath: caCertificatePath ?? url.caCertificatePath)
         scratch = .allocate(capacity: 1)
         init_amqp_pool(scratch, 4096)
         try openChannel(1)

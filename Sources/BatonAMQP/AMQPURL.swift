@@ -13,6 +13,9 @@ public struct AMQPURL: Sendable, Equatable, CustomStringConvertible {
     public var host: String
     public var port: Int
     public var vhost: String
+    /// For amqps: a PEM file of the CA to verify the broker against (`?cacertfile=PATH`);
+    /// nil means the system bundle.
+    public var caCertificatePath: String?
 
     public init(
         useTLS: Bool = false, user: String = "guest", password: String = "guest",
@@ -40,9 +43,19 @@ public struct AMQPURL: Sendable, Equatable, CustomStringConvertible {
             throw Self.invalid("unsupported scheme \(shown): expected amqp:// or amqps://")
         }
 
-        let rest = string[schemeEnd.upperBound...]
-        if rest.contains("?") || rest.contains("#") {
-            throw Self.invalid("query parameters and fragments are not supported")
+        var rest = string[schemeEnd.upperBound...]
+        if rest.contains("#") { throw Self.invalid("fragments are not supported") }
+        if let question = rest.firstIndex(of: "?") {
+            for pair in rest[rest.index(after: question)...].split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2, parts[0] == "cacertfile", let path = String(parts[1]).removingPercentEncoding, !path.isEmpty else {
+                    let name = parts.first.map(String.init) ?? ""
+                    let shown = name.allSatisfy { $0.isLetter || $0 == "_" } && !name.isEmpty ? "'\(name)'" : "a query parameter"
+                    throw Self.invalid("unsupported \(shown): the only query parameter is cacertfile=PATH")
+                }
+                caCertificatePath = path
+            }
+            rest = rest[..<question]
         }
         let authority: Substring
         let path: Substring?
@@ -110,6 +123,7 @@ public struct AMQPURL: Sendable, Equatable, CustomStringConvertible {
         text += "@"
         text += host.contains(":") ? "[\(host)]" : Self.encode(host)
         text += ":\(port)/\(Self.encode(vhost))"
+        if let caCertificatePath { text += "?cacertfile=\(Self.encode(caCertificatePath))" }
         return text
     }
 

@@ -48,7 +48,7 @@ final class TestCluster: @unchecked Sendable {
 
     /// Starts `baton ARGS` with the test URLs and returns the process.
     @discardableResult
-    func start(_ arguments: [String], name: String) throws -> Process {
+    func start(_ arguments: [String], name: String, environment extra: [String: String] = [:]) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: TestCluster.batonPath)
         process.arguments = arguments
@@ -56,6 +56,7 @@ final class TestCluster: @unchecked Sendable {
         env["BATON_DATABASE_URL"] = TestCluster.databaseURL
         env["BATON_AMQP_URL"] = TestCluster.amqpURL
         env["BATON_LOG_LEVEL"] = "info"
+        env.merge(extra) { _, new in new }
         process.environment = env
         let log = logDirectory.appendingPathComponent("\(name).log")
         FileManager.default.createFile(atPath: log.path, contents: nil)

@@ -38,12 +38,31 @@ install_packages() {
     command -v rabbitmq-server >/dev/null || [ -x /usr/sbin/rabbitmq-server ] || missing+=(rabbitmq-server)
     dpkg -s librabbitmq-dev >/dev/null 2>&1 || missing+=(librabbitmq-dev)
     command -v pkg-config >/dev/null || missing+=(pkg-config)
+    command -v openssl >/dev/null || missing+=(openssl)
     if [ ${#missing[@]} -gt 0 ]; then
         log "installing ${missing[*]}"
         as_root apt-get update -qq
         # policy-rc.d keeps the packages from starting system-wide services.
         DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
     fi
+}
+
+# A local CA and a server certificate for 127.0.0.1 / localhost, so both services
+# also accept TLS (RabbitMQ on 5671, PostgreSQL with ssl = on). Clients verify
+# with .data/tls/ca.pem: amqps://…:5671/vhost?cacertfile=… and sslmode=verify-full&sslrootcert=….
+TLS="$DATA/tls"
+tls_files() {
+    [ -f "$TLS/server.pem" ] && return 0
+    mkdir -p "$TLS"
+    openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=Baton local CA" \
+        -keyout "$TLS/ca.key" -out "$TLS/ca.pem" >/dev/null 2>&1
+    openssl req -newkey rsa:2048 -nodes -subj "/CN=localhost" -keyout "$TLS/server.key" -out "$TLS/server.csr" >/dev/null 2>&1
+    printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' > "$TLS/san.ext"
+    openssl x509 -req -in "$TLS/server.csr" -CA "$TLS/ca.pem" -CAkey "$TLS/ca.key" -CAcreateserial -days 3650 \
+        -extfile "$TLS/san.ext" -out "$TLS/server.pem" >/dev/null 2>&1
+    chmod 755 "$TLS"; chmod 644 "$TLS/ca.pem" "$TLS/server.pem"
+    chgrp rabbitmq "$TLS/server.key" 2>/dev/null && chmod 640 "$TLS/server.key" || chmod 644 "$TLS/server.key"
+    log "created a local CA and server certificate in $TLS"
 }
 
 rmq_env() {
@@ -87,6 +106,13 @@ shared_buffers = 256MB
 log_min_messages = warning
 CONF
     fi
+    tls_files
+    if ! grep -q "^ssl = on" "$PG_DATA/postgresql.conf"; then
+        install -o postgres -g postgres -m 600 "$TLS/server.key" "$PG_DATA/server.key"
+        install -o postgres -g postgres -m 644 "$TLS/server.pem" "$PG_DATA/server.crt"
+        printf "ssl = on\nssl_cert_file = 'server.crt'\nssl_key_file = 'server.key'\n" >> "$PG_DATA/postgresql.conf"
+        pg_running && runuser -u postgres -- "$bin/pg_ctl" -D "$PG_DATA" reload >/dev/null
+    fi
     if pg_running; then log "PostgreSQL already running"; else
         log "starting PostgreSQL on 127.0.0.1:$PG_PORT"
         runuser -u postgres -- "$bin/pg_ctl" -D "$PG_DATA" -l "$PG_DATA/server.log" -w -t 60 start >/dev/null \
@@ -124,8 +150,20 @@ log.console = false
 disk_free_limit.absolute = 50MB
 CONF
     fi
+    tls_files
+    if ! grep -q "^listeners.ssl.default" "$RMQ_BASE/rabbitmq.conf"; then
+        cat >> "$RMQ_BASE/rabbitmq.conf" <<CONF
+listeners.ssl.default = 127.0.0.1:${BATON_AMQPS_PORT:-5671}
+ssl_options.cacertfile = $TLS/ca.pem
+ssl_options.certfile = $TLS/server.pem
+ssl_options.keyfile = $TLS/server.key
+ssl_options.verify = verify_none
+ssl_options.fail_if_no_peer_cert = false
+CONF
+        rmq_running && { log "restarting RabbitMQ to add its TLS listener"; rmq_down; }
+    fi
     if rmq_running; then log "RabbitMQ already running"; return 0; fi
-    log "starting RabbitMQ on 127.0.0.1:$AMQP_PORT (takes ~20 s)"
+    log "starting RabbitMQ on 127.0.0.1:$AMQP_PORT and :${BATON_AMQPS_PORT:-5671} (TLS) (takes ~20 s)"
     chown -R rabbitmq:rabbitmq "$RMQ_BASE" 2>/dev/null || true
     setsid nohup rabbitmq-server > "$RMQ_BASE/console.log" 2>&1 < /dev/null &
     local deadline=$((SECONDS + 120))
