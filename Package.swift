@@ -42,9 +42,12 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
-        .executableTarget(name: "BatonChaos", dependencies: ["Baton", "BatonStore", "BatonPostgres", "BatonAMQP"]),
+        .executableTarget(name: "BatonChaos", dependencies: [
+            "Baton", "BatonStore", "BatonPostgres", "BatonAMQP", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         .executableTarget(name: "BatonBenchmark", dependencies: [
             "Baton", "BatonStore", "BatonPostgres", "BatonAMQP", "BatonCoordinator", "BatonWorker",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "BatonPostgresTests", dependencies: ["BatonPostgres"]),
         .testTarget(name: "BatonAMQPTests", dependencies: ["BatonAMQP"]),

@@ -4,37 +4,28 @@
 // one for the coordinator and worker processes.
 //
 //   swift build -c release && .build/release/BatonBenchmark --nodes 10000
+import ArgumentParser
 import Baton
 import BatonStore
 import Foundation
 
-struct Options {
-    var sizes: [Int] = [1_000, 10_000]
-    var workerProcesses = 2
-    var concurrency = 32
-    var scenarios: Set<String> = ["fan-out", "chain"]
+struct Options: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "BatonBenchmark",
+        abstract: "The hot-path benchmark: fan-out and chain graphs on the real services; prints nodes/s and latency percentiles.")
 
-    init(_ args: [String]) {
-        var i = 0
-        func value() -> String {
-            i += 1
-            guard i < args.count else { fail("\(args[i - 1]) needs a value") }
-            return args[i]
-        }
-        while i < args.count {
-            switch args[i] {
-            case "--nodes": sizes = value().split(separator: ",").compactMap { Int($0) }
-            case "--workers": workerProcesses = Int(value()) ?? 2
-            case "--concurrency": concurrency = Int(value()) ?? 32
-            case "--only": scenarios = [value()]
-            case "-h", "--help":
-                print("usage: BatonBenchmark [--nodes 1000,10000] [--workers 2] [--concurrency 32] [--only fan-out|chain]")
-                exit(0)
-            default: fail("unknown argument \(args[i])")
-            }
-            i += 1
-        }
-        if sizes.isEmpty || sizes.contains(where: { $0 < 2 }) { fail("--nodes takes sizes of at least 2, comma separated") }
+    @Option(help: "Graph sizes, comma separated (each at least 2).") var nodes = "1000,10000"
+    @Option(help: "Worker processes.") var workers = 2
+    @Option(help: "Slots per worker process.") var concurrency = 32
+    @Option(help: "Run only this scenario: fan-out or chain.") var only: String?
+
+    var sizes: [Int] { nodes.split(separator: ",").compactMap { Int($0) } }
+    var workerProcesses: Int { workers }
+    var scenarios: Set<String> { only.map { [$0] } ?? ["fan-out", "chain"] }
+
+    func validate() throws {
+        guard !sizes.isEmpty, !sizes.contains(where: { $0 < 2 }) else { throw ValidationError("--nodes takes sizes of at least 2, comma separated") }
+        guard workers >= 1, concurrency >= 1 else { throw ValidationError("--workers and --concurrency must be at least 1") }
+        if let only, only != "fan-out" && only != "chain" { throw ValidationError("--only takes fan-out or chain") }
     }
 }
 
@@ -43,7 +34,7 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
-let options = Options(Array(CommandLine.arguments.dropFirst()))
+let options = Options.parseOrExit()
 let env = ProcessInfo.processInfo.environment
 let databaseURL = env["BATON_DATABASE_URL"] ?? "postgresql://postgres@127.0.0.1:5432/baton"
 let amqpURL = env["BATON_AMQP_URL"] ?? "amqp://guest:guest@127.0.0.1:5672/%2f"

@@ -6,44 +6,29 @@
 //
 //   swift build && .build/debug/BatonChaos                                          # short form (CI): 1,000 nodes
 //   .build/debug/BatonChaos --nodes 10000 --seconds-per-node 0.05 --time-limit 1200 # long form
+import ArgumentParser
 import Baton
 import BatonAMQP
 import BatonPostgres
 import BatonStore
 import Foundation
 
-struct Options {
-    var nodes = 1_000
-    var secondsPerNode = 0.3
-    var workers = 3
-    var seed = UInt64.random(in: 1...UInt64(UInt32.max))
-    var timeLimit = 300.0
-    var restartServices = true
+struct Options: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "BatonChaos",
+        abstract: "The chaos suite: a graph on the real services while workers, the coordinator, RabbitMQ and PostgreSQL are killed or restarted.")
 
-    init(_ args: [String]) {
-        var i = 0
-        func value() -> String {
-            i += 1
-            guard i < args.count else { fail("\(args[i - 1]) needs a value") }
-            return args[i]
-        }
-        while i < args.count {
-            switch args[i] {
-            case "--nodes": nodes = Int(value()) ?? 0
-            case "--seconds-per-node": secondsPerNode = Double(value()) ?? -1
-            case "--workers": workers = Int(value()) ?? 0
-            case "--seed": seed = UInt64(value()) ?? 0
-            case "--time-limit": timeLimit = Double(value()) ?? 0
-            case "--no-service-restarts": restartServices = false
-            case "-h", "--help":
-                print("usage: BatonChaos [--nodes 1000] [--seconds-per-node 0.3] [--workers 3] [--seed N] [--time-limit 300] [--no-service-restarts]")
-                exit(0)
-            default: fail("unknown argument \(args[i])")
-            }
-            i += 1
-        }
+    @Option(help: "Nodes in the graph (at least 20).") var nodes = 1_000
+    @Option(help: "Seconds each node works.") var secondsPerNode = 0.3
+    @Option(help: "Worker processes (at least 2).") var workers = 3
+    @Option(help: "Seed of the graph and the fault choices (default: random).") var seed = UInt64.random(in: 1...UInt64(UInt32.max))
+    @Option(help: "Give up after this many seconds (at least 10).") var timeLimit = 300.0
+    @Flag(name: .customLong("no-service-restarts"), help: "Do not restart RabbitMQ and PostgreSQL.") var noServiceRestarts = false
+
+    var restartServices: Bool { !noServiceRestarts }
+
+    func validate() throws {
         guard nodes >= 20, workers >= 2, secondsPerNode >= 0, timeLimit >= 10, seed > 0 else {
-            fail("--nodes must be at least 20, --workers at least 2, --time-limit at least 10 s, --seed positive")
+            throw ValidationError("--nodes must be at least 20, --workers at least 2, --time-limit at least 10 s, --seed positive")
         }
     }
 }
@@ -57,7 +42,7 @@ func say(_ message: String) {
     FileHandle.standardError.write(Data("chaos: \(message)\n".utf8))
 }
 
-let options = Options(Array(CommandLine.arguments.dropFirst()))
+let options = Options.parseOrExit()
 let env = ProcessInfo.processInfo.environment
 let databaseURL = env["BATON_DATABASE_URL"] ?? "postgresql://postgres@127.0.0.1:5432/baton_chaos"
 let amqpURL = env["BATON_AMQP_URL"] ?? "amqp://guest:guest@127.0.0.1:5672/baton-chaos"
