@@ -200,23 +200,13 @@ final class CoordinatorLoop: @unchecked Sendable {
         let deliveries = delivery.headers["x-baton-deliveries"]?.intValue ?? 1
         let reason = "the task was dead-lettered after \(deliveries) deliveries without a result: it keeps killing (or losing) the worker that runs it"
         logger.error("run \(task.runID) node \(task.key) attempt \(task.attempt): \(reason)")
-        if runs[task.runID] == nil {
-            guard let state = try loadState(task.runID), !state.status.isTerminal else { return }
-            runs[task.runID] = state
-            record(task.runID, runs[task.runID]!.handle(.start))
-        }
+        guard try startRun(task.runID) else { return }
         record(task.runID, runs[task.runID]!.handle(.deadLettered(key: task.key, attempt: task.attempt, reason: reason)))
     }
 
     private func handle(_ report: ReportMessage) throws {
         let id = report.runID
-        if finished.contains(id) { return }
-        if runs[id] == nil {
-            guard UUID(uuidString: id) != nil, let state = try loadState(id) else { return }  // unknown run: ignore
-            if state.status.isTerminal { finished.insert(id); return }
-            runs[id] = state
-            record(id, runs[id]!.handle(.start))
-        }
+        guard try startRun(id) else { return }
         switch report {
         case let .started(_, key, attempt, worker, at):
             record(id, runs[id]!.handle(.started(key: key, attempt: attempt, worker: worker, at: at)))
@@ -288,15 +278,25 @@ final class CoordinatorLoop: @unchecked Sendable {
         return state
     }
 
-    private func startRun(_ id: String) throws {
-        guard runs[id] == nil, !finished.contains(id), let store else { return }
+    /// Makes sure `id` is a cached, unfinished run, loading and resuming it if need be.
+    /// False for a run that ended, or that does not exist (any id a message names is checked here,
+    /// so a malformed one cannot reach SQL and fail the batch).
+    @discardableResult
+    private func startRun(_ id: String) throws -> Bool {
+        if runs[id] != nil { return true }
+        guard !finished.contains(id), UUID(uuidString: id) != nil else { return false }
         let clock = ContinuousClock()
         let began = clock.now
-        guard let state = try loadState(id), !state.status.isTerminal else { return }
+        guard let state = try loadState(id) else { return false }
+        if state.status.isTerminal {
+            finished.insert(id)
+            return false
+        }
         let loaded = clock.now
         runs[id] = state
         record(id, runs[id]!.handle(.start))
         logger.debug("run \(id): loaded \(state.graph.order.count) nodes in \(loaded - began), started in \(clock.now - loaded)")
+        return true
     }
 
     private func record(_ runID: String, _ commands: [SchedulerCommand]) {

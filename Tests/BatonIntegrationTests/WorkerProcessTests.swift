@@ -129,6 +129,9 @@ extension Integration {
                 try amqp.publish(exchange: BatonTopology.tasksExchange, routingKey: "default", body: body)
                 try amqp.publish(exchange: "", routingKey: BatonTopology.resultsQueue, body: body)
             }
+            // A dead letter that reads as a task but names no real run must be dropped too, not retried forever.
+            try amqp.publish(exchange: BatonTopology.deadExchange, routingKey: "",
+                             body: Array(#"{"run": "not-a-uuid", "node": "n", "attempt": 1, "procedure": "baton.echo"}"#.utf8))
             try amqp.waitForConfirms()
 
             try TestCluster.waitUntil(30, "the garbage to be dead-lettered and dropped") {
