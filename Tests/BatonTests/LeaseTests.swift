@@ -73,3 +73,25 @@ struct DeadLetterTests {
         #expect(h.state.nodes["a"]?.status == .queued)
     }
 }
+
+@Suite("RunState: worker leases and conditions")
+struct LeaseConditionTests {
+    @Test func aLostWorkersConditionGoesOutAgainAsANewConditionAttempt() throws {
+        var h = Harness(try graph(#"""
+        {"nodes": {"a": {"procedure": "p", "condition": {"procedure": "check", "input": {"x": 1}}}}}
+        """#))
+        let first = h.start()
+        #expect(first.dispatches.map(\.phase) == [.condition])
+        h.send(.started(key: "a", attempt: 1, worker: "w1", at: h.now))
+        let lost = h.send(.workerLost(worker: "w1"))
+        #expect(lost.dispatches.map { "\($0.phase) \($0.attempt) \($0.procedure)" } == ["condition 2 check"])
+        #expect(lost.dispatches.first?.input == ["x": 1])
+        #expect(lost.cancelled == [TaskRef(key: "a", attempt: 1)])
+        #expect(h.state.nodes["a"]?.status == .queued)
+        #expect(h.state.nodes["a"]?.worker == nil)
+        // The new condition attempt decides the node as usual.
+        h.send(.result(NodeResult(key: "a", attempt: 2, phase: .condition, outcome: .succeeded(true), worker: "w2")))
+        #expect(h.state.nodes["a"]?.phase == .run)
+        #expect(h.state.nodes["a"]?.status == .queued)
+    }
+}

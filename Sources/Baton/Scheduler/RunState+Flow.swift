@@ -84,23 +84,30 @@ extension RunState {
                     continue
                 }
             }
-            if let condition = policies.condition {
-                let input: JSON
-                do { input = try condition.input.resolve { visibleOutput($0) } } catch {
-                    work += end(key, as: .failed, error: "condition: \(error.description)", into: &out)
-                    continue
-                }
-                var node = nodes[key]!
-                node.status = .queued
-                node.attempt += 1
-                node.phase = .condition
-                node.error = nil
-                set(key, node, NodeChange(key: key, status: .queued, attempt: node.attempt, event: "condition_queued"), into: &out)
-                out.append(.dispatch(dispatch(for: key, attempt: node.attempt, input: input, phase: .condition)))
+            if policies.condition != nil {
+                work += beginCondition(key, into: &out)
                 continue
             }
             work += beginRun(key, newAttempt: true, into: &out)
         }
+    }
+
+    /// Queues the node's condition as a new attempt. Returns nodes unblocked if its input cannot be resolved (the node fails).
+    mutating func beginCondition(_ key: String, into out: inout Commands) -> [String] {
+        let input: JSON
+        do { input = try graph.nodes[key]!.policies.condition!.input.resolve { visibleOutput($0) } } catch {
+            return end(key, as: .failed, error: "condition: \(error.description)", into: &out)
+        }
+        var node = nodes[key]!
+        node.status = .queued
+        node.attempt += 1
+        node.phase = .condition
+        node.error = nil
+        node.worker = nil
+        node.deadline = nil
+        set(key, node, NodeChange(key: key, status: .queued, attempt: node.attempt, event: "condition_queued"), into: &out)
+        out.append(.dispatch(dispatch(for: key, attempt: node.attempt, input: input, phase: .condition)))
+        return []
     }
 
     /// Queues the node's procedure (or arms its delay). Returns nodes unblocked if it ended at once.

@@ -32,19 +32,12 @@ extension RunState {
                 "message": .string("worker \(worker) stopped heartbeating; the attempt is sent out again")]))
             out.append(.cancelTasks(runID: runID, attempts: [TaskRef(key: key, attempt: node.attempt)]))
             if node.phase == .condition {
-                var again = node
-                again.status = .queued
-                again.attempt += 1
-                again.worker = nil
-                again.deadline = nil
-                let input = (try? graph.nodes[key]!.policies.condition!.input.resolve { visibleOutput($0) }) ?? .null
-                set(key, again, NodeChange(key: key, status: .queued, attempt: again.attempt, event: "condition_queued"), into: &out)
-                out.append(.dispatch(dispatch(for: key, attempt: again.attempt, input: input, phase: .condition)))
+                evaluate(beginCondition(key, into: &out), into: &out)
             } else {
                 var again = node
                 again.worker = nil
                 nodes[key] = again
-                _ = beginRun(key, newAttempt: true, into: &out)
+                evaluate(beginRun(key, newAttempt: true, into: &out), into: &out)
             }
         }
     }
