@@ -31,7 +31,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .target(name: "BatonWorker", dependencies: [
-            "Baton", "BatonAMQP", "BatonDemo",
+            "Baton", "BatonAMQP",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
@@ -42,8 +42,15 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
+        // A worker for Baton's own tests: it also serves a procedure that kills its own process.
+        .executableTarget(name: "BatonTestWorker", dependencies: [
+            "Baton", "BatonDemo", "BatonWorker",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
         .executableTarget(name: "BatonChaos", dependencies: [
-            "Baton", "BatonStore", "BatonPostgres", "BatonAMQP", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Baton", "BatonDemo", "BatonStore", "BatonPostgres", "BatonAMQP", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "BatonBenchmark", dependencies: [
             "Baton", "BatonStore", "BatonPostgres", "BatonAMQP", "BatonCoordinator", "BatonWorker",
@@ -52,6 +59,10 @@ let package = Package(
         .testTarget(name: "BatonPostgresTests", dependencies: ["BatonPostgres"]),
         .testTarget(name: "BatonAMQPTests", dependencies: ["BatonAMQP"]),
         .testTarget(name: "BatonTests", dependencies: ["Baton", "BatonDemo", "BatonTesting"]),
+        // The shells' decisions (worker intake, coordinator batching, leases, failures) and wire formats: no services.
+        .testTarget(name: "BatonShellTests", dependencies: [
+            "Baton", "BatonAMQP", "BatonPostgres", "BatonStore", "BatonCoordinator", "BatonWorker",
+        ]),
         .testTarget(name: "BatonIntegrationTests", dependencies: [
             "Baton", "BatonDemo", "BatonStore", "BatonPostgres", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonTesting",
         ]),

@@ -2,11 +2,12 @@ import CRabbitMQ
 
 /// Consuming: prefetch, consumers, deliveries and acknowledgements.
 extension AMQPConnection {
-    /// Limits how many unacknowledged deliveries the broker sends to each consumer on `channel`.
-    public func setPrefetch(_ count: UInt16, channel: UInt16 = 1) throws {
+    /// Limits how many unacknowledged deliveries the broker sends to each consumer on `channel`,
+    /// or with `shared` to all consumers of the channel together (RabbitMQ's global qos).
+    public func setPrefetch(_ count: UInt16, shared: Bool = false, channel: UInt16 = 1) throws {
         try locked {
             _ = try rpc("basic.qos \(count)", channel: channel) { state, _ in
-                amqp_basic_qos(state, channel, 0, count, 0)
+                amqp_basic_qos(state, channel, 0, count, shared ? 1 : 0)
             }
         }
     }

@@ -30,16 +30,6 @@ public struct AMQPDelivery: Sendable, Equatable {
         self.messageID = messageID
         self.priority = priority
     }
-
-    /// RabbitMQ's `x-delivery-count` header (quorum queues), if present.
-    public var deliveryCount: Int64? { headers["x-delivery-count"]?.intValue }
-
-    /// The sum of the `count` fields in RabbitMQ's `x-death` header: how many
-    /// times the message was dead-lettered. Zero when absent.
-    public var deathCount: Int64 {
-        guard let deaths = headers["x-death"]?.arrayValue else { return 0 }
-        return deaths.reduce(0) { $0 + ($1.tableValue?["count"]?.intValue ?? 0) }
-    }
 }
 
 extension AMQPDelivery {

@@ -1,19 +1,53 @@
-/// Baton's exchanges and queues. Everything is durable; declaring is idempotent,
-/// so coordinator and workers each declare what they use on every (re)connect.
+/// Baton's messaging in one place: exchanges, queues, routing keys, header names and the
+/// channel each connection uses for what. Declaring is idempotent, so the coordinator and
+/// workers each declare what they use on every (re)connect.
 ///
-/// - `baton.tasks` (direct): routing key = pool; queue `baton.tasks.<pool>` per pool.
-/// - `baton.results` queue (default exchange): workers' reports to the coordinator.
-/// - `baton.heartbeats` queue: worker liveness; old heartbeats expire.
-/// - `baton.dead` (fanout) → `baton.dead-letters`: rejected and malformed messages.
+/// - `baton.tasks` (direct): one durable queue per pool and procedure, `baton.tasks.<pool>:<procedure>`,
+///   bound with routing key `<pool>:<procedure>`, so a worker receives only tasks for
+///   procedures it serves. Priorities 0-9 (`x-max-priority`).
+/// - `baton.results` (durable queue, default exchange): workers' reports to the coordinator.
+/// - `baton.heartbeats` (durable queue): worker liveness; heartbeats expire after a minute.
+/// - `baton.dead` (fanout) → `baton.dead-letters` (durable): rejected and malformed messages,
+///   and tasks past the delivery limit; the coordinator consumes it.
+/// - `baton.control` (fanout): cancel signals from the coordinator. Each worker binds a queue of
+///   its own to it that is *not* durable: exclusive and auto-deleted with the worker's connection,
+///   since a signal only matters to workers alive when it is sent.
 public enum BatonTopology {
     public static let tasksExchange = "baton.tasks"
     public static let resultsQueue = "baton.results"
     public static let heartbeatsQueue = "baton.heartbeats"
     public static let deadExchange = "baton.dead"
     public static let deadLettersQueue = "baton.dead-letters"
+    /// Fanout exchange on which the coordinator tells every worker to stop attempts.
+    public static let controlExchange = "baton.control"
 
-    /// The queue that holds tasks for `pool`.
-    public static func taskQueue(pool: String) -> String { "baton.tasks.\(pool)" }
+    /// Header counting how many times a task was delivered without a result.
+    public static let deliveriesHeader = "x-baton-deliveries"
+    /// Header RabbitMQ sets on a dead letter: the queue it was rejected from.
+    public static let firstDeathQueueHeader = "x-first-death-queue"
+
+    /// Channels of the coordinator's consuming connection.
+    public enum CoordinatorChannel {
+        public static let results: UInt16 = 1
+        public static let heartbeats: UInt16 = 2
+        public static let deadLetters: UInt16 = 3
+    }
+
+    /// Channels of a worker's consuming connection.
+    public enum WorkerChannel {
+        public static let tasks: UInt16 = 1
+        public static let control: UInt16 = 2
+        /// Confirmed republishing of redelivered tasks with their delivery count.
+        public static let republish: UInt16 = 3
+    }
+
+    /// The routing key of tasks for `procedure` in `pool` (pool names cannot contain ':').
+    public static func routingKey(pool: String, procedure: String) -> String { "\(pool):\(procedure)" }
+
+    /// The queue that holds tasks for `procedure` in `pool`.
+    public static func taskQueue(pool: String, procedure: String) -> String {
+        "baton.tasks.\(routingKey(pool: pool, procedure: procedure))"
+    }
 
     /// Declares the shared exchanges and queues.
     public static func declareCommon(on connection: AMQPConnection, channel: UInt16 = 1) throws {
@@ -28,25 +62,35 @@ public enum BatonTopology {
         try connection.declareExchange(name: controlExchange, type: "fanout", durable: true, channel: channel)
     }
 
-    /// Declares (and binds) the task queue of `pool`.
-    public static func declarePool(_ pool: String, on connection: AMQPConnection, channel: UInt16 = 1) throws {
-        let queue = taskQueue(pool: pool)
+    /// Declares (and binds) the task queue of `procedure` in `pool`; returns its name.
+    @discardableResult
+    public static func declareTaskQueue(pool: String, procedure: String, on connection: AMQPConnection,
+                                        channel: UInt16 = 1) throws -> String {
+        let queue = taskQueue(pool: pool, procedure: procedure)
         try connection.declareQueue(name: queue, durable: true,
                                     arguments: ["x-dead-letter-exchange": .string(deadExchange), "x-max-priority": .int(9)],
                                     channel: channel)
-        try connection.bindQueue(queue: queue, exchange: tasksExchange, routingKey: pool, channel: channel)
+        try connection.bindQueue(queue: queue, exchange: tasksExchange,
+                                 routingKey: routingKey(pool: pool, procedure: procedure), channel: channel)
+        return queue
     }
-}
 
-extension BatonTopology {
-    /// Fanout exchange on which the coordinator tells every worker to stop attempts.
-    public static let controlExchange = "baton.control"
-
-    /// Declares the control exchange and a private, self-deleting queue bound to it; returns the queue's name.
+    /// Declares a worker's private control queue bound to the control exchange; returns its name.
     public static func declareControlQueue(on connection: AMQPConnection, channel: UInt16) throws -> String {
         try connection.declareExchange(name: controlExchange, type: "fanout", durable: true, channel: channel)
         let queue = try connection.declareQueue(name: "", durable: false, exclusive: true, autoDelete: true, channel: channel).name
         try connection.bindQueue(queue: queue, exchange: controlExchange, routingKey: "", channel: channel)
         return queue
+    }
+
+    /// Declares Baton's queues and empties them, with the task queues of `procedures` in `pools`:
+    /// a clean slate for tests and benchmarks.
+    public static func purge(pools: [String], procedures: [String], on connection: AMQPConnection) throws {
+        try declareCommon(on: connection)
+        var queues = [resultsQueue, heartbeatsQueue, deadLettersQueue]
+        for pool in pools {
+            for procedure in procedures { queues.append(try declareTaskQueue(pool: pool, procedure: procedure, on: connection)) }
+        }
+        for queue in queues { _ = try connection.purgeQueue(name: queue) }
     }
 }

@@ -86,21 +86,14 @@ func measure(_ document: JSON, store: Store) throws -> (seconds: Double, rows: [
     let run = try store.submit(graph)
     while true {
         // Only the run's row: a per-status count over every node would load the database being measured.
-        let status = try store.connection.query("select status from baton.runs where id = $1::uuid", [run.id])[row: 0, column: "status"] ?? ""
-        if status == "succeeded" { break }
-        if status == "failed" || status == "cancelled" { fail("run \(run.id) \(status)") }
+        let status = try store.runStatus(run.id)
+        if status == .succeeded { break }
+        if let status, status.isTerminal { fail("run \(run.id) \(status.rawValue)") }
         if Date().timeIntervalSince(start) > 900 { fail("run \(run.id) did not finish in 15 minutes") }
         usleep(20_000)
     }
     let elapsed = Date().timeIntervalSince(start)
-    let r = try store.connection.query("""
-        select extract(epoch from queued_at)::float8 as q, extract(epoch from started_at)::float8 as s,
-               extract(epoch from finished_at)::float8 as f
-        from baton.nodes where run_id = $1::uuid order by position
-        """, [run.id])
-    let rows = (0..<r.rowCount).map { i in
-        (Double(r[row: i, column: "q"] ?? "0") ?? 0, Double(r[row: i, column: "s"] ?? "0") ?? 0, Double(r[row: i, column: "f"] ?? "0") ?? 0)
-    }
+    let rows = try store.nodeTimings(ofRun: run.id).map { ($0.queued, $0.started, $0.finished) }
     return (elapsed, rows)
 }
 

@@ -43,7 +43,7 @@ final class ChaosProcesses {
     }
 
     func startWorker() throws {
-        workers.append(try launch(["worker", "--concurrency", "4", "--heartbeat", "0.5"], log: "worker-\(started)"))
+        workers.append(try launch(["worker", "--demo", "--concurrency", "4", "--heartbeat", "0.5"], log: "worker-\(started)"))
     }
 
     /// SIGKILL to one worker chosen by `pick`, which is then replaced.

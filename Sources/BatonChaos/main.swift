@@ -9,6 +9,7 @@
 import ArgumentParser
 import Baton
 import BatonAMQP
+import BatonDemo
 import BatonPostgres
 import BatonStore
 import Foundation
@@ -93,15 +94,11 @@ final class Reconnecting {
 // Clean slate: schema and queues of the chaos database and vhost.
 do {
     let store = try Store(url: databaseURL)
-    try store.connection.execute("drop schema if exists baton cascade")
+    try store.dropSchema()
     try store.migrate()
     store.close()
     let amqp = try AMQPConnection(url: amqpURL)
-    try BatonTopology.declareCommon(on: amqp)
-    try BatonTopology.declarePool("default", on: amqp)
-    for q in [BatonTopology.resultsQueue, BatonTopology.heartbeatsQueue, BatonTopology.deadLettersQueue, BatonTopology.taskQueue(pool: "default")] {
-        _ = try amqp.purgeQueue(name: q)
-    }
+    try BatonTopology.purge(pools: ["default"], procedures: ProcedureRegistry.demo.names, on: amqp)
     amqp.close()
 } catch {
     fail("cannot prepare \(redactedURL(databaseURL)) and \(amqpURL): \(error) (run `deploy/local/services.sh up` and `deploy/local/services.sh chaos-env`)")
@@ -177,11 +174,7 @@ var lost = 0, duplicated = 0, wrong = 0, stuck = 0
 var problems: [String] = []
 let verified: Bool = db.use { store in
     let nodes = try store.nodes(ofRun: runID)
-    let counts = try store.connection.query("""
-        select node_key, count(*) as n from baton.events where run_id = $1::uuid and kind = 'succeeded' group by node_key
-        """, [runID])
-    var results: [String: Int] = [:]
-    for i in 0..<counts.rowCount { results[counts[row: i, column: "node_key"]!] = counts.int(i, "n") ?? 0 }
+    let results = try store.successEventCounts(ofRun: runID)
     for node in nodes {
         let status = NodeStatus(rawValue: node.status) ?? .pending
         if !status.isTerminal { stuck += 1; problems.append("\(node.key) stuck \(node.status)"); continue }

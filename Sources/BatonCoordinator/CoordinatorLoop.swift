@@ -4,10 +4,11 @@ import BatonStore
 import Foundation
 import Logging
 
-/// The coordinator's work, on one dedicated thread: consume a batch of reports,
-/// feed them to the runs' state machines, commit what changed in one
-/// transaction, publish the tasks that became ready (confirmed), then ack the
-/// batch. A crash anywhere replays the batch; nothing is acked before it is recorded.
+/// The coordinator's work, on one dedicated thread: consume a batch of reports, feed them to
+/// the runs' state machines, commit what changed in one statement, publish the tasks that
+/// became ready (confirmed), then ack the batch. A crash anywhere replays the batch; nothing
+/// is acked before it is recorded. The decisions are values (`RunState`, `PendingBatch`,
+/// `ReceivePolicy`, `LeaseTracker`, `FailureDecision`); this class only carries them out.
 final class CoordinatorLoop: @unchecked Sendable {
     // Safe: everything but `stop` is touched only by the loop's own thread.
     let stop = StopSignal()
@@ -17,34 +18,27 @@ final class CoordinatorLoop: @unchecked Sendable {
     private var store: Store?
     private var consumer: AMQPConnection?
     private var publisher: AMQPConnection?
-    private var declaredPools: Set<String> = []
+    private var declaredQueues: Set<String> = []
 
     /// Unfinished runs, as their state machines.
     private var runs: [String: RunState] = [:]
     /// Runs that ended recently, so late reports for them need no lookup.
-    private var finished = RecentSet(capacity: 10_000)
+    private var finished = RecentSet<String>(capacity: 10_000)
     private var lastPoll = Date.distantPast
     /// librabbitmq answers broker heartbeats only inside a call: an idle publisher is serviced every second.
     private var lastPublisherService = Date()
-
-    /// When each worker was last heard from (heartbeats), for leases.
-    private var workerSeen: [String: Date] = [:]
+    private var leases: LeaseTracker
     private var lastLeaseCheck = Date()
-
-    /// Requests taken since the last commit.
-    private var handledRequests: [Int] = []
+    private let receive: ReceivePolicy
+    private var pending = PendingBatch()
     /// The earliest timer of any cached run.
     private var nextWakeUp: Date?
 
-    /// Commands produced since the last commit, per run in first-touched order.
-    private var pendingCommands: [String: [SchedulerCommand]] = [:]
-    private var pendingOrder: [String] = []
-
-    private static let resultsChannel: UInt16 = 1
-    private static let heartbeatsChannel: UInt16 = 2
-    private static let deadLettersChannel: UInt16 = 3
-
-    init(configuration: CoordinatorConfiguration) { self.configuration = configuration }
+    init(configuration: CoordinatorConfiguration) {
+        self.configuration = configuration
+        leases = LeaseTracker(lease: configuration.lease)
+        receive = ReceivePolicy(batchSize: configuration.batchSize)
+    }
 
     func run() {
         var backoff = Backoff()
@@ -79,42 +73,40 @@ final class CoordinatorLoop: @unchecked Sendable {
             if stop.wait(1) { store.close(); return }
         }
         if announced { logger.info("taking over as the leading coordinator") }
-        try store.connection.listen(Store.runsChannel)
-        try store.connection.listen(Store.requestsChannel)
+        try store.listenForWork()
         self.store = store
 
         let publisher = try AMQPConnection(url: configuration.amqpURL, connectionName: "baton-coordinator-publish")
         try publisher.enableConfirms()
         try BatonTopology.declareCommon(on: publisher)
         self.publisher = publisher
-        declaredPools = []
+        declaredQueues = []
 
         let consumer = try AMQPConnection(url: configuration.amqpURL, connectionName: "baton-coordinator-consume")
-        try consumer.setPrefetch(UInt16(clamping: configuration.batchSize * 2), channel: Self.resultsChannel)
-        try consumer.consume(queue: BatonTopology.resultsQueue, channel: Self.resultsChannel)
-        try consumer.openChannel(Self.heartbeatsChannel)
-        try consumer.consume(queue: BatonTopology.heartbeatsQueue, noAck: true, channel: Self.heartbeatsChannel)
-        try consumer.openChannel(Self.deadLettersChannel)
-        try consumer.setPrefetch(100, channel: Self.deadLettersChannel)
-        try consumer.consume(queue: BatonTopology.deadLettersQueue, channel: Self.deadLettersChannel)
+        let channels = BatonTopology.CoordinatorChannel.self
+        try consumer.setPrefetch(UInt16(clamping: configuration.batchSize * 2), channel: channels.results)
+        try consumer.consume(queue: BatonTopology.resultsQueue, channel: channels.results)
+        try consumer.openChannel(channels.heartbeats)
+        try consumer.consume(queue: BatonTopology.heartbeatsQueue, noAck: true, channel: channels.heartbeats)
+        try consumer.openChannel(channels.deadLetters)
+        try consumer.setPrefetch(100, channel: channels.deadLetters)
+        try consumer.consume(queue: BatonTopology.deadLettersQueue, channel: channels.deadLetters)
         self.consumer = consumer
 
         // Leases count from the last heartbeat the database saw, so a restart forgets no worker.
-        workerSeen = [:]
+        leases = LeaseTracker(lease: configuration.lease)
+        let now = Date()
         for worker in try store.liveWorkers(within: 24 * 3600) {
-            workerSeen[worker.id] = Date().addingTimeInterval(-worker.secondsSinceSeen)
+            leases.heard(worker.id, at: now.addingTimeInterval(-worker.secondsSinceSeen))
         }
 
-        // Recovery: resume every unfinished run; queued and running nodes are
-        // published again (their attempt numbers make duplicates harmless).
+        // Recovery: resume every unfinished run; queued tasks the broker may not have are published again.
         runs = [:]
-        pendingCommands = [:]
-        pendingOrder = []
-        handledRequests = []
+        pending = PendingBatch()
         try takeRequests()  // what users asked while no coordinator ran comes first: a cancelled run must not start
         for id in try store.activeRunIDs() { try startRun(id) }
         lastPoll = Date()
-        try commit(ackUpTo: nil, heartbeats: [])
+        try commit(ackUpTo: nil)
         logger.info("coordinator connected; resumed \(runs.count) unfinished run(s)")
     }
 
@@ -123,8 +115,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         publisher?.close(); publisher = nil
         store?.close(); store = nil
         runs = [:]
-        pendingCommands = [:]
-        pendingOrder = []
+        pending = PendingBatch()
     }
 
     // MARK: - One batch
@@ -135,8 +126,11 @@ final class CoordinatorLoop: @unchecked Sendable {
             return
         }
         var requestsWaiting = false
-        for note in try store.connection.waitForNotifications(timeout: 0) {
-            if note.channel == Store.runsChannel { try startRun(note.payload) } else { requestsWaiting = true }
+        for note in try store.notifications(timeout: 0) {
+            switch note {
+            case let .newRun(id): try startRun(id)
+            case .newRequest: requestsWaiting = true
+            }
         }
         if Date().timeIntervalSince(lastPoll) >= configuration.pollInterval {
             lastPoll = Date()
@@ -145,78 +139,71 @@ final class CoordinatorLoop: @unchecked Sendable {
         }
         if requestsWaiting { try takeRequests() }
         if let wake = nextWakeUp, wake <= Date() { nextWakeUp = fireTimers() }
-        if Date().timeIntervalSince(lastLeaseCheck) >= min(1, configuration.lease / 4) { expireLeases() }
+        if Date().timeIntervalSince(lastLeaseCheck) >= leases.checkInterval { expireLeases() }
 
         if Date().timeIntervalSince(lastPublisherService) >= 1 {
             try publisher?.processIncoming(timeout: 0)
             lastPublisherService = Date()
         }
 
-        var heartbeats: [WorkerHeartbeat] = []
         var lastResultTag: UInt64?
         var lastDeadLetterTag: UInt64?
         var received = 0
-        while received < configuration.batchSize {
-            var wait = (received == 0 && pendingOrder.isEmpty) ? 0.05 : 0
-            if let wake = nextWakeUp { wait = min(wait, max(0, wake.timeIntervalSinceNow)) }
-            guard let delivery = try consumer.nextDelivery(timeout: wait) else { break }
+        let channels = BatonTopology.CoordinatorChannel.self
+        while let wait = receive.wait(received: received, hasPending: !pending.isEmpty, nextWakeUp: nextWakeUp, now: Date()),
+              let delivery = try consumer.nextDelivery(timeout: wait) {
             received += 1
-            if delivery.channel == Self.heartbeatsChannel {
-                do {
-                    let beat = try WorkerHeartbeat(decoding: delivery.body)
-                    heartbeats.append(beat)
-                    workerSeen[beat.id] = Date()
-                } catch {
-                    logger.warning("ignored a malformed heartbeat: \(error)")
-                }
-                continue
-            }
-            if delivery.channel == Self.deadLettersChannel {
+            switch delivery.channel {
+            case channels.heartbeats:
+                handleHeartbeat(delivery)
+            case channels.deadLetters:
                 lastDeadLetterTag = delivery.deliveryTag
                 try handleDeadLetter(delivery)
-                continue
+            default:
+                let report: ReportMessage
+                do {
+                    report = try ReportMessage(decoding: delivery.body)
+                } catch {
+                    logger.warning("dead-lettering a report: \(error)")
+                    try consumer.reject(deliveryTag: delivery.deliveryTag, requeue: false, channel: channels.results)
+                    continue
+                }
+                lastResultTag = delivery.deliveryTag
+                if try startRun(report.runID) { record(report.runID, runs[report.runID]!.handle(report.event)) }
             }
-            let report: ReportMessage
-            do {
-                report = try ReportMessage(decoding: delivery.body)
-            } catch {
-                logger.warning("dead-lettering a malformed report: \(error)")
-                try consumer.reject(deliveryTag: delivery.deliveryTag, requeue: false, channel: Self.resultsChannel)
-                continue
-            }
-            lastResultTag = delivery.deliveryTag
-            try handle(report)
         }
-        try commit(ackUpTo: lastResultTag, heartbeats: heartbeats)
-        if let tag = lastDeadLetterTag { try consumer.ack(deliveryTag: tag, multiple: true, channel: Self.deadLettersChannel) }
+        try commit(ackUpTo: lastResultTag)
+        if let tag = lastDeadLetterTag { try consumer.ack(deliveryTag: tag, multiple: true, channel: channels.deadLetters) }
+    }
+
+    private func handleHeartbeat(_ delivery: AMQPDelivery) {
+        let beat: WorkerHeartbeat
+        do { beat = try WorkerHeartbeat(decoding: delivery.body) } catch {
+            logger.warning("ignored a heartbeat: \(error)")
+            return
+        }
+        pending.heartbeats.append(beat)
+        if beat.stopping {
+            leases.stopped(beat.id)
+            logger.info("worker \(beat.id) stopped")
+        } else {
+            leases.heard(beat.id, at: Date())
+        }
     }
 
     /// A dead-lettered task fails its node; anything else on the dead-letter queue is only logged.
     private func handleDeadLetter(_ delivery: AMQPDelivery) throws {
-        guard let task = try? TaskDispatch(decoding: delivery.body) else {
-            logger.warning("dead letter from \(delivery.headers["x-first-death-queue"]?.stringValue ?? "?") that is not a task (\(delivery.body.count) bytes); dropped")
+        let task: TaskDispatch
+        do { task = try TaskDispatch(decoding: delivery.body) } catch {
+            let queue = delivery.headers[BatonTopology.firstDeathQueueHeader]?.stringValue ?? "?"
+            logger.warning("dead letter from \(queue) that is not a task (\(delivery.body.count) bytes; \(error)); dropped")
             return
         }
-        let deliveries = delivery.headers["x-baton-deliveries"]?.intValue ?? 1
+        let deliveries = delivery.headers[BatonTopology.deliveriesHeader]?.intValue ?? 1
         let reason = "the task was dead-lettered after \(deliveries) deliveries without a result: it keeps killing (or losing) the worker that runs it"
         logger.error("run \(task.runID) node \(task.key) attempt \(task.attempt): \(reason)")
         guard try startRun(task.runID) else { return }
         record(task.runID, runs[task.runID]!.handle(.deadLettered(key: task.key, attempt: task.attempt, reason: reason)))
-    }
-
-    private func handle(_ report: ReportMessage) throws {
-        let id = report.runID
-        guard try startRun(id) else { return }
-        switch report {
-        case let .started(_, key, attempt, worker, at):
-            record(id, runs[id]!.handle(.started(key: key, attempt: attempt, worker: worker, at: at)))
-        case let .finished(_, result):
-            record(id, runs[id]!.handle(.result(result)))
-        case let .progress(_, key, attempt, fraction, message):
-            record(id, runs[id]!.handle(.progress(key: key, attempt: attempt, fraction: fraction, message: message)))
-        case let .log(_, key, attempt, message):
-            record(id, runs[id]!.handle(.log(key: key, attempt: attempt, message: message)))
-        }
     }
 
     /// Sends `.tick` to every run whose earliest timer or deadline is due; returns the next one after that.
@@ -238,9 +225,7 @@ final class CoordinatorLoop: @unchecked Sendable {
     /// Workers silent for longer than the lease lose what they run: it goes out again as new attempts.
     private func expireLeases() {
         lastLeaseCheck = Date()
-        let cutoff = Date().addingTimeInterval(-configuration.lease)
-        for (worker, seen) in workerSeen where seen < cutoff {
-            workerSeen[worker] = nil  // a heartbeat brings it back
+        for worker in leases.expired(at: Date()) {
             logger.warning("worker \(worker) missed its lease (\(Int(configuration.lease)) s without a heartbeat); re-dispatching its attempts")
             for id in Array(runs.keys) { record(id, runs[id]!.handle(.workerLost(worker: worker))) }
         }
@@ -250,7 +235,7 @@ final class CoordinatorLoop: @unchecked Sendable {
     private func takeRequests() throws {
         guard let store else { return }
         for request in try store.openRequests() {
-            handledRequests.append(request.id)
+            pending.handledRequests.append(request.id)
             if runs[request.runID] == nil {
                 guard let state = try loadState(request.runID) else { continue }
                 runs[request.runID] = state
@@ -264,18 +249,25 @@ final class CoordinatorLoop: @unchecked Sendable {
                 record(request.runID, runs[request.runID]!.handle(.retry(from: request.node)))
                 if wasTerminal && !runs[request.runID]!.status.isTerminal { logger.info("run \(request.runID) retried") }
             }
-            if runs[request.runID]!.status.isTerminal && pendingCommands[request.runID] == nil {
+            if runs[request.runID]!.status.isTerminal && !pending.order.contains(request.runID) {
                 runs[request.runID] = nil  // nothing to do for it (e.g. cancelling a finished run)
                 finished.insert(request.runID)
             }
         }
     }
 
-    /// A run's state machine as stored, with this coordinator's limits.
+    /// A run's state machine as stored, with this coordinator's limits. A run that cannot be read
+    /// is failed (once, with the reason) and nil is returned; a lost connection is thrown.
     private func loadState(_ id: String) throws -> RunState? {
-        guard var state = try store?.loadRun(id) else { return nil }
-        state.maxInputBytes = configuration.maxInputBytes
-        return state
+        guard let store else { return nil }
+        do {
+            guard var state = try store.loadRun(id) else { return nil }
+            state.maxInputBytes = configuration.maxInputBytes
+            return state
+        } catch {
+            try carryOut(FailureDecision.loading(id, error: error), error: error)
+            return nil
+        }
     }
 
     /// Makes sure `id` is a cached, unfinished run, loading and resuming it if need be.
@@ -287,64 +279,112 @@ final class CoordinatorLoop: @unchecked Sendable {
         guard !finished.contains(id), UUID(uuidString: id) != nil else { return false }
         let clock = ContinuousClock()
         let began = clock.now
-        guard let state = try loadState(id) else { return false }
+        guard let state = try loadState(id) else {
+            finished.insert(id)
+            return false
+        }
         if state.status.isTerminal {
             finished.insert(id)
             return false
         }
         let loaded = clock.now
         runs[id] = state
+        // Workers that run its nodes get a lease from now, in case they died while no coordinator ran.
+        for node in state.nodes.values where node.status == .running {
+            if let worker = node.worker { leases.expect(worker, at: Date()) }
+        }
         record(id, runs[id]!.handle(.start))
         logger.debug("run \(id): loaded \(state.graph.order.count) nodes in \(loaded - began), started in \(clock.now - loaded)")
         return true
     }
 
-    private func record(_ runID: String, _ commands: [SchedulerCommand]) {
-        guard !commands.isEmpty else { return }
-        if pendingCommands[runID] == nil { pendingOrder.append(runID) }
-        pendingCommands[runID, default: []].append(contentsOf: commands)
+    private func record(_ runID: String, _ commands: [SchedulerCommand]) { pending.record(runID, commands) }
+
+    /// Carries out a decision about an error: reconnect (rethrow), or fail one run and go on.
+    private func carryOut(_ decision: FailureDecision, error: Error) throws {
+        switch decision {
+        case .reconnect, .splitBatch:
+            throw error
+        case .dropBookkeeping:
+            logger.error("dropped heartbeats and marks that cannot be recorded: \(error)")
+        case let .failRun(id, message):
+            logger.error("run \(id) failed: \(message)")
+            pending.drop(id)
+            runs[id] = nil
+            finished.insert(id)
+            guard let store else { return }
+            do { try store.failRun(id, error: message) } catch {
+                if FailureDecision.isConnectionLost(error) { throw error }
+                logger.error("run \(id): cannot even record that it failed: \(error)")
+            }
+        }
     }
 
     /// Persists, then publishes, then acks: the order that makes a crash at any point harmless.
-    private func commit(ackUpTo tag: UInt64?, heartbeats: [WorkerHeartbeat]) throws {
-        guard let store, let publisher, let consumer else { return }
-        let batch = pendingOrder.map { (runID: $0, commands: pendingCommands[$0]!) }
+    private func commit(ackUpTo tag: UInt64?) throws {
+        guard let store else { return }
+        var batch = pending
+        pending = PendingBatch()
         let clock = ContinuousClock()
         let began = clock.now
-        try store.apply(batch, heartbeats: heartbeats, handledRequests: handledRequests)
-        let applied = clock.now
-        pendingCommands = [:]
-        pendingOrder = []
-        handledRequests = []
-
-        var published = 0
-        for (_, commands) in batch {
-            for command in commands {
-                switch command {
-                case let .dispatch(task):
-                    if declaredPools.insert(task.pool).inserted { try BatonTopology.declarePool(task.pool, on: publisher) }
-                    try publisher.publish(exchange: BatonTopology.tasksExchange, routingKey: task.pool, body: task.encoded(),
-                                          persistent: true, priority: UInt8(clamping: task.priority))
-                    published += 1
-                case let .cancelTasks(runID, attempts):
-                    try publisher.publish(exchange: BatonTopology.controlExchange, routingKey: "",
-                                          body: ControlMessage(runID: runID, attempts: attempts).encoded(), persistent: false)
-                    published += 1
-                default:
-                    break
+        do {
+            try store.apply(batch.runs, heartbeats: batch.heartbeats, handledRequests: batch.handledRequests, published: batch.published)
+        } catch {
+            let decision = FailureDecision.committing(runs: batch.order, error: error)
+            if decision == .splitBatch {
+                // Find the run that cannot be recorded: apply one run at a time, fail the one that does not go in.
+                logger.error("a batch of \(batch.order.count) runs cannot be recorded (\(error)); recording them one at a time")
+                var recorded = PendingBatch()
+                for part in batch.split() {
+                    do {
+                        try store.apply(part.runs, heartbeats: part.heartbeats, handledRequests: part.handledRequests,
+                                        published: part.published)
+                        for (runID, commands) in part.runs { recorded.record(runID, commands) }
+                    } catch {
+                        try carryOut(FailureDecision.committing(runs: part.order, error: error), error: error)
+                    }
                 }
+                batch = recorded
+            } else {
+                try carryOut(decision, error: error)  // rethrows a lost connection
+                batch = PendingBatch()
             }
         }
-        if published > 0 {
+        try finishCommit(batch, ackUpTo: tag, began: began, applied: clock.now)
+    }
+
+    /// After the commit: publish (confirmed), remember what the broker now holds, ack, evict ended runs.
+    private func finishCommit(_ batch: PendingBatch, ackUpTo tag: UInt64?, began: ContinuousClock.Instant,
+                              applied: ContinuousClock.Instant) throws {
+        guard let publisher, let consumer else { return }
+        let publications = batch.publications
+        var confirmed: [PublishedTask] = []
+        for publication in publications {
+            switch publication {
+            case let .task(task):
+                let queue = BatonTopology.taskQueue(pool: task.pool, procedure: task.procedure)
+                if declaredQueues.insert(queue).inserted {
+                    try BatonTopology.declareTaskQueue(pool: task.pool, procedure: task.procedure, on: publisher)
+                }
+                try publisher.publish(exchange: BatonTopology.tasksExchange,
+                                      routingKey: BatonTopology.routingKey(pool: task.pool, procedure: task.procedure),
+                                      body: task.encoded(), persistent: true, priority: UInt8(clamping: task.priority))
+                confirmed.append(PublishedTask(runID: task.runID, key: task.key, attempt: task.attempt))
+            case let .cancel(message):
+                try publisher.publish(exchange: BatonTopology.controlExchange, routingKey: "", body: message.encoded(), persistent: false)
+            }
+        }
+        if !publications.isEmpty {
             try publisher.waitForConfirms()
             lastPublisherService = Date()
+            pending.published.append(contentsOf: confirmed)  // recorded with the next commit
         }
-        if let tag { try consumer.ack(deliveryTag: tag, multiple: true, channel: Self.resultsChannel) }
-        if !batch.isEmpty {
-            logger.debug("batch: \(batch.reduce(0) { $0 + $1.commands.count }) commands, applied in \(applied - began), \(published) published in \(clock.now - applied)")
+        if let tag { try consumer.ack(deliveryTag: tag, multiple: true, channel: BatonTopology.CoordinatorChannel.results) }
+        if !batch.order.isEmpty {
+            let clock = ContinuousClock()
+            logger.debug("batch: \(batch.commandCount) commands, applied in \(applied - began), \(publications.count) published in \(clock.now - applied)")
         }
-
-        for (runID, _) in batch where runs[runID]?.status.isTerminal == true {
+        for runID in batch.order where runs[runID]?.status.isTerminal == true {
             logger.info("run \(runID) \(runs[runID]!.status.rawValue)")
             runs[runID] = nil
             finished.insert(runID)
@@ -352,34 +392,4 @@ final class CoordinatorLoop: @unchecked Sendable {
         // Timers may have been armed or disarmed by this batch.
         nextWakeUp = runs.values.compactMap(\.nextWakeUp).min()
     }
-}
-
-/// A bounded set that forgets its oldest members.
-struct RecentSet {
-    private var members = Set<String>()
-    private var order: [String] = []
-    private var head = 0
-    let capacity: Int
-
-    init(capacity: Int) { self.capacity = capacity }
-
-    func contains(_ member: String) -> Bool { members.contains(member) }
-
-    /// Forgets `member` (its run became active again); the order list keeps a stale entry, which is harmless.
-    mutating func remove(_ member: String) { members.remove(member) }
-
-    mutating func insert(_ member: String) {
-        guard members.insert(member).inserted else { return }
-        order.append(member)
-        if members.count > capacity {
-            members.remove(order[head])
-            head += 1
-            if head > capacity { order.removeFirst(head); head = 0 }
-        }
-    }
-}
-
-struct CoordinatorError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

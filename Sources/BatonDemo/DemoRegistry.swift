@@ -1,8 +1,9 @@
 import Baton
 
 extension ProcedureRegistry {
-    /// The built-in procedures plus the demo ones that Baton's own worker serves.
-    public static var standard: ProcedureRegistry {
+    /// The built-in procedures plus the demo ones (`demo.*`), which `baton worker --demo` serves.
+    /// None of them can harm the worker that runs it.
+    public static var demo: ProcedureRegistry {
         var r = ProcedureRegistry.builtIn
         r.register(ChunkTextProcedure())
         r.register(CountWordsProcedure())
@@ -13,7 +14,6 @@ extension ProcedureRegistry {
         r.register(DivideProcedure())
         r.register(CountdownProcedure())
         r.register(StepsProcedure())
-        r.register(CrashWorkerProcedure())
         r.register(SlowAddProcedure())
         return r
     }

@@ -35,16 +35,3 @@ public struct StepsProcedure: Procedure {
         return Output(steps: input.steps)
     }
 }
-
-/// `demo.crash-worker`: kills the worker process running it (SIGKILL), every time.
-/// For trying out how Baton handles a task that keeps killing its workers.
-public struct CrashWorkerProcedure: Procedure {
-    public static let name = "demo.crash-worker"
-    public struct Input: Codable, Sendable {}
-    public init() {}
-    public func execute(_ input: Input, context: ProcedureContext) async throws -> JSON {
-        context.logger.warning("demo.crash-worker: killing this worker process on purpose")
-        kill(getpid(), SIGKILL)
-        return .null
-    }
-}

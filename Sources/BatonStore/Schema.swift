@@ -94,5 +94,20 @@ enum Schema {
             """,
             "create index if not exists requests_open_idx on baton.requests (id) where handled_at is null",
         ]),
+        (3, [
+            // The decoded graph, so a run is loaded without parsing and validating its file again.
+            "alter table baton.runs add column if not exists plan jsonb",
+            // A node's input as written (with its references); `input` is only ever what the procedure received.
+            "alter table baton.nodes add column if not exists template jsonb",
+            """
+            update baton.nodes n set template = coalesce(r.graph -> 'nodes' -> n.key -> 'input', '{}'::jsonb)
+            from baton.runs r where r.id = n.run_id and n.template is null
+            """,
+            "update baton.nodes set input = null where status = 'pending'",
+            // The attempt whose task the broker confirmed: a restarted coordinator publishes only the others again.
+            "alter table baton.nodes add column if not exists published_attempt int",
+            // How often a worker said it would heartbeat, so a silent one drops out of `baton workers`.
+            "alter table baton.workers add column if not exists heartbeat_interval float8 not null default 5",
+        ]),
     ]
 }

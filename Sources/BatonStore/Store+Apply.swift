@@ -7,8 +7,12 @@ extension Store {
     /// Persists what the scheduler decided for a batch of events, for any number of
     /// runs, in one transaction: node rows, one event per transition, run statuses.
     /// Dispatch commands are ignored here; the caller publishes them after this returns.
+    ///
+    /// `published` are tasks the broker confirmed since the last batch: their nodes are marked so a
+    /// restarted coordinator does not publish them again. A heartbeat saying its worker stops
+    /// removes that worker's row.
     public func apply(_ batch: [(runID: String, commands: [SchedulerCommand])], heartbeats: [WorkerHeartbeat] = [],
-                      handledRequests: [Int] = [], now: Date = Date()) throws {
+                      handledRequests: [Int] = [], published: [PublishedTask] = [], now: Date = Date()) throws {
         let nowText = Timestamp.text(now)
         var rows: [String: JSON] = [:]      // "run\u{0}key" -> merged row
         var rowOrder: [String] = []
@@ -36,10 +40,23 @@ extension Store {
                 }
             }
         }
-        if rows.isEmpty && runs.isEmpty && heartbeats.isEmpty && events.isEmpty && handledRequests.isEmpty { return }
+        // A mark for a node this batch also writes goes into that row: one statement may not update a row twice.
+        var marks: [JSON] = []
+        for task in published {
+            let id = task.runID + "\u{0}" + task.key
+            if var row = rows[id]?.objectValue {
+                if row["attempts"]?.intValue == task.attempt { row["published_attempt"] = .int(Int64(task.attempt)) }
+                rows[id] = .object(row)
+            } else {
+                marks.append(["run_id": .string(task.runID), "key": .string(task.key), "attempt": .int(Int64(task.attempt))])
+            }
+        }
+        if rows.isEmpty && runs.isEmpty && heartbeats.isEmpty && events.isEmpty && handledRequests.isEmpty && marks.isEmpty { return }
         // One statement, so one round trip, and atomic on its own: no BEGIN/COMMIT needed.
         var latest: [String: WorkerHeartbeat] = [:]
         for h in heartbeats { latest[h.id] = h }  // one row per worker, or the upsert touches a row twice
+        let live = latest.values.filter { !$0.stopping }
+        let stopped = latest.values.filter(\.stopping).map { JSON.string($0.id) }
         try connection.execute("""
             with node_updates as (
                 update baton.nodes n set
@@ -51,13 +68,16 @@ extension Store {
                     worker = case when u.reset then u.worker else coalesce(u.worker, n.worker) end,
                     due_at = u.due_at,
                     scheduler = coalesce(u.scheduler, n.scheduler),
+                    published_attempt = case when u.reset or u.status <> 'queued' then u.published_attempt
+                                             else coalesce(u.published_attempt, n.published_attempt) end,
                     queued_at = coalesce(u.queued_at, n.queued_at),
                     started_at = case when u.reset then u.started_at else coalesce(u.started_at, n.started_at) end,
                     finished_at = case when u.reset then u.finished_at else coalesce(u.finished_at, n.finished_at) end
                 from jsonb_to_recordset($1::jsonb) as u(
                     run_id uuid, key text, status text, attempts int, set_input bool, input jsonb,
                     set_output bool, output jsonb, error text, worker text, reset bool,
-                    queued_at timestamptz, started_at timestamptz, finished_at timestamptz, due_at timestamptz, scheduler jsonb)
+                    queued_at timestamptz, started_at timestamptz, finished_at timestamptz, due_at timestamptz, scheduler jsonb,
+                    published_attempt int)
                 where n.run_id = u.run_id and n.key = u.key
                 returning 1
             ), run_updates as (
@@ -82,12 +102,22 @@ extension Store {
             ), worker_upserts as (
                 \(Store.workerUpsertSQL(parameter: 5))
                 returning 1
+            ), worker_exits as (
+                delete from baton.workers where id in (select jsonb_array_elements_text($7::jsonb))
+                returning 1
+            ), publish_marks as (
+                update baton.nodes n set published_attempt = m.attempt
+                from jsonb_to_recordset($8::jsonb) as m(run_id uuid, key text, attempt int)
+                where n.run_id = m.run_id and n.key = m.key and n.attempts = m.attempt and n.status = 'queued'
+                returning 1
             )
             select (select count(*) from node_updates) + (select count(*) from run_updates)
                  + (select count(*) from new_events) + (select count(*) from worker_upserts) + (select count(*) from handled)
+                 + (select count(*) from worker_exits) + (select count(*) from publish_marks)
             """, [JSON.array(rowOrder.map { rows[$0]! }).serialized(), JSON.array(Array(runs.values)).serialized(),
-                  JSON.array(events).serialized(), nowText, Store.workerRows(Array(latest.values)).serialized(),
-                  JSON.array(handledRequests.map { .int(Int64($0)) }).serialized()])
+                  JSON.array(events).serialized(), nowText, Store.workerRows(live).serialized(),
+                  JSON.array(handledRequests.map { .int(Int64($0)) }).serialized(), JSON.array(stopped).serialized(),
+                  JSON.array(marks).serialized()])
     }
 
     /// Folds a node's transitions within one batch into the row it ends as.

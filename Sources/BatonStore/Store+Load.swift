@@ -1,5 +1,6 @@
 import Baton
 import BatonPostgres
+import Foundation
 
 extension Store {
     /// Ids of runs that are not finished, oldest first.
@@ -8,20 +9,34 @@ extension Store {
         return (0..<r.rowCount).map { r[row: $0, column: "id"]! }
     }
 
-    /// The scheduler state of a run as stored, or nil if there is no such run.
+    /// The scheduler state of a run as stored, or nil if there is no such run. The graph comes
+    /// from the stored plan (decoded, not validated again); runs stored before plans existed are
+    /// decoded from their source once. A row that cannot be read throws a `StoreError` naming the
+    /// run (and node): that run is broken, not the database.
     public func loadRun(_ id: String) throws -> RunState? {
-        let run = try connection.query("select status, error, graph::text as graph from baton.runs where id = $1::uuid", [id])
+        let run = try connection.query("""
+            select status, error, plan::text as plan, case when plan is null then graph::text end as graph
+            from baton.runs where id = $1::uuid
+            """, [id])
         guard run.rowCount == 1 else { return nil }
         let nodes = try connection.query("""
-            select key, status, attempts, input::text as input, output::text as output, error, worker, scheduler::text as scheduler
+            select key, status, attempts, input::text as input, output::text as output, error, worker,
+                   scheduler::text as scheduler, published_attempt
             from baton.nodes where run_id = $1::uuid order by position
             """, [id])
-        let source = try JSONParser.parse(run[row: 0, column: "graph"]!, maxDepth: 1024)
         var graph: Graph
         do {
-            graph = try GraphDecoder(limits: GraphLimits(maxNodes: .max, maxGraphBytes: .max, maxDepth: 1024)).decode(source)
+            if let plan = run[row: 0, column: "plan"] {
+                graph = try JSONDecoder().decode(Graph.self, from: Data(plan.utf8))
+            } else {
+                let source = try JSONParser.parse(run[row: 0, column: "graph"] ?? "", maxDepth: 1024)
+                graph = try GraphDecoder(limits: GraphLimits(maxNodes: .max, maxGraphBytes: .max, maxDepth: 1024)).decode(source)
+            }
         } catch {
-            throw StoreError("run \(id): the stored graph no longer validates: \(error)")
+            throw StoreError("run \(id): the stored graph cannot be read: \(error)")
+        }
+        guard let runStatus = RunStatus(rawValue: run[row: 0, column: "status"] ?? "") else {
+            throw StoreError("run \(id): unknown run status '\(run[row: 0, column: "status"] ?? "")'")
         }
         var states: [String: NodeState] = [:]
         var order: [String] = []
@@ -29,20 +44,41 @@ extension Store {
         for i in 0..<nodes.rowCount {
             let key = nodes[row: i, column: "key"]!
             order.append(key)
-            let status = NodeStatus(rawValue: nodes[row: i, column: "status"]!) ?? .pending
-            var state = NodeState(
-                status: status,
-                attempt: nodes.int(i, "attempts") ?? 0,
-                // The stored input is the template until the node is queued, then the resolved value.
-                input: status == .pending ? nil : try nodes[row: i, column: "input"].map { try JSONParser.parse($0, maxDepth: 1024) },
-                output: try nodes[row: i, column: "output"].map { try JSONParser.parse($0, maxDepth: 1024) },
-                error: nodes[row: i, column: "error"],
-                worker: nodes[row: i, column: "worker"])
-            if let text = nodes[row: i, column: "scheduler"] { state.restore(bookkeeping: try JSONParser.parse(text)) }
-            states[key] = state
+            guard graph.nodes[key] != nil else { throw StoreError("run \(id): node '\(key)' is not in the run's graph") }
+            let statusText = nodes[row: i, column: "status"] ?? ""
+            guard let status = NodeStatus(rawValue: statusText) else {
+                throw StoreError("run \(id): node '\(key)' has unknown status '\(statusText)'")
+            }
+            do {
+                var state = NodeState(
+                    status: status,
+                    attempt: nodes.int(i, "attempts") ?? 0,
+                    input: try nodes[row: i, column: "input"].map { try JSONParser.parse($0, maxDepth: 1024) },
+                    output: try nodes[row: i, column: "output"].map { try JSONParser.parse($0, maxDepth: 1024) },
+                    error: nodes[row: i, column: "error"],
+                    worker: nodes[row: i, column: "worker"])
+                if let text = nodes[row: i, column: "scheduler"] { state.restore(bookkeeping: try JSONParser.parse(text)) }
+                state.publishedAttempt = nodes.int(i, "published_attempt")
+                states[key] = state
+            } catch {
+                throw StoreError("run \(id): node '\(key)' cannot be read: \(error)")
+            }
         }
         graph = graph.reordered(order)
-        return RunState(runID: id, graph: graph, status: RunStatus(rawValue: run[row: 0, column: "status"]!) ?? .pending,
-                        error: run[row: 0, column: "error"], nodes: states)
+        return RunState(runID: id, graph: graph, status: runStatus, error: run[row: 0, column: "error"], nodes: states)
+    }
+
+    /// Ends a run that cannot go on (its stored state cannot be read or written), with `error`,
+    /// so the coordinator stops trying and every other run goes on.
+    public func failRun(_ id: String, error: String) throws {
+        try connection.execute("""
+            with failed as (
+                update baton.runs set status = 'failed', error = $2, finished_at = now(), started_at = coalesce(started_at, now())
+                where id = $1::uuid and status in ('pending', 'running')
+                returning id
+            )
+            insert into baton.events (run_id, kind, detail)
+            select id, 'run_failed', jsonb_build_object('status', 'failed', 'error', $2::text) from failed
+            """, [id, error])
     }
 }

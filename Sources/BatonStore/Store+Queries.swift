@@ -149,3 +149,48 @@ extension Store {
         return (run[row: 0, column: "status"]!, run[row: 0, column: "error"], counts)
     }
 }
+
+extension Store {
+    /// A run's status, or nil if there is no such run.
+    public func runStatus(_ id: String) throws -> RunStatus? {
+        let r = try connection.query("select status from baton.runs where id = $1::uuid", [id])
+        return r.rowCount == 1 ? r[row: 0, column: "status"].flatMap(RunStatus.init(rawValue:)) : nil
+    }
+
+    /// How many `succeeded` events each node of a run has: exactly one per node that succeeded,
+    /// unless a result was recorded twice.
+    public func successEventCounts(ofRun id: String) throws -> [String: Int] {
+        let r = try connection.query("""
+            select node_key, count(*) as n from baton.events where run_id = $1::uuid and kind = 'succeeded' group by node_key
+            """, [id])
+        var counts: [String: Int] = [:]
+        for i in 0..<r.rowCount { counts[r[row: i, column: "node_key"]!] = r.int(i, "n") ?? 0 }
+        return counts
+    }
+
+    /// When each node of a run was queued, started and finished (seconds since 1970), in graph order.
+    public func nodeTimings(ofRun id: String) throws -> [(queued: Double, started: Double, finished: Double)] {
+        let r = try connection.query("""
+            select extract(epoch from queued_at)::float8 as q, extract(epoch from started_at)::float8 as s,
+                   extract(epoch from finished_at)::float8 as f
+            from baton.nodes where run_id = $1::uuid order by position
+            """, [id])
+        return (0..<r.rowCount).map { i in
+            (Double(r[row: i, column: "q"] ?? "0") ?? 0, Double(r[row: i, column: "s"] ?? "0") ?? 0, Double(r[row: i, column: "f"] ?? "0") ?? 0)
+        }
+    }
+
+    /// Queued nodes of a run whose procedure no live worker serves in the node's pool:
+    /// they wait until such a worker starts.
+    public func unservedNodes(ofRun id: String, limit: Int = 5) throws -> [(key: String, procedure: String, pool: String)] {
+        let r = try connection.query("""
+            select n.key, n.procedure, n.pool from baton.nodes n
+            where n.run_id = $1::uuid and n.status = 'queued' and not exists (
+                select 1 from baton.workers w
+                where w.last_seen_at > now() - make_interval(secs => 3 * w.heartbeat_interval + 1)
+                  and n.pool = any(w.pools) and n.procedure = any(w.procedures))
+            order by n.position limit $2::int
+            """, [id, String(limit)])
+        return (0..<r.rowCount).map { (r[row: $0, column: "key"]!, r[row: $0, column: "procedure"]!, r[row: $0, column: "pool"]!) }
+    }
+}

@@ -15,22 +15,23 @@ extension Store {
     /// `submitted` event, in one transaction, and wakes the coordinators.
     public func submit(_ graph: Graph, idempotencyKey: String? = nil) throws -> SubmittedRun {
         let id = UUID().uuidString.lowercased()
+        let plan = String(decoding: WireFormat.encode(graph), as: UTF8.self)
         return try connection.transaction { c in
             if let key = idempotencyKey {
                 let inserted = try c.query("""
-                    insert into baton.runs (id, name, status, graph, idempotency_key)
-                    values ($1::uuid, $2, 'pending', $3::jsonb, $4)
+                    insert into baton.runs (id, name, status, graph, plan, idempotency_key)
+                    values ($1::uuid, $2, 'pending', $3::jsonb, $5::jsonb, $4)
                     on conflict (idempotency_key) do nothing
                     returning id
-                    """, [id, graph.name, graph.source.serialized(), key])
+                    """, [id, graph.name, graph.source.serialized(), key, plan])
                 if inserted.rowCount == 0 {
                     let existing = try c.query("select id::text, status from baton.runs where idempotency_key = $1", [key])
                     return SubmittedRun(id: existing[row: 0, column: "id"]!,
                                         status: RunStatus(rawValue: existing[row: 0, column: "status"]!) ?? .pending, created: false)
                 }
             } else {
-                try c.execute("insert into baton.runs (id, name, status, graph) values ($1::uuid, $2, 'pending', $3::jsonb)",
-                              [id, graph.name, graph.source.serialized()])
+                try c.execute("insert into baton.runs (id, name, status, graph, plan) values ($1::uuid, $2, 'pending', $3::jsonb, $4::jsonb)",
+                              [id, graph.name, graph.source.serialized(), plan])
             }
             var nodes: [JSON] = []
             var edges: [JSON] = []
@@ -38,7 +39,7 @@ extension Store {
             for (position, key) in graph.order.enumerated() {
                 let node = graph.nodes[key]!
                 let template = graph.source["nodes"]?[key]?["input"] ?? .object(JSONObject())
-                nodes.append(["key": .string(key), "procedure": .string(node.procedure), "input": template,
+                nodes.append(["key": .string(key), "procedure": .string(node.procedure), "template": template,
                               "position": .int(Int64(position)), "pool": .string(node.pool)])
                 let referenced = Set(node.input.references.map(\.node))
                 for dependency in node.dependencies {
@@ -47,9 +48,9 @@ extension Store {
                 }
             }
             try c.execute("""
-                insert into baton.nodes (run_id, key, procedure, status, input, position, pool)
-                select $1::uuid, n.key, n.procedure, 'pending', n.input, n.position, n.pool
-                from jsonb_to_recordset($2::jsonb) as n(key text, procedure text, input jsonb, position int, pool text)
+                insert into baton.nodes (run_id, key, procedure, status, template, position, pool)
+                select $1::uuid, n.key, n.procedure, 'pending', n.template, n.position, n.pool
+                from jsonb_to_recordset($2::jsonb) as n(key text, procedure text, template jsonb, position int, pool text)
                 """, [id, JSON.array(nodes).serialized()])
             if !edges.isEmpty {
                 try c.execute("""

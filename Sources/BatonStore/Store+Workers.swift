@@ -26,33 +26,38 @@ extension Store {
         .array(heartbeats.map { h in
             ["id": .string(h.id), "host": .string(h.host), "pid": .int(Int64(h.pid)),
              "pools": .array(h.pools.map(JSON.string)), "procedures": .array(h.procedures.map(JSON.string)),
-             "slots": .int(Int64(h.slots)), "started_at": .string(Timestamp.text(h.startedAt))]
+             "slots": .int(Int64(h.slots)), "started_at": .string(Timestamp.text(h.startedAt)), "interval": .double(h.interval)]
         })
     }
 
     /// An upsert of worker rows from the JSON array in parameter `$n` (one row per worker id).
     static func workerUpsertSQL(parameter n: Int) -> String {
         """
-        insert into baton.workers (id, host, pid, pools, procedures, slots, started_at, last_seen_at)
+        insert into baton.workers (id, host, pid, pools, procedures, slots, started_at, last_seen_at, heartbeat_interval)
         select w.id, w.host, w.pid,
                array(select jsonb_array_elements_text(w.pools)), array(select jsonb_array_elements_text(w.procedures)),
-               w.slots, w.started_at, now()
-        from jsonb_to_recordset($\(n)::jsonb) as w(id text, host text, pid int, pools jsonb, procedures jsonb, slots int, started_at timestamptz)
+               w.slots, w.started_at, now(), w.interval
+        from jsonb_to_recordset($\(n)::jsonb) as w(id text, host text, pid int, pools jsonb, procedures jsonb, slots int,
+                                                   started_at timestamptz, interval float8)
         on conflict (id) do update set
             host = excluded.host, pid = excluded.pid, pools = excluded.pools, procedures = excluded.procedures,
-            slots = excluded.slots, started_at = excluded.started_at, last_seen_at = now()
+            slots = excluded.slots, started_at = excluded.started_at, last_seen_at = now(),
+            heartbeat_interval = excluded.heartbeat_interval
         """
     }
 
-    /// Workers heard from within `seconds`.
-    public func liveWorkers(within seconds: Double = 30) throws -> [WorkerRow] {
+    /// Workers heard from within `seconds`; by default, within three of their own heartbeat
+    /// intervals (plus a second), so a worker that died leaves the list within seconds and one
+    /// that stopped cleanly at once (its last heartbeat removes it).
+    public func liveWorkers(within seconds: Double? = nil) throws -> [WorkerRow] {
         let r = try connection.query("""
             select id, host, pid, array_to_json(pools)::text as pools, array_to_json(procedures)::text as procedures, slots,
                    started_at::text as started_at, last_seen_at::text as last_seen_at,
                    extract(epoch from now() - last_seen_at)::float8 as age
-            from baton.workers where last_seen_at > now() - make_interval(secs => $1::float8)
+            from baton.workers
+            where last_seen_at > now() - make_interval(secs => coalesce($1::float8, 3 * heartbeat_interval + 1))
             order by id
-            """, [String(seconds)])
+            """, [seconds.map { String($0) }])
         return try (0..<r.rowCount).map { i in
             WorkerRow(id: r[row: i, column: "id"]!, host: r[row: i, column: "host"]!, pid: r.int(i, "pid") ?? 0,
                       pools: try stringArray(r[row: i, column: "pools"]), procedures: try stringArray(r[row: i, column: "procedures"]),
@@ -62,7 +67,7 @@ extension Store {
     }
 
     /// Names of the procedures that live workers serve.
-    public func servedProcedures(within seconds: Double = 30) throws -> Set<String> {
+    public func servedProcedures(within seconds: Double? = nil) throws -> Set<String> {
         Set(try liveWorkers(within: seconds).flatMap(\.procedures))
     }
 

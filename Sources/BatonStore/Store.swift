@@ -3,9 +3,10 @@ import BatonPostgres
 import Foundation
 
 /// Baton's tables in PostgreSQL: runs, nodes, edges, events and workers.
-/// One `Store` owns one connection; use it from one thread at a time.
+/// One `Store` owns one connection, which nothing outside the store touches; use it from one
+/// thread at a time.
 public final class Store: @unchecked Sendable {
-    public let connection: PGConnection
+    let connection: PGConnection
     /// Channel on which a NOTIFY announces each new run (payload: the run id).
     public static let runsChannel = "baton_runs"
 
@@ -50,6 +51,30 @@ public final class Store: @unchecked Sendable {
     public func requireSchema() throws {
         let r = try connection.query("select to_regclass('baton.runs') is not null as ok")
         if r.bool(0, "ok") != true { throw StoreError("the database has no Baton schema: run `baton migrate` first") }
+    }
+}
+
+extension Store {
+    /// Wakes this connection for new runs and new requests (`notifications(timeout:)` reads them).
+    public func listenForWork() throws {
+        try connection.listen(Store.runsChannel)
+        try connection.listen(Store.requestsChannel)
+    }
+
+    /// What LISTEN brought since the last call, waiting up to `timeout` seconds for the first.
+    public func notifications(timeout: Double) throws -> [StoreNotification] {
+        try connection.waitForNotifications(timeout: timeout).map { note in
+            note.channel == Store.runsChannel ? .newRun(note.payload) : .newRequest(runID: note.payload)
+        }
+    }
+
+    /// Drops schema `baton` with everything in it: for test and benchmark set-ups only.
+    public func dropSchema() throws { try connection.execute("drop schema if exists baton cascade") }
+
+    /// Whether an error means the database connection is gone (reconnect) rather than a
+    /// problem with what was asked (fail what it concerns).
+    public static func isConnectionLost(_ error: Error) -> Bool {
+        (error as? PostgresError)?.isConnectionLost ?? false
     }
 }
 

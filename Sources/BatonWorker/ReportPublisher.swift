@@ -38,7 +38,13 @@ final class ReportPublisher: @unchecked Sendable {
                     mailbox.putBack(reports)
                     throw error
                 }
-                if reports.isEmpty && done() { break }
+                if reports.isEmpty && done() {
+                    // The last heartbeat says this worker is gone, so it leaves `baton workers` at once.
+                    try? connection?.publish(exchange: "", routingKey: BatonTopology.heartbeatsQueue,
+                                             body: heartbeat(stopping: true).encoded(), persistent: false)
+                    try? connection?.waitForConfirms()
+                    break
+                }
             } catch {
                 let delay = backoff.next()
                 configuration.logger.error("worker publisher: \(error); reconnecting in \(String(format: "%.1f", delay)) s")
@@ -60,13 +66,18 @@ final class ReportPublisher: @unchecked Sendable {
             try connection.publish(exchange: "", routingKey: BatonTopology.resultsQueue, body: report.body, persistent: true)
         }
         if heartbeatDue {
-            let beat = WorkerHeartbeat(id: configuration.id, host: ProcessInfo.processInfo.hostName, pid: Int(getpid()),
-                                       pools: configuration.pools, procedures: configuration.registry.names,
-                                       slots: configuration.concurrency, startedAt: startedAt, busy: mailbox.busyCount)
-            try connection.publish(exchange: "", routingKey: BatonTopology.heartbeatsQueue, body: beat.encoded(), persistent: false)
+            try connection.publish(exchange: "", routingKey: BatonTopology.heartbeatsQueue, body: heartbeat(stopping: false).encoded(),
+                                   persistent: false)
         }
         try connection.waitForConfirms()
         if heartbeatDue { lastHeartbeat = Date() }
         mailbox.confirmAcks(reports.compactMap(\.ack))
+    }
+
+    private func heartbeat(stopping: Bool) -> WorkerHeartbeat {
+        WorkerHeartbeat(id: configuration.id, host: ProcessInfo.processInfo.hostName, pid: Int(getpid()),
+                        pools: configuration.pools, procedures: configuration.registry.names,
+                        slots: configuration.concurrency, startedAt: startedAt, busy: mailbox.busyCount,
+                        interval: configuration.heartbeatInterval, stopping: stopping)
     }
 }

@@ -1,5 +1,4 @@
 import Baton
-import BatonDemo
 import Foundation
 import Logging
 
@@ -21,7 +20,7 @@ public struct WorkerConfiguration: Sendable {
     public var logger: Logger
 
     public init(amqpURL: String, pools: [String] = ["default"], concurrency: Int = 4,
-                registry: ProcedureRegistry = .standard, id: String? = nil, heartbeatInterval: Double = 5,
+                registry: ProcedureRegistry = .builtIn, id: String? = nil, heartbeatInterval: Double = 5,
                 shutdownGrace: Double = 30, deliveryLimit: Int = 5, logger: Logger = Logger(label: "baton.worker")) {
         self.deliveryLimit = max(1, deliveryLimit)
         self.amqpURL = amqpURL

@@ -133,7 +133,7 @@ extension Integration {
             for (name, text) in c.files { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
             let store = try TestCluster.store()
             defer { store.close() }
-            let before = try store.connection.query("select count(*) as n from baton.runs").int(0, "n")
+            let before = try TestCluster.sql().query("select count(*) as n from baton.runs").int(0, "n")
 
             let result = try TestCluster.cli(c.arguments(directory.path), environment: c.environment)
             #expect(result.status == c.status, "exit \(result.status): \(result.stderr)")
@@ -141,7 +141,7 @@ extension Integration {
             #expect(result.stderr.contains(c.message), "stderr: \(result.stderr)")
             #expect(!result.stderr.contains("hunter2"))
             #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("Stack dump"))
-            #expect(try store.connection.query("select count(*) as n from baton.runs").int(0, "n") == before)
+            #expect(try TestCluster.sql().query("select count(*) as n from baton.runs").int(0, "n") == before)
         }
     }
 }

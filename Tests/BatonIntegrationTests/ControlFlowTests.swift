@@ -13,7 +13,7 @@ extension Integration {
 
         /// (kind, seconds since the epoch) of a node's events, in order.
         func eventTimes(_ store: Store, _ runID: String, _ key: String) throws -> [(kind: String, at: Double)] {
-            let r = try store.connection.query("""
+            let r = try TestCluster.sql().query("""
                 select kind, extract(epoch from at)::float8 as t from baton.events where run_id = $1::uuid and node_key = $2 order by id
                 """, [runID, key])
             return (0..<r.rowCount).map { (r[row: $0, column: "kind"]!, Double(r[row: $0, column: "t"]!)!) }
@@ -127,7 +127,7 @@ extension Integration {
             // and the other nap, still queued when the run was cancelled, was not run.
             let next = try submit(["name": "after-cancel", "nodes": ["echo": ["procedure": "baton.echo", "input": ["n": 1]]]])
             #expect(try TestCluster.waitForRun(next, store: store, seconds: 10) == "succeeded")
-            let started = try store.connection.query(
+            let started = try TestCluster.sql().query(
                 "select extract(epoch from started_at)::float8 as t from baton.nodes where run_id = $1::uuid", [next])[row: 0, column: "t"]
             let slotFreeAfter = try #require(Double(started ?? "")) - cancelledAt.timeIntervalSince1970
             #expect(slotFreeAfter < 1.5, "the worker took \(slotFreeAfter) s to free its slot")
@@ -150,7 +150,7 @@ extension Integration {
             let store = try TestCluster.store()
             defer { store.close() }
             try TestCluster.waitUntil(30, "the delay to be armed") { try nodes(store, runID)["pause"]?.status == "waiting" }
-            let due = try store.connection.query(
+            let due = try TestCluster.sql().query(
                 "select extract(epoch from due_at)::float8 as t from baton.nodes where run_id = $1::uuid and key = 'pause'", [runID])
             let dueAt = try #require(Double(due[row: 0, column: "t"] ?? ""))
             kill(coordinator.processIdentifier, SIGKILL)

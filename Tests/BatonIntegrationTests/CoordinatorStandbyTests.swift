@@ -17,7 +17,7 @@ extension Integration {
             defer { store.close() }
             // The leader holds the lock before the standby starts.
             try TestCluster.waitUntil(30, "the leader to take the lock") {
-                try store.connection.query("select count(*) as n from pg_locks where locktype = 'advisory' and objid = 727275 and granted")
+                try TestCluster.sql().query("select count(*) as n from pg_locks where locktype = 'advisory' and objid = 727275 and granted")
                     .int(0, "n") == 1
             }
             try cluster.start(["coordinator"], name: "standby")
@@ -48,14 +48,14 @@ extension Integration {
             let cluster = TestCluster()
             defer { cluster.stopAll() }
             try cluster.start(["coordinator", "--lease", "2"], name: "coordinator")
-            let frozen = try cluster.start(["worker", "--concurrency", "1", "--heartbeat", "0.3"], name: "frozen")
+            let frozen = try cluster.start(["worker", "--demo", "--concurrency", "1", "--heartbeat", "0.3"], name: "frozen")
             let store = try TestCluster.store()
             defer { store.close() }
             let runID = try TestCluster.submit(["name": "lease", "nodes": ["nap": ["procedure": "baton.sleep", "input": ["seconds": 1.5]]]])
             try TestCluster.waitUntil(30, "the nap to be running") { try TestCluster.nodes(store, runID)["nap"]?.status == "running" }
             kill(frozen.processIdentifier, SIGSTOP)  // no heartbeats, no result, no timeout on the node
             defer { kill(frozen.processIdentifier, SIGCONT) }
-            try cluster.start(["worker", "--concurrency", "1", "--heartbeat", "0.3"], name: "healthy")
+            try cluster.start(["worker", "--demo", "--concurrency", "1", "--heartbeat", "0.3"], name: "healthy")
 
             #expect(try TestCluster.waitForRun(runID, store: store, seconds: 30) == "succeeded")
             let nap = try #require(try TestCluster.nodes(store, runID)["nap"])

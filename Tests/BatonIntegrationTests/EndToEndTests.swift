@@ -88,7 +88,7 @@ extension Integration {
             _ = TestCluster()
             let store = try TestCluster.store()
             defer { store.close() }
-            let before = try store.connection.query("select count(*) as n from baton.runs").int(0, "n")
+            let before = try TestCluster.sql().query("select count(*) as n from baton.runs").int(0, "n")
             let graph: JSON = ["name": "broken", "nodes": [
                 "a": ["procedure": "baton.echo", "input": ["$from": "missing"]],
                 "B": ["procedure": "baton.echo"],
@@ -104,7 +104,7 @@ extension Integration {
                              "node 'd', field 'input/select': invalid JSON pointer"] {
                 #expect(result.stderr.contains(expected), "missing \(expected) in: \(result.stderr)")
             }
-            let after = try store.connection.query("select count(*) as n from baton.runs").int(0, "n")
+            let after = try TestCluster.sql().query("select count(*) as n from baton.runs").int(0, "n")
             #expect(after == before)
         }
 

@@ -36,7 +36,7 @@ extension Integration {
             // The coordinator's own database session is encrypted.
             let store = try TestCluster.store()
             defer { store.close() }
-            let encrypted = try store.connection.query("""
+            let encrypted = try TestCluster.sql().query("""
                 select count(*) as n from pg_stat_ssl s join pg_stat_activity a using (pid)
                 where a.datname = current_database() and s.ssl and a.pid <> pg_backend_pid()
                 """).int(0, "n") ?? 0

@@ -1,5 +1,7 @@
 import Baton
 import BatonAMQP
+import BatonDemo
+import BatonPostgres
 import BatonStore
 import Foundation
 import Testing
@@ -14,16 +16,11 @@ final class TestCluster: @unchecked Sendable {
     /// A clean schema and empty queues, once per test process.
     static let prepared: Void = {
         let store = try! Store(url: databaseURL)
-        try! store.connection.execute("drop schema if exists baton cascade")
+        try! store.dropSchema()
         try! store.migrate()
         store.close()
         let amqp = try! AMQPConnection(url: amqpURL)
-        try! BatonTopology.declareCommon(on: amqp)
-        try! BatonTopology.declarePool("default", on: amqp)
-        for queue in [BatonTopology.resultsQueue, BatonTopology.taskQueue(pool: "default"), BatonTopology.heartbeatsQueue,
-                      BatonTopology.deadLettersQueue] {
-            _ = try! amqp.purgeQueue(name: queue)
-        }
+        try! BatonTopology.purge(pools: ["default"], procedures: ProcedureRegistry.demo.names + ["test.crash-worker"], on: amqp)
         amqp.close()
     }()
 
@@ -48,9 +45,10 @@ final class TestCluster: @unchecked Sendable {
 
     /// Starts `baton ARGS` with the test URLs and returns the process.
     @discardableResult
-    func start(_ arguments: [String], name: String, environment extra: [String: String] = [:]) throws -> Process {
+    func start(_ arguments: [String], name: String, environment extra: [String: String] = [:],
+               executable: String = TestCluster.batonPath) throws -> Process {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: TestCluster.batonPath)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["BATON_DATABASE_URL"] = TestCluster.databaseURL
@@ -71,7 +69,7 @@ final class TestCluster: @unchecked Sendable {
     func startCoordinator() throws -> Process { try start(["coordinator"], name: "coordinator") }
 
     func startWorker(concurrency: Int = 4, name: String = "worker") throws -> Process {
-        try start(["worker", "--concurrency", String(concurrency)], name: name)
+        try start(["worker", "--demo", "--concurrency", String(concurrency)], name: name)
     }
 
     /// SIGTERM to every process this cluster started, then SIGKILL after a deadline.
@@ -111,6 +109,9 @@ final class TestCluster: @unchecked Sendable {
 
     static func store() throws -> Store { try Store(url: databaseURL) }
 
+    /// A connection of the test's own, for reading run history with SQL as users do.
+    static func sql() throws -> PGConnection { try PGConnection(url: databaseURL) }
+
     /// `baton submit` of a graph document; returns the run id.
     static func submit(_ graph: JSON, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         let result = try cli(["submit", try GraphFixtures.write(graph), "--json"])
@@ -146,3 +147,37 @@ final class TestCluster: @unchecked Sendable {
 }
 
 struct TimeoutError: Error { let what: String }
+
+/// Keeps `count` BatonTestWorker processes (the test-only worker that also serves
+/// `test.crash-worker`) running, starting a new one whenever one dies, until `stop()`.
+final class TestWorkerRestarter: @unchecked Sendable {
+    // Safe: `stopped` and `generation` are only touched under `lock`.
+    private let lock = NSLock()
+    private var stopped = false
+    private var generation = 0
+    private let cluster: TestCluster
+    private let arguments: [String]
+
+    static var executablePath: String {
+        URL(fileURLWithPath: TestCluster.batonPath).deletingLastPathComponent().appendingPathComponent("BatonTestWorker").path
+    }
+
+    init(cluster: TestCluster, arguments: [String], count: Int) {
+        self.cluster = cluster
+        self.arguments = arguments
+        for _ in 0..<count { launch() }
+    }
+
+    private func launch() {
+        let name: String? = lock.withLock {
+            guard !stopped else { return nil }
+            generation += 1
+            return "test-worker-\(generation)"
+        }
+        guard let name else { return }
+        guard let process = try? cluster.start(arguments, name: name, executable: Self.executablePath) else { return }
+        process.terminationHandler = { [weak self] _ in self?.launch() }
+    }
+
+    func stop() { lock.withLock { stopped = true } }
+}

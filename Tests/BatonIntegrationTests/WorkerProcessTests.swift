@@ -14,7 +14,7 @@ extension Integration {
             let cluster = TestCluster()
             defer { cluster.stopAll() }
             try cluster.startCoordinator()
-            let supervisor = try cluster.start(["worker", "--processes", "2", "--concurrency", "2"], name: "supervised")
+            let supervisor = try cluster.start(["worker", "--demo", "--processes", "2", "--concurrency", "2"], name: "supervised")
             let store = try TestCluster.store()
             defer { store.close() }
 
@@ -82,11 +82,16 @@ extension Integration {
             defer { cluster.stopAll() }
             try cluster.startCoordinator()
             // One slot per process: a task sharing a process with the poison would also count a delivery each time it dies.
-            try cluster.start(["worker", "--processes", "2", "--concurrency", "1", "--delivery-limit", "3"], name: "supervised")
+            // Only the test worker serves a procedure that kills its own process; it is restarted each time it dies.
+            let restarter = TestWorkerRestarter(cluster: cluster, arguments: ["--concurrency", "1", "--delivery-limit", "3"], count: 2)
+            defer { restarter.stop() }
             let store = try TestCluster.store()
             defer { store.close() }
+            try TestCluster.waitUntil(30, "the test workers to announce test.crash-worker") {
+                try store.servedProcedures().contains("test.crash-worker")
+            }
             let runID = try TestCluster.submit(["name": "poison", "nodes": [
-                "poison": ["procedure": "demo.crash-worker", "input": [:], "retry": ["attempts": 5]],
+                "poison": ["procedure": "test.crash-worker", "input": [:], "retry": ["attempts": 5]],
                 "needs-poison": ["procedure": "baton.echo", "input": ["p": ["$from": "poison"]]],
                 "fine": ["procedure": "baton.add", "input": ["values": [20, 22]]],
             ]])
@@ -126,7 +131,7 @@ extension Integration {
             try amqp.enableConfirms()
             let garbage: [[UInt8]] = [Array("not json".utf8), Array(#"{"run": 1}"#.utf8), [0xFF, 0x00, 0xFE], Array(#"{"type":"result","run":"x","node":"n","attempt":"one"}"#.utf8)]
             for body in garbage {
-                try amqp.publish(exchange: BatonTopology.tasksExchange, routingKey: "default", body: body)
+                try amqp.publish(exchange: BatonTopology.tasksExchange, routingKey: BatonTopology.routingKey(pool: "default", procedure: "baton.echo"), body: body)
                 try amqp.publish(exchange: "", routingKey: BatonTopology.resultsQueue, body: body)
             }
             // A dead letter that reads as a task but names no real run must be dropped too, not retried forever.

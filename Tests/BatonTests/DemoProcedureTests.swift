@@ -5,7 +5,7 @@ import Testing
 @Suite("Demo procedures")
 struct DemoProcedureTests {
     static func output(_ procedure: String, _ input: JSON, sourceLocation: SourceLocation = #_sourceLocation) async -> JSON? {
-        let result = await runAttempt(procedure, input, registry: .standard)
+        let result = await runAttempt(procedure, input, registry: .demo)
         guard case let .succeeded(output) = result.outcome else {
             Issue.record("\(procedure) failed: \(result.outcome)", sourceLocation: sourceLocation)
             return nil
@@ -26,7 +26,7 @@ struct DemoProcedureTests {
     }
 
     @Test func chunkTextNeedsAtLeastOnePart() async {
-        let result = await runAttempt("demo.chunk-text", ["text": "a", "parts": 0], registry: .standard)
+        let result = await runAttempt("demo.chunk-text", ["text": "a", "parts": 0], registry: .demo)
         #expect(result.outcome == .failed(message: "parts must be at least 1", permanent: true))
     }
 
@@ -61,7 +61,7 @@ struct DemoProcedureTests {
         #expect(await Self.output("demo.multiply", ["values": []]) == 1)
         #expect(await Self.output("demo.multiply", ["values": [0.5, 3]]) == 1.5)
         #expect(await Self.output("demo.divide", ["dividend": 21, "divisor": 2]) == 10.5)
-        let byZero = await runAttempt("demo.divide", ["dividend": 1, "divisor": 0], registry: .standard)
+        let byZero = await runAttempt("demo.divide", ["dividend": 1, "divisor": 0], registry: .demo)
         #expect(byZero.outcome == .failed(message: "division by zero", permanent: true))
     }
 }

@@ -15,7 +15,7 @@ struct ExampleGraphTests {
     }
 
     static func run(_ name: String) async throws -> RunState {
-        let registry = ProcedureRegistry.standard
+        let registry = ProcedureRegistry.demo
         let graph = try GraphDecoder(knownProcedures: Set(registry.names)).decode(try load(name))
         return await LocalEngine(registry: registry).run(graph)
     }
@@ -25,7 +25,7 @@ struct ExampleGraphTests {
         #expect(names.count >= 5)
         for name in names where name != "invalid.json" {
             #expect(throws: Never.self, "\(name)") {
-                try GraphDecoder(knownProcedures: Set(ProcedureRegistry.standard.names)).decode(try Self.load(name))
+                try GraphDecoder(knownProcedures: Set(ProcedureRegistry.demo.names)).decode(try Self.load(name))
             }
         }
     }
@@ -33,7 +33,7 @@ struct ExampleGraphTests {
     @Test func invalidListsEveryProblem() throws {
         let bytes = try Self.load("invalid.json")
         do {
-            _ = try GraphDecoder(knownProcedures: Set(ProcedureRegistry.standard.names)).decode(bytes)
+            _ = try GraphDecoder(knownProcedures: Set(ProcedureRegistry.demo.names)).decode(bytes)
             Issue.record("invalid.json was accepted")
         } catch {
             let text = error.problems.map(\.description)

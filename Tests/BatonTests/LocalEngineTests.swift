@@ -6,7 +6,7 @@ import Testing
 @Suite("LocalEngine: graphs end to end")
 struct LocalEngineTests {
     static func run(_ text: String, maxConcurrency: Int = 8, runID: String = "local-run",
-                    registry: ProcedureRegistry = .standard) async throws -> (RunState, [SchedulerCommand]) {
+                    registry: ProcedureRegistry = .demo) async throws -> (RunState, [SchedulerCommand]) {
         let g = try graph(text)
         let seen = Collected<SchedulerCommand>()
         let state = await LocalEngine(registry: registry, maxConcurrency: maxConcurrency)

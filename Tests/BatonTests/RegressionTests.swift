@@ -62,7 +62,7 @@ struct RegressionTests {
 
     @Test func formatFillsEachPlaceholderOnce() async throws {
         let result = await runAttempt("demo.format", ["template": "{a} and {b} and {missing}", "values": ["a": "{b}", "b": "B"]],
-                                      registry: .standard)
+                                      registry: .demo)
         #expect(result.outcome == .succeeded(["text": "{b} and B and {missing}"]))
     }
 }

@@ -225,7 +225,6 @@ struct ConditionTests {
         var h = Harness(try graph(Self.text()))
         h.start()
         h.succeed("a", ["x": 5])
-        h.started("n")
         var resumed = Harness(state: try rebuilt(h.state))
         #expect(resumed.state.nodes["n"]?.phase == .condition)
         let again = resumed.start()

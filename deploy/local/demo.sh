@@ -19,7 +19,7 @@ mkdir -p "$LOGS"
 "$BATON" migrate
 "$BATON" coordinator > "$LOGS/coordinator.log" 2>&1 &
 COORDINATOR=$!
-"$BATON" worker --processes 2 --concurrency 4 > "$LOGS/workers.log" 2>&1 &
+"$BATON" worker --demo --processes 2 --concurrency 4 > "$LOGS/workers.log" 2>&1 &
 WORKERS=$!
 cleanup() {
     kill -TERM "$COORDINATOR" "$WORKERS" 2>/dev/null || true

@@ -20,7 +20,7 @@ public struct Graph: Sendable {
 }
 
 /// One node of a graph.
-public struct GraphNode: Sendable {
+public struct GraphNode: Sendable, Codable {
     public let key: String
     public let procedure: String
     public let input: Template
@@ -50,6 +50,31 @@ public struct GraphNode: Sendable {
         let referenced = input.references + (policies.when?.references ?? []) + (policies.condition?.input.references ?? [])
         for d in referenced.map(\.node) + after where seen.insert(d).inserted { deps.append(d) }
         self.dependencies = deps
+    }
+}
+
+/// The decoded graph as a run stores it (`baton.runs.plan`), so loading a run neither parses
+/// the file format nor validates again. `source` is not part of it: it is `baton.runs.graph`.
+extension Graph: Codable {
+    enum CodingKeys: String, CodingKey { case v, name, order, nodes }
+
+    /// The version of the stored form; a plan of another version is decoded from the source instead.
+    public static let planVersion = 1
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let v = try c.decode(Int.self, forKey: .v)
+        guard v == Self.planVersion else { throw MessageError("stored plan has version \(v), not \(Self.planVersion)") }
+        self.init(name: try c.decode(String.self, forKey: .name), order: try c.decode([String].self, forKey: .order),
+                  nodes: try c.decode([String: GraphNode].self, forKey: .nodes), source: .null)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(Self.planVersion, forKey: .v)
+        try c.encode(name, forKey: .name)
+        try c.encode(order, forKey: .order)
+        try c.encode(nodes, forKey: .nodes)
     }
 }
 

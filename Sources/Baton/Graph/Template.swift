@@ -1,6 +1,6 @@
 /// A `$from` reference inside a node's input: the named node's output, or the
 /// part of it that `select` names.
-public struct Reference: Sendable, Hashable {
+public struct Reference: Sendable, Hashable, Codable {
     public let node: String
     public let select: JSONPointer
 
@@ -12,7 +12,7 @@ public struct Reference: Sendable, Hashable {
 
 /// A node's input as written in the graph: JSON in which `$from` objects stand
 /// for values injected at run time.
-public indirect enum Template: Sendable, Hashable {
+public indirect enum Template: Sendable, Hashable, Codable {
     case literal(JSON)
     case reference(Reference)
     case array([Template])
@@ -57,7 +57,7 @@ public indirect enum Template: Sendable, Hashable {
 }
 
 /// One member of an object template.
-public struct TemplateMember: Sendable, Hashable {
+public struct TemplateMember: Sendable, Hashable, Codable {
     public let key: String
     public let value: Template
 }

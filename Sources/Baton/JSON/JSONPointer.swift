@@ -1,7 +1,7 @@
 import Foundation
 
 /// An RFC 6901 JSON Pointer such as `/items/0/name`. The empty pointer names the whole document.
-public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
+public struct JSONPointer: Sendable, Hashable, Codable, CustomStringConvertible {
     public let tokens: [String]
 
     public init(tokens: [String]) { self.tokens = tokens }

@@ -1,5 +1,6 @@
 /// Sent by the coordinator to every worker: stop these attempts (cancelled or timed out).
-public struct ControlMessage: Sendable, Equatable {
+/// On the wire: `{"v": 1, "type": "cancel", "run", "attempts": [{"node", "attempt"}]}`.
+public struct ControlMessage: Sendable, Equatable, Codable {
     public let runID: String
     public let attempts: [TaskRef]
 
@@ -8,20 +9,25 @@ public struct ControlMessage: Sendable, Equatable {
         self.attempts = attempts
     }
 
-    public func encoded() -> [UInt8] {
-        JSON(["type": "cancel", "run": .string(runID),
-              "attempts": .array(attempts.map { ["node": .string($0.key), "attempt": .int(Int64($0.attempt))] })]).serializedBytes()
+    enum CodingKeys: String, CodingKey { case v, type, run, attempts }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        try WireFormat.checkVersion(c, key: .v, what: "control message")
+        let type = try c.decode(String.self, forKey: .type)
+        guard type == "cancel" else { throw MessageError("control message of unknown type '\(type)'") }
+        self.init(runID: try c.decode(String.self, forKey: .run), attempts: try c.decode([TaskRef].self, forKey: .attempts))
     }
 
-    public init(decoding bytes: [UInt8]) throws {
-        let json: JSON
-        do { json = try JSONParser.parse(bytes) } catch { throw MessageError("control message is not JSON: \(error)") }
-        guard json["type"] == "cancel", let run = json["run"]?.stringValue, let list = json["attempts"]?.arrayValue else {
-            throw MessageError("control message lacks type cancel, run or attempts")
-        }
-        self.init(runID: run, attempts: try list.map {
-            guard let node = $0["node"]?.stringValue, let attempt = $0["attempt"]?.intValue else { throw MessageError("control attempt lacks node or attempt") }
-            return TaskRef(key: node, attempt: attempt)
-        })
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(WireFormat.version, forKey: .v)
+        try c.encode("cancel", forKey: .type)
+        try c.encode(runID, forKey: .run)
+        try c.encode(attempts, forKey: .attempts)
     }
+
+    public func encoded() -> [UInt8] { WireFormat.encode(self) }
+
+    public init(decoding bytes: [UInt8]) throws { self = try WireFormat.decode(Self.self, from: bytes, what: "control message") }
 }

@@ -1,85 +1,166 @@
 import Foundation
 
-/// What a worker sends back on the results queue: an attempt started, or ended.
-public enum ReportMessage: Sendable {
-    case started(runID: String, key: String, attempt: Int, worker: String, at: Date)
-    case finished(runID: String, result: NodeResult)
-    case progress(runID: String, key: String, attempt: Int, fraction: Double, message: String?)
-    case log(runID: String, key: String, attempt: Int, message: String)
+/// What a worker sends the coordinator on the results queue about one attempt: it started,
+/// it ended (`result`), it made progress, or it wrote a log line.
+///
+/// On the wire: `{"v": 1, "type", "run", "node", "attempt", ...}` with, per type,
+/// `started`: `worker`, `at`; `result`: `phase`?, `worker`?, `started_at`?, `finished_at`?,
+/// `status` (`succeeded` with `output`, or `failed` with `error` and `permanent`);
+/// `progress`: `fraction`, `message`?; `log`: `message`. Times are seconds since 1970.
+public struct ReportMessage: Sendable, Codable {
+    public enum Kind: String, Sendable, Codable { case started, result, progress, log }
+    public var kind: Kind
+    public var runID: String
+    public var key: String
+    public var attempt: Int
+    public var phase: TaskPhase = .run
+    public var worker: String?
+    public var startedAt: Date?
+    public var finishedAt: Date?
+    /// For a result: the output when it succeeded (nil on the sending side, which splices the encoded bytes in).
+    public var output: JSON?
+    public var failure: (message: String, permanent: Bool)?
+    public var fraction: Double?
+    public var message: String?
+    /// A result's output as the procedure encoded it (sending side only).
+    var encodedOutput: EncodedJSON?
 
-    public var runID: String {
-        switch self {
-        case let .started(runID, _, _, _, _): return runID
-        case let .finished(runID, _): return runID
-        case let .progress(runID, _, _, _, _): return runID
-        case let .log(runID, _, _, _): return runID
+    init(kind: Kind, runID: String, key: String, attempt: Int) {
+        self.kind = kind
+        self.runID = runID
+        self.key = key
+        self.attempt = attempt
+    }
+
+    public static func started(runID: String, key: String, attempt: Int, worker: String, at: Date) -> ReportMessage {
+        var m = ReportMessage(kind: .started, runID: runID, key: key, attempt: attempt)
+        m.worker = worker
+        m.startedAt = at
+        return m
+    }
+
+    /// A finished attempt whose output is still the bytes the procedure encoded: they go out as they are.
+    public static func result(runID: String, _ result: AttemptResult<EncodedJSON>) -> ReportMessage {
+        var m = ReportMessage(kind: .result, runID: runID, key: result.key, attempt: result.attempt)
+        m.phase = result.phase
+        m.worker = result.worker
+        m.startedAt = result.startedAt
+        m.finishedAt = result.finishedAt
+        switch result.outcome {
+        case let .succeeded(output): m.encodedOutput = output
+        case let .failed(message, permanent): m.failure = (message, permanent)
+        }
+        return m
+    }
+
+    public static func progress(runID: String, key: String, attempt: Int, fraction: Double, message: String?) -> ReportMessage {
+        var m = ReportMessage(kind: .progress, runID: runID, key: key, attempt: attempt)
+        m.fraction = fraction
+        m.message = message
+        return m
+    }
+
+    public static func log(runID: String, key: String, attempt: Int, message: String) -> ReportMessage {
+        var m = ReportMessage(kind: .log, runID: runID, key: key, attempt: attempt)
+        m.message = message
+        return m
+    }
+
+    /// The scheduler event this report stands for.
+    public var event: SchedulerEvent {
+        switch kind {
+        case .started:
+            return .started(key: key, attempt: attempt, worker: worker ?? "?", at: startedAt)
+        case .result:
+            let outcome: NodeResult.Outcome = failure.map { .failed(message: $0.message, permanent: $0.permanent) }
+                ?? .succeeded(output ?? .null)
+            return .result(NodeResult(key: key, attempt: attempt, phase: phase, outcome: outcome, worker: worker,
+                                      startedAt: startedAt, finishedAt: finishedAt))
+        case .progress:
+            return .progress(key: key, attempt: attempt, fraction: fraction ?? 0, message: message)
+        case .log:
+            return .log(key: key, attempt: attempt, message: message ?? "")
         }
     }
 
+    enum CodingKeys: String, CodingKey {
+        case v, type, run, node, attempt, phase, worker, at, status, output, error, permanent, fraction, message
+        case startedAt = "started_at", finishedAt = "finished_at"
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        try WireFormat.checkVersion(c, key: .v, what: "report")
+        self.init(kind: try c.decode(Kind.self, forKey: .type), runID: try c.decode(String.self, forKey: .run),
+                  key: try c.decode(String.self, forKey: .node), attempt: try c.decode(Int.self, forKey: .attempt))
+        func date(_ key: CodingKeys) throws -> Date? { try c.decodeIfPresent(Double.self, forKey: key).map(Date.init(timeIntervalSince1970:)) }
+        worker = try c.decodeIfPresent(String.self, forKey: .worker)
+        switch kind {
+        case .started:
+            startedAt = try date(.at)
+        case .result:
+            phase = try c.decodeIfPresent(TaskPhase.self, forKey: .phase) ?? .run
+            startedAt = try date(.startedAt)
+            finishedAt = try date(.finishedAt)
+            switch try c.decode(String.self, forKey: .status) {
+            case "succeeded": output = try c.decodeIfPresent(JSON.self, forKey: .output) ?? .null
+            case "failed":
+                failure = (try c.decode(String.self, forKey: .error), try c.decodeIfPresent(Bool.self, forKey: .permanent) ?? false)
+            case let other: throw MessageError("report: result has unknown status '\(other)'")
+            }
+        case .progress:
+            let fraction = try c.decode(Double.self, forKey: .fraction)
+            guard fraction.isFinite else { throw MessageError("report: progress fraction is not a finite number") }
+            self.fraction = min(max(fraction, 0), 1)
+            message = try c.decodeIfPresent(String.self, forKey: .message)
+        case .log:
+            message = try c.decode(String.self, forKey: .message)
+        }
+    }
+
+    /// Encodes everything but a result's output (which `encoded()` splices in).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(WireFormat.version, forKey: .v)
+        try c.encode(kind, forKey: .type)
+        try c.encode(runID, forKey: .run)
+        try c.encode(key, forKey: .node)
+        try c.encode(attempt, forKey: .attempt)
+        try c.encodeIfPresent(worker, forKey: .worker)
+        switch kind {
+        case .started:
+            try c.encodeIfPresent(startedAt?.timeIntervalSince1970, forKey: .at)
+        case .result:
+            if phase != .run { try c.encode(phase, forKey: .phase) }
+            try c.encodeIfPresent(startedAt?.timeIntervalSince1970, forKey: .startedAt)
+            try c.encodeIfPresent(finishedAt?.timeIntervalSince1970, forKey: .finishedAt)
+            if let failure {
+                try c.encode("failed", forKey: .status)
+                try c.encode(failure.message, forKey: .error)
+                try c.encode(failure.permanent, forKey: .permanent)
+            } else {
+                try c.encode("succeeded", forKey: .status)
+                if encodedOutput == nil { try c.encode(output ?? .null, forKey: .output) }
+            }
+        case .progress:
+            try c.encodeIfPresent(fraction, forKey: .fraction)
+            try c.encodeIfPresent(message, forKey: .message)
+        case .log:
+            try c.encodeIfPresent(message, forKey: .message)
+        }
+    }
+
+    /// The message body. A result's encoded output is spliced in as it is, not serialized again.
     public func encoded() -> [UInt8] {
-        switch self {
-        case let .started(runID, key, attempt, worker, at):
-            return JSON(["type": "started", "run": .string(runID), "node": .string(key), "attempt": .int(Int64(attempt)),
-                         "worker": .string(worker), "at": .double(at.timeIntervalSince1970)]).serializedBytes()
-        case let .finished(runID, r):
-            var members: [(key: String, value: JSON)] = [
-                ("type", "result"), ("run", .string(runID)), ("node", .string(r.key)), ("attempt", .int(Int64(r.attempt))),
-            ]
-            if r.phase != .run { members.append(("phase", .string(r.phase.rawValue))) }
-            if let worker = r.worker { members.append(("worker", .string(worker))) }
-            if let s = r.startedAt { members.append(("started_at", .double(s.timeIntervalSince1970))) }
-            if let f = r.finishedAt { members.append(("finished_at", .double(f.timeIntervalSince1970))) }
-            switch r.outcome {
-            case let .succeeded(output):
-                members.append(("status", "succeeded"))
-                members.append(("output", output))
-            case let .failed(message, permanent):
-                members.append(("status", "failed"))
-                members.append(("error", .string(message)))
-                members.append(("permanent", .bool(permanent)))
-            }
-            return JSON.object(JSONObject(members)).serializedBytes()
-        case let .progress(runID, key, attempt, fraction, message):
-            var members: [(key: String, value: JSON)] = [("type", "progress"), ("run", .string(runID)), ("node", .string(key)),
-                                                         ("attempt", .int(Int64(attempt))), ("fraction", .double(fraction))]
-            if let message { members.append(("message", .string(message))) }
-            return JSON.object(JSONObject(members)).serializedBytes()
-        case let .log(runID, key, attempt, message):
-            return JSON(["type": "log", "run": .string(runID), "node": .string(key), "attempt": .int(Int64(attempt)),
-                         "message": .string(message)]).serializedBytes()
+        var body = WireFormat.encode(self)
+        if let encodedOutput, failure == nil, body.last == UInt8(ascii: "}") {
+            body.removeLast()
+            body.append(contentsOf: Array(#","output":"#.utf8))
+            body.append(contentsOf: encodedOutput.bytes)
+            body.append(UInt8(ascii: "}"))
         }
+        return body
     }
 
-    public init(decoding bytes: [UInt8]) throws {
-        let json: JSON
-        do { json = try JSONParser.parse(bytes, maxDepth: 1024) } catch { throw MessageError("report is not JSON: \(error)") }
-        guard let type = json["type"]?.stringValue, let run = json["run"]?.stringValue,
-              let node = json["node"]?.stringValue, let attempt = json["attempt"]?.intValue else {
-            throw MessageError("report lacks type, run, node or attempt")
-        }
-        func date(_ key: String) -> Date? { json[key]?.numberValue.map { Date(timeIntervalSince1970: $0) } }
-        switch type {
-        case "started":
-            self = .started(runID: run, key: node, attempt: attempt, worker: json["worker"]?.stringValue ?? "?", at: date("at") ?? Date())
-        case "result":
-            let outcome: NodeResult.Outcome
-            switch json["status"]?.stringValue {
-            case "succeeded"?: outcome = .succeeded(json["output"] ?? .null)
-            case "failed"?: outcome = .failed(message: json["error"]?.stringValue ?? "unknown error", permanent: json["permanent"]?.boolValue ?? false)
-            default: throw MessageError("result has no valid status")
-            }
-            guard let phase = TaskPhase(rawValue: json["phase"]?.stringValue ?? "run") else { throw MessageError("result has an unknown phase") }
-            self = .finished(runID: run, result: NodeResult(key: node, attempt: attempt, phase: phase, outcome: outcome,
-                                                            worker: json["worker"]?.stringValue,
-                                                            startedAt: date("started_at"), finishedAt: date("finished_at")))
-        case "progress":
-            guard let fraction = json["fraction"]?.numberValue, fraction.isFinite else { throw MessageError("progress lacks a fraction") }
-            self = .progress(runID: run, key: node, attempt: attempt, fraction: min(max(fraction, 0), 1), message: json["message"]?.stringValue)
-        case "log":
-            guard let message = json["message"]?.stringValue else { throw MessageError("log lacks a message") }
-            self = .log(runID: run, key: node, attempt: attempt, message: message)
-        default:
-            throw MessageError("unknown report type '\(type)'")
-        }
-    }
+    public init(decoding bytes: [UInt8]) throws { self = try WireFormat.decode(Self.self, from: bytes, what: "report") }
 }

@@ -1,6 +1,8 @@
 import Foundation
 
-/// What a worker process says about itself every few seconds.
+/// What a worker process says about itself every few seconds, and once more when it stops.
+/// On the wire: `{"v": 1, "id", "host", "pid", "pools", "procedures", "slots", "started_at",
+/// "busy", "interval", "stopping"?}` (times in seconds since 1970).
 public struct WorkerHeartbeat: Codable, Sendable, Equatable {
     public let id: String
     public let host: String
@@ -10,9 +12,14 @@ public struct WorkerHeartbeat: Codable, Sendable, Equatable {
     public let slots: Int
     public let startedAt: Date
     /// Slots busy right now.
-    public let busy: Int?
+    public let busy: Int
+    /// Seconds until the next heartbeat: a worker not heard from for a few intervals is gone.
+    public let interval: Double
+    /// True in the last heartbeat of a worker that is shutting down.
+    public let stopping: Bool
 
-    public init(id: String, host: String, pid: Int, pools: [String], procedures: [String], slots: Int, startedAt: Date, busy: Int? = nil) {
+    public init(id: String, host: String, pid: Int, pools: [String], procedures: [String], slots: Int, startedAt: Date,
+                busy: Int = 0, interval: Double = 5, stopping: Bool = false) {
         self.id = id
         self.host = host
         self.pid = pid
@@ -21,25 +28,42 @@ public struct WorkerHeartbeat: Codable, Sendable, Equatable {
         self.slots = slots
         self.startedAt = startedAt
         self.busy = busy
-    }
-}
-
-extension WorkerHeartbeat {
-    public func encoded() -> [UInt8] {
-        JSON(["id": .string(id), "host": .string(host), "pid": .int(Int64(pid)), "pools": .array(pools.map(JSON.string)),
-              "procedures": .array(procedures.map(JSON.string)), "slots": .int(Int64(slots)),
-              "started_at": .double(startedAt.timeIntervalSince1970), "busy": busy.map { .int(Int64($0)) } ?? .null]).serializedBytes()
+        self.interval = interval
+        self.stopping = stopping
     }
 
-    public init(decoding bytes: [UInt8]) throws {
-        let json: JSON
-        do { json = try JSONParser.parse(bytes) } catch { throw MessageError("heartbeat is not JSON: \(error)") }
-        guard let id = json["id"]?.stringValue, let host = json["host"]?.stringValue, let pid = json["pid"]?.intValue,
-              let slots = json["slots"]?.intValue, let started = json["started_at"]?.numberValue else {
-            throw MessageError("heartbeat lacks id, host, pid, slots or started_at")
-        }
-        self.init(id: id, host: host, pid: pid, pools: json["pools"]?.arrayValue?.compactMap(\.stringValue) ?? [],
-                  procedures: json["procedures"]?.arrayValue?.compactMap(\.stringValue) ?? [], slots: slots,
-                  startedAt: Date(timeIntervalSince1970: started), busy: json["busy"]?.intValue)
+    enum CodingKeys: String, CodingKey {
+        case v, id, host, pid, pools, procedures, slots, busy, interval, stopping
+        case startedAt = "started_at"
     }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        try WireFormat.checkVersion(c, key: .v, what: "heartbeat")
+        self.init(id: try c.decode(String.self, forKey: .id), host: try c.decode(String.self, forKey: .host),
+                  pid: try c.decode(Int.self, forKey: .pid), pools: try c.decode([String].self, forKey: .pools),
+                  procedures: try c.decode([String].self, forKey: .procedures), slots: try c.decode(Int.self, forKey: .slots),
+                  startedAt: Date(timeIntervalSince1970: try c.decode(Double.self, forKey: .startedAt)),
+                  busy: try c.decode(Int.self, forKey: .busy), interval: try c.decode(Double.self, forKey: .interval),
+                  stopping: try c.decodeIfPresent(Bool.self, forKey: .stopping) ?? false)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(WireFormat.version, forKey: .v)
+        try c.encode(id, forKey: .id)
+        try c.encode(host, forKey: .host)
+        try c.encode(pid, forKey: .pid)
+        try c.encode(pools, forKey: .pools)
+        try c.encode(procedures, forKey: .procedures)
+        try c.encode(slots, forKey: .slots)
+        try c.encode(startedAt.timeIntervalSince1970, forKey: .startedAt)
+        try c.encode(busy, forKey: .busy)
+        try c.encode(interval, forKey: .interval)
+        if stopping { try c.encode(true, forKey: .stopping) }
+    }
+
+    public func encoded() -> [UInt8] { WireFormat.encode(self) }
+
+    public init(decoding bytes: [UInt8]) throws { self = try WireFormat.decode(Self.self, from: bytes, what: "heartbeat") }
 }

@@ -1,5 +1,5 @@
 /// Everything about how a node runs besides what it runs: the control-flow fields of a graph node.
-public struct NodePolicies: Sendable, Equatable {
+public struct NodePolicies: Sendable, Equatable, Codable {
     public var dependencies: DependencyRule = .allSucceeded
     /// Runs only if this is JSON `true`; otherwise the node is skipped.
     public var when: Template?
@@ -14,7 +14,7 @@ public struct NodePolicies: Sendable, Equatable {
 }
 
 /// When a node whose dependencies have all ended may run.
-public enum DependencyRule: String, Sendable, Equatable {
+public enum DependencyRule: String, Sendable, Equatable, Codable {
     /// Runs if all succeeded; cancelled if any failed or was cancelled; otherwise skipped.
     case allSucceeded = "all-succeeded"
     /// Runs unless a dependency failed or was cancelled (then cancelled).
@@ -24,7 +24,7 @@ public enum DependencyRule: String, Sendable, Equatable {
 }
 
 /// What a node's failure means for its dependents.
-public enum FailurePolicy: String, Sendable, Equatable {
+public enum FailurePolicy: String, Sendable, Equatable, Codable {
     /// Dependents see a failure (default).
     case fail
     /// The node ends `failed`, but dependents treat it as succeeded with a `null` output.
@@ -32,7 +32,7 @@ public enum FailurePolicy: String, Sendable, Equatable {
 }
 
 /// `retry`: how many attempts, and how long to wait between them.
-public struct RetryPolicy: Sendable, Equatable {
+public struct RetryPolicy: Sendable, Equatable, Codable {
     public let attempts: Int
     public let wait: WaitStrategy
     public let jitter: Bool
@@ -51,7 +51,7 @@ public struct RetryPolicy: Sendable, Equatable {
 }
 
 /// `repeat`: run again until the output matches.
-public struct RepeatPolicy: Sendable, Equatable {
+public struct RepeatPolicy: Sendable, Equatable, Codable {
     public let select: JSONPointer
     public let equals: JSON
     public let wait: WaitStrategy
@@ -60,7 +60,7 @@ public struct RepeatPolicy: Sendable, Equatable {
 }
 
 /// `condition`: a procedure evaluated on a worker before the node.
-public struct ConditionSpec: Sendable, Equatable {
+public struct ConditionSpec: Sendable, Equatable, Codable {
     public let procedure: String
     public let input: Template
     public let negate: Bool

@@ -1,5 +1,5 @@
 /// How long to wait before the next attempt (or repetition), as ProcedureKit's `WaitStrategy`.
-public enum WaitStrategy: Sendable, Equatable {
+public enum WaitStrategy: Sendable, Equatable, Codable {
     case immediate
     case constant(Double)
     case incrementing(initial: Double, increment: Double)

@@ -2,20 +2,20 @@ import Foundation
 import Logging
 
 extension ProcedureRegistry {
-    /// Runs one attempt of a task and reports how it ended; a thrown error
-    /// becomes a failed outcome whose message says what went wrong. With a
-    /// timeout, the attempt is cancelled and reported as timed out when the
-    /// time is up, even if the procedure ignores cancellation.
-    public func attempt(_ task: TaskDispatch, worker: String, logger: Logger, maxOutputBytes: Int = GraphLimits().maxOutputBytes,
-                        progress: @escaping @Sendable (Double, String?) -> Void = { _, _ in },
-                        log: @escaping @Sendable (String) -> Void = { _ in }) async -> NodeResult {
+    /// Runs one attempt of a task and reports how it ended, with the output as the procedure
+    /// encoded it; a thrown error becomes a failed outcome whose message says what went wrong.
+    /// With a timeout, the attempt is cancelled and reported as timed out when the time is up,
+    /// even if the procedure ignores cancellation.
+    public func encodedAttempt(_ task: TaskDispatch, worker: String, logger: Logger, maxOutputBytes: Int = GraphLimits().maxOutputBytes,
+                               progress: @escaping @Sendable (Double, String?) -> Void = { _, _ in },
+                               log: @escaping @Sendable (String) -> Void = { _ in }) async -> AttemptResult<EncodedJSON> {
         let started = Date()
         var logger = logger
         logger[metadataKey: "run"] = "\(task.runID)"
         logger[metadataKey: "node"] = "\(task.key)"
         let context = ProcedureContext(runID: task.runID, nodeKey: task.key, attempt: task.attempt, logger: logger,
                                        previousOutput: task.previousOutput, progress: progress, log: log)
-        let run: @Sendable () async -> NodeResult.Outcome = { [self] in
+        let run: @Sendable () async -> AttemptOutcome<EncodedJSON> = { [self] in
             do {
                 return .succeeded(try await self.run(task.procedure, input: task.input, context: context))
             } catch let failure as ProcedureFailure {
@@ -26,56 +26,58 @@ extension ProcedureRegistry {
                 return .failed(message: "\(task.procedure) threw \(String(reflecting: error))", permanent: false)
             }
         }
-        var outcome: NodeResult.Outcome
+        var outcome: AttemptOutcome<EncodedJSON>
         if let timeout = task.timeout {
             outcome = await Self.race(run, timeout: timeout)
         } else {
             outcome = await run()
         }
-        if case let .succeeded(output) = outcome {
-            let size = output.serializedBytes().count
-            if size > maxOutputBytes {
-                outcome = .failed(message: "output is \(size) bytes, more than the limit of \(maxOutputBytes) (BATON_MAX_OUTPUT_BYTES)", permanent: true)
-            }
+        if case let .succeeded(output) = outcome, output.bytes.count > maxOutputBytes {
+            outcome = .failed(message: "output is \(output.bytes.count) bytes, more than the limit of \(maxOutputBytes) (BATON_MAX_OUTPUT_BYTES)",
+                              permanent: true)
         }
-        return NodeResult(key: task.key, attempt: task.attempt, phase: task.phase, outcome: outcome, worker: worker,
-                          startedAt: started, finishedAt: Date())
+        return AttemptResult(key: task.key, attempt: task.attempt, phase: task.phase, outcome: outcome, worker: worker,
+                             startedAt: started, finishedAt: Date())
     }
 
-    /// The procedure's outcome, or a timeout failure once `timeout` seconds pass (the procedure is then cancelled).
-    static func race(_ run: @escaping @Sendable () async -> NodeResult.Outcome, timeout: Double) async -> NodeResult.Outcome {
+    /// `encodedAttempt` with the output parsed, for running in process.
+    public func attempt(_ task: TaskDispatch, worker: String, logger: Logger, maxOutputBytes: Int = GraphLimits().maxOutputBytes,
+                        progress: @escaping @Sendable (Double, String?) -> Void = { _, _ in },
+                        log: @escaping @Sendable (String) -> Void = { _ in }) async -> NodeResult {
+        let result = await encodedAttempt(task, worker: worker, logger: logger, maxOutputBytes: maxOutputBytes,
+                                          progress: progress, log: log)
+        do {
+            return try result.mapOutput { try $0.decoded() }
+        } catch {
+            return NodeResult(key: task.key, attempt: task.attempt, phase: task.phase,
+                              outcome: .failed(message: "\(task.procedure) returned output that is not JSON: \(error)", permanent: true),
+                              worker: worker, startedAt: result.startedAt, finishedAt: result.finishedAt)
+        }
+    }
+
+    /// The procedure's outcome, or a timeout failure once `timeout` seconds pass (the procedure is
+    /// then cancelled). Whichever comes second is cancelled: nothing is left running behind.
+    static func race<Output: Sendable>(_ run: @escaping @Sendable () async -> AttemptOutcome<Output>,
+                                       timeout: Double) async -> AttemptOutcome<Output> {
         let once = OnceFlag()
         let work = Task { await run() }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<NodeResult.Outcome, Never>) in
-                Task {
-                    let outcome = await work.value
-                    if once.claim() { continuation.resume(returning: outcome) }
-                }
-                Task {
+            await withCheckedContinuation { (continuation: CheckedContinuation<AttemptOutcome<Output>, Never>) in
+                let sleeper = Task {
                     try? await Task.sleep(nanoseconds: UInt64(min(timeout, 366 * 24 * 3600) * 1_000_000_000))
-                    if once.claim() {
+                    if !Task.isCancelled, once.claim() {
                         work.cancel()
                         continuation.resume(returning: .failed(message: "timed out after \(DurationText.format(timeout))", permanent: false))
                     }
                 }
+                Task {
+                    let outcome = await work.value
+                    sleeper.cancel()
+                    if once.claim() { continuation.resume(returning: outcome) }
+                }
             }
         } onCancel: {
             work.cancel()
-        }
-    }
-}
-
-/// True for the first caller of `claim()` only.
-final class OnceFlag: @unchecked Sendable {
-    // Safe: `claimed` is only touched under `lock`.
-    private let lock = NSLock()
-    private var claimed = false
-    func claim() -> Bool {
-        lock.withLock {
-            if claimed { return false }
-            claimed = true
-            return true
         }
     }
 }

@@ -1,6 +1,6 @@
 /// The procedures a worker serves, by name.
 public struct ProcedureRegistry: Sendable {
-    typealias Runner = @Sendable (JSON, ProcedureContext) async throws -> JSON
+    typealias Runner = @Sendable (JSON, ProcedureContext) async throws -> EncodedJSON
     private var runners: [String: Runner] = [:]
 
     public init() {}
@@ -25,21 +25,18 @@ public struct ProcedureRegistry: Sendable {
                 throw ProcedureFailure("input does not fit \(P.name): \(describeDecodingError(error))", permanent: true)
             }
             let output = try await procedure.execute(input, context: context)
-            return try JSON(encoding: output)
+            // Serialized once, here; the bytes travel to the coordinator as they are.
+            if let json = output as? JSON { return EncodedJSON(json) }
+            return EncodedJSON(Array(try JSONCoding.encoder.encode(output)))
         }
-    }
-
-    /// Adds every procedure of `other`.
-    public mutating func merge(_ other: ProcedureRegistry) {
-        runners.merge(other.runners) { _, new in new }
     }
 
     public var names: [String] { runners.keys.sorted() }
 
     public func contains(_ name: String) -> Bool { runners[name] != nil }
 
-    /// Runs the named procedure on a JSON input.
-    public func run(_ name: String, input: JSON, context: ProcedureContext) async throws -> JSON {
+    /// Runs the named procedure on a JSON input; returns its output as encoded.
+    public func run(_ name: String, input: JSON, context: ProcedureContext) async throws -> EncodedJSON {
         guard let runner = runners[name] else {
             throw ProcedureFailure("this worker does not serve procedure '\(name)'", permanent: false)
         }

@@ -24,6 +24,9 @@ public struct NodeState: Sendable, Equatable {
     public var runs: Int = 0
     /// Progress and log events recorded for this node (they are bounded).
     public var logged: Int = 0
+    /// The attempt whose task the broker is known to hold (confirmed): resuming the run does not
+    /// publish it again. Nil when unknown, which publishes again (duplicates are harmless).
+    public var publishedAttempt: Int?
 
     public init(status: NodeStatus = .pending, attempt: Int = 0, input: JSON? = nil, output: JSON? = nil,
                 error: String? = nil, worker: String? = nil) {
@@ -58,7 +61,7 @@ public struct NodeState: Sendable, Equatable {
 }
 
 /// Whether a task runs a node's procedure or its condition.
-public enum TaskPhase: String, Sendable, Equatable {
+public enum TaskPhase: String, Sendable, Equatable, Codable {
     case run
     case condition
 }

@@ -11,8 +11,12 @@ extension RunState {
         for key in graph.order {
             let node = nodes[key]!
             switch node.status {
-            case .queued, .running:
-                // Resume: publish again; the attempt number makes a duplicate harmless.
+            case .running:
+                break  // a worker has it; if that worker is gone, its lease runs out and the node goes out again
+            case .queued where node.publishedAttempt == node.attempt:
+                break  // the broker confirmed it: publishing it again would only multiply the backlog
+            case .queued:
+                // Resume: publish what may not have reached the broker; the attempt number makes a duplicate harmless.
                 out.append(.dispatch(dispatch(for: key, attempt: node.attempt, input: redispatchInput(key), phase: node.phase,
                                               previousOutput: node.runs > 0 ? node.output : nil)))
             case .pending where openDependencies[key] == 0:

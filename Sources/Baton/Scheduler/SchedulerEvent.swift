@@ -2,8 +2,8 @@ import Foundation
 
 /// Something that happened to a run, fed into `RunState.handle(_:at:random:)`.
 public enum SchedulerEvent: Sendable {
-    /// Start the run, or resume it after a coordinator restart: dispatches what
-    /// is ready and publishes again whatever was queued or running.
+    /// Start the run, or resume it after a coordinator restart: dispatches what is ready and
+    /// publishes again queued tasks the broker may not have (not `publishedAttempt`).
     case start
     /// A worker began an attempt.
     case started(key: String, attempt: Int, worker: String, at: Date?)
@@ -23,31 +23,4 @@ public enum SchedulerEvent: Sendable {
     /// A running procedure reported progress (0...1) or wrote a log line.
     case progress(key: String, attempt: Int, fraction: Double, message: String?)
     case log(key: String, attempt: Int, message: String)
-}
-
-/// How one attempt of a node ended, as a worker reports it.
-public struct NodeResult: Sendable {
-    public let key: String
-    public let attempt: Int
-    public let phase: TaskPhase
-    public let outcome: Outcome
-    public let worker: String?
-    public let startedAt: Date?
-    public let finishedAt: Date?
-
-    public enum Outcome: Sendable, Equatable {
-        case succeeded(JSON)
-        case failed(message: String, permanent: Bool)
-    }
-
-    public init(key: String, attempt: Int, phase: TaskPhase = .run, outcome: Outcome, worker: String? = nil,
-                startedAt: Date? = nil, finishedAt: Date? = nil) {
-        self.key = key
-        self.attempt = attempt
-        self.phase = phase
-        self.outcome = outcome
-        self.worker = worker
-        self.startedAt = startedAt
-        self.finishedAt = finishedAt
-    }
 }

@@ -16,7 +16,7 @@ struct RunCommand: AsyncParsableCommand {
         guard local else { throw CLIFailure("`baton run` needs --local (use `baton submit --wait` to run on the cluster)", exitCode: 2) }
         guard concurrency >= 1 else { throw CLIFailure("--concurrency must be at least 1", exitCode: 2) }
         CLILogging.bootstrap()
-        let registry = ProcedureRegistry.standard
+        let registry = ProcedureRegistry.demo
         let graph = try GraphFile.load(file, knownProcedures: Set(registry.names))
         var engine = LocalEngine(registry: registry, maxConcurrency: concurrency)
         engine.limits = try Limits.fromEnvironment()

@@ -26,7 +26,7 @@ struct SubmitCommand: ParsableCommand {
         defer { store.close() }
         var known: Set<String>? = nil
         if !allowUnknownProcedures {
-            known = Set(ProcedureRegistry.standard.names).union((try? store.servedProcedures()) ?? [])
+            known = Set(ProcedureRegistry.demo.names).union((try? store.servedProcedures()) ?? [])
         }
         let graph = try GraphFile.load(file, knownProcedures: known)
         let run: SubmittedRun

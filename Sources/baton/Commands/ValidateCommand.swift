@@ -10,7 +10,7 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let graph = try GraphFile.load(file, knownProcedures: allowUnknownProcedures ? nil : Set(ProcedureRegistry.standard.names))
+            let graph = try GraphFile.load(file, knownProcedures: allowUnknownProcedures ? nil : Set(ProcedureRegistry.demo.names))
             if output.json {
                 Output.json(["valid": true, "name": .string(graph.name), "nodes": .int(Int64(graph.order.count))])
             } else {

@@ -1,25 +1,11 @@
-import Baton
 import Foundation
-
-/// A task delivery to acknowledge, tagged with the consumer connection it came on
-/// (a tag is meaningless on any other connection).
-struct PendingAck: Sendable {
-    let generation: Int
-    let deliveryTag: UInt64
-}
-
-/// A report waiting to be published, and the task to ack once the broker confirmed it.
-struct OutgoingReport: Sendable {
-    let body: [UInt8]
-    let ack: PendingAck?
-}
 
 /// Hand-over between procedure tasks, the publisher thread and the consumer thread.
 final class WorkerMailbox: @unchecked Sendable {
     // Safe: every field is read and written with `condition` locked.
     private let condition = NSCondition()
     private var reports: [OutgoingReport] = []
-    private var acks: [PendingAck] = []
+    private var acks: [DeliveryAck] = []
     private(set) var busy = 0
     /// Reports taken by the publisher and not yet confirmed (or put back).
     private var publishing = 0
@@ -49,14 +35,14 @@ final class WorkerMailbox: @unchecked Sendable {
         condition.unlock()
     }
 
-    func confirmAcks(_ items: [PendingAck]) {
+    func confirmAcks(_ items: [DeliveryAck]) {
         condition.lock()
         acks.append(contentsOf: items)
         publishing = 0
         condition.unlock()
     }
 
-    func takeAcks() -> [PendingAck] {
+    func takeAcks() -> [DeliveryAck] {
         condition.lock(); defer { condition.unlock() }
         let taken = acks
         acks = []

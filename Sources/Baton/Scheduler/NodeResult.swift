@@ -1,0 +1,47 @@
+import Foundation
+
+/// How one attempt of a node ended. `Output` is the procedure's output: parsed (`JSON`) for the
+/// scheduler, or still the bytes the procedure encoded (`EncodedJSON`) on its way from a worker.
+public struct AttemptResult<Output: Sendable>: Sendable {
+    public typealias Outcome = AttemptOutcome<Output>
+    public let key: String
+    public let attempt: Int
+    public let phase: TaskPhase
+    public let outcome: Outcome
+    public let worker: String?
+    public let startedAt: Date?
+    public let finishedAt: Date?
+
+    public init(key: String, attempt: Int, phase: TaskPhase = .run, outcome: Outcome, worker: String? = nil,
+                startedAt: Date? = nil, finishedAt: Date? = nil) {
+        self.key = key
+        self.attempt = attempt
+        self.phase = phase
+        self.outcome = outcome
+        self.worker = worker
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+    }
+
+    /// The same result with the output transformed (a failure stays as it is).
+    public func mapOutput<New>(_ transform: (Output) throws -> New) rethrows -> AttemptResult<New> {
+        let outcome: AttemptOutcome<New>
+        switch self.outcome {
+        case let .succeeded(output): outcome = .succeeded(try transform(output))
+        case let .failed(message, permanent): outcome = .failed(message: message, permanent: permanent)
+        }
+        return AttemptResult<New>(key: key, attempt: attempt, phase: phase, outcome: outcome, worker: worker,
+                                  startedAt: startedAt, finishedAt: finishedAt)
+    }
+}
+
+/// An attempt succeeded with an output, or failed (permanently: no retry can help).
+public enum AttemptOutcome<Output: Sendable>: Sendable {
+    case succeeded(Output)
+    case failed(message: String, permanent: Bool)
+}
+
+extension AttemptOutcome: Equatable where Output: Equatable {}
+
+/// How one attempt of a node ended, as the scheduler sees it.
+public typealias NodeResult = AttemptResult<JSON>

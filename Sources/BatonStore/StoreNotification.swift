@@ -1,0 +1,7 @@
+/// Work announced through PostgreSQL's NOTIFY.
+public enum StoreNotification: Sendable, Equatable {
+    /// A run was submitted (its id).
+    case newRun(String)
+    /// A user asked something of a run (cancel, retry).
+    case newRequest(runID: String)
+}

@@ -1,0 +1,78 @@
+import Baton
+@testable import BatonAMQP
+@testable import BatonCoordinator
+import BatonPostgres
+import BatonStore
+import Foundation
+import Testing
+
+@Suite("Coordinator decisions: leases, batching, failures")
+struct CoordinatorDecisionTests {
+    let t0 = Date(timeIntervalSince1970: 1_000_000)
+
+    @Test func aWorkerSilentPastItsLeaseIsLostOnce() {
+        var leases = LeaseTracker(lease: 10)
+        leases.heard("a", at: t0)
+        leases.heard("b", at: t0)
+        leases.heard("b", at: t0.addingTimeInterval(8))
+        #expect(leases.expired(at: t0.addingTimeInterval(10)).isEmpty, "exactly at the lease is not past it")
+        #expect(leases.expired(at: t0.addingTimeInterval(10.5)) == ["a"])
+        #expect(leases.expired(at: t0.addingTimeInterval(11)).isEmpty, "reported once")
+        #expect(leases.expired(at: t0.addingTimeInterval(19)) == ["b"])
+    }
+
+    @Test func aStoppedWorkerIsNotLostAndAnExpectedOneGetsAFullLease() {
+        var leases = LeaseTracker(lease: 10)
+        leases.heard("a", at: t0)
+        leases.stopped("a")
+        #expect(leases.expired(at: t0.addingTimeInterval(100)).isEmpty)
+        leases.expect("ghost", at: t0)
+        leases.expect("ghost", at: t0.addingTimeInterval(5))  // does not extend
+        #expect(leases.expired(at: t0.addingTimeInterval(9)).isEmpty)
+        #expect(leases.expired(at: t0.addingTimeInterval(10.1)) == ["ghost"])
+    }
+
+    @Test func batchesWaitOnlyWhenEmptyAndStopWhenFull() {
+        let policy = ReceivePolicy(batchSize: 3)
+        #expect(policy.wait(received: 0, hasPending: false, nextWakeUp: nil, now: t0) == 0.05)
+        #expect(policy.wait(received: 1, hasPending: false, nextWakeUp: nil, now: t0) == 0)
+        #expect(policy.wait(received: 0, hasPending: true, nextWakeUp: nil, now: t0) == 0)
+        let untilTimer = policy.wait(received: 0, hasPending: false, nextWakeUp: t0.addingTimeInterval(0.01), now: t0) ?? -1
+        #expect(abs(untilTimer - 0.01) < 1e-6, "a timer due sooner shortens the wait")
+        #expect(policy.wait(received: 0, hasPending: false, nextWakeUp: t0.addingTimeInterval(-1), now: t0) == 0)
+        #expect(policy.wait(received: 3, hasPending: false, nextWakeUp: nil, now: t0) == nil)
+    }
+
+    @Test func onlyALostConnectionMeansReconnect() {
+        let lost = PostgresError(kind: .connection, message: "server closed the connection")
+        let constraint = PostgresError(kind: .query, message: "violates check constraint", sqlState: "23514")
+        #expect(FailureDecision.committing(runs: ["a", "b"], error: lost) == .reconnect)
+        #expect(FailureDecision.committing(runs: ["a", "b"], error: constraint) == .splitBatch)
+        #expect(FailureDecision.committing(runs: ["a"], error: constraint)
+                == .failRun("a", message: "the coordinator cannot record this run's progress: \(constraint)"))
+        #expect(FailureDecision.committing(runs: [], error: constraint) == .dropBookkeeping)
+        #expect(FailureDecision.loading("a", error: lost) == .reconnect)
+        let broken = StoreError("run a: node 'x' has unknown status 'bogus'")
+        #expect(FailureDecision.loading("a", error: broken) == .failRun("a", message: "the coordinator cannot load this run: \(broken)"))
+        #expect(FailureDecision.committing(runs: ["a"], error: AMQPError(.connectionLost, "gone")) == .reconnect)
+    }
+
+    @Test func aSplitBatchKeepsEachRunsCommandsAndTheBookkeepingOnce() {
+        var batch = PendingBatch()
+        let task = TaskDispatch(runID: "r1", key: "n", attempt: 1, procedure: "p", input: .null, pool: "default", priority: 0)
+        batch.record("r1", [.dispatch(task)])
+        batch.record("r2", [.runStatus(.running, error: nil)])
+        batch.record("r1", [.cancelTasks(runID: "r1", attempts: [TaskRef(key: "m", attempt: 2)])])
+        batch.handledRequests = [7]
+        batch.published = [PublishedTask(runID: "r0", key: "x", attempt: 1)]
+        #expect(batch.order == ["r1", "r2"])
+        #expect(batch.publications == [.task(task), .cancel(ControlMessage(runID: "r1", attempts: [TaskRef(key: "m", attempt: 2)]))])
+        let parts = batch.split()
+        #expect(parts.count == 3)
+        #expect(parts[0].order.isEmpty && parts[0].handledRequests == [7] && parts[0].published.count == 1)
+        #expect(parts[1].order == ["r1"] && parts[1].commandCount == 2 && parts[1].handledRequests.isEmpty)
+        #expect(parts[2].order == ["r2"])
+        batch.drop("r1")
+        #expect(batch.order == ["r2"] && batch.publications.isEmpty)
+    }
+}
