@@ -29,7 +29,7 @@ extension Integration {
             let cluster = TestCluster()
             defer { cluster.stopAll() }
             try cluster.start(["coordinator"], name: "coordinator", environment: Self.tlsEnvironment)
-            try cluster.start(["worker"], name: "worker", environment: Self.tlsEnvironment)
+            try cluster.start(["worker", "--demo"], name: "worker", environment: Self.tlsEnvironment)
             let submit = try TestCluster.cli(["submit", GraphFixtures.examplesDirectory.appendingPathComponent("arithmetic.json").path,
                                               "--wait", "--timeout", "60"], environment: Self.tlsEnvironment)
             #expect(submit.status == 0, "\(submit.stderr)")

@@ -4,7 +4,8 @@ import BatonStore
 
 struct WorkersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "workers", abstract: "List live workers: pools, slots, last heartbeat.")
-    @Option(help: "Seconds since the last heartbeat for a worker to count as live.") var within: Double = 30
+    @Option(help: "Seconds since the last heartbeat for a worker to count as live (default: three of its heartbeat intervals and a second).")
+    var within: Double?
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
