@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The README's custom-worker walkthrough, copied literally from README.md: a package
+# `acme-worker` next to a checkout folder named `baton`, built and run beside a
+# coordinator and `baton worker --demo`; then greet.json and word-count runs beside it,
+# which must all succeed (each worker takes only the procedures it serves).
+# Uses the test database and vhost (deploy/local/services.sh test-env). Run by test.sh.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+"$ROOT/deploy/local/services.sh" up
+"$ROOT/deploy/local/services.sh" test-env
+swift build --product baton
+BATON="$(swift build --show-bin-path)/baton"
+export BATON_DATABASE_URL="${BATON_TEST_DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/baton_test}"
+export BATON_AMQP_URL="${BATON_TEST_AMQP_URL:-amqp://guest:guest@127.0.0.1:5672/baton-test}"
+
+WORK="$(mktemp -d /tmp/baton-walkthrough.XXXXXX)"
+PIDS=()
+cleanup() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+}
+trap cleanup EXIT
+say() { printf 'walkthrough: %s\n' "$*" >&2; }
+
+# A checkout in a folder named baton, as the README asks (the working tree, without builds).
+mkdir -p "$WORK/baton"
+tar -C "$ROOT" --exclude=./.build --exclude='./.build-*' --exclude='./.build_*' --exclude=./.data --exclude=./.git -cf - . \
+    | tar -C "$WORK/baton" -xf -
+# Every block the README marks with <!-- walkthrough: PATH --> is written to PATH, as it stands.
+python3 - "$ROOT/README.md" "$WORK" <<'PY'
+import os, re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+blocks = re.findall(r"<!-- walkthrough: (\S+) -->\n```[a-z]*\n(.*?)```", text, re.S)
+if len(blocks) < 3:
+    sys.exit(f"walkthrough: expected 3 marked blocks in README.md, found {len(blocks)}")
+for path, body in blocks:
+    target = os.path.join(sys.argv[2], path)
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    open(target, "w", encoding="utf-8").write(body)
+    print(f"walkthrough: wrote {path}", file=sys.stderr)
+PY
+
+say "building acme-worker (a package of its own; first build takes a few minutes)"
+(cd "$WORK/acme-worker" && swift build 2>&1 | tail -n 3)
+ACME="$WORK/acme-worker/.build/debug/acme-worker"
+
+"$BATON" migrate >/dev/null
+"$BATON" coordinator > "$WORK/coordinator.log" 2>&1 & PIDS+=($!)
+"$BATON" worker --demo --concurrency 4 > "$WORK/baton-worker.log" 2>&1 & PIDS+=($!)
+"$ACME" > "$WORK/acme-worker.log" 2>&1 & PIDS+=($!)
+
+# Wait (with a deadline) until both workers announce their procedures.
+for _ in $(seq 1 120); do
+    served="$("$BATON" procedures)"
+    if grep -qx acme.greet <<<"$served" && grep -qx demo.count-words <<<"$served"; then break; fi
+    sleep 0.5
+done
+grep -qx acme.greet <<<"$served" || { say "acme-worker never announced acme.greet"; tail -n 20 "$WORK/acme-worker.log" >&2; exit 1; }
+
+failures=0
+for i in 1 2 3 4 5; do
+    out="$("$BATON" submit "$WORK/greet.json" --wait --json --timeout 60)" || { failures=$((failures + 1)); say "greet run $i: $out"; continue; }
+    id="$(python3 -c 'import json,sys; print(json.load(sys.stdin)["run_id"])' <<<"$out")"
+    "$BATON" show "$id" --json | grep -q '"Hello, Ada!"' || { failures=$((failures + 1)); say "greet run $i lacks the greeting"; }
+    "$BATON" submit "$ROOT/examples/word-count.json" --wait --timeout 60 >/dev/null || { failures=$((failures + 1)); say "word-count run $i failed"; }
+done
+if [ "$failures" -ne 0 ]; then
+    say "$failures of 10 runs failed"; tail -n 20 "$WORK/acme-worker.log" "$WORK/baton-worker.log" >&2
+    exit 1
+fi
+say "all 10 runs succeeded: 5 greet and 5 word-count, beside each other"
+rm -rf "$WORK"
