@@ -26,10 +26,3 @@ enum GraphFile {
         return Array(data)
     }
 }
-
-/// Limits from the `BATON_MAX_*` environment variables, with a bad value as a usage error.
-enum Limits {
-    static func fromEnvironment() throws -> GraphLimits {
-        do { return try GraphLimits.fromEnvironment() } catch { throw CLIFailure("\(error)", exitCode: 2) }
-    }
-}
