@@ -107,6 +107,8 @@ extension Integration {
                  message: "unknown procedure 'acme.check'"),
             Case(name: "delay until not a date", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.delay", "input": {"until": "tomorrow"}}}}"#], status: 2,
                  message: "until must be an ISO 8601 time"),
+            Case(name: "delay as a condition: one problem", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "condition": {"procedure": "baton.delay", "input": {"seconds": 1}}}}}"#], status: 2,
+                 message: "invalid graph (1 problem):\n  - node 'a', field 'condition/procedure': baton.delay cannot be a condition\n"),
             Case(name: "when in defaults", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"defaults": {"when": true}, "nodes": {"a": {"procedure": "baton.echo"}}}"#], status: 2,
                  message: "must be set per node, not in defaults"),
             Case(name: "input nested too deep", arguments: { ["submit", "\($0)/g.json"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "input": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}}}"#], status: 2,

@@ -108,8 +108,9 @@ struct DelayTests {
         #expect(found.first?.field == "input")
     }
 
-    @Test func aDelayIsNotACondition() {
-        let found = problems(#"{"nodes": {"n": {"procedure": "p", "condition": {"procedure": "baton.delay"}}}}"#)
+    @Test("a delay is not a condition: one problem, also where procedure names are checked", arguments: [nil, Set(["p"])] as [Set<String>?])
+    func aDelayIsNotACondition(_ known: Set<String>?) {
+        let found = problems(#"{"nodes": {"n": {"procedure": "p", "condition": {"procedure": "baton.delay"}}}}"#, knownProcedures: known)
         #expect(found.map(\.field) == ["condition/procedure"])
         #expect(found.first?.message == "baton.delay cannot be a condition")
     }
