@@ -1,3 +1,4 @@
+import Baton
 import BatonStore
 import Foundation
 
@@ -8,7 +9,7 @@ struct RequestWaiter {
     let runID: String
     let timeout: Double
 
-    func wait() throws -> String? {
+    func wait() throws -> RunStatus? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if try store.requestHandled(requestID) { return try store.progress(ofRun: runID).status }

@@ -118,7 +118,7 @@ extension Integration {
             #expect(cancel.status == 0, "\(cancel.stderr)")
             #expect(cancel.stdout.contains("cancelled"))
             let all = try nodes(store, runID)
-            #expect(try store.run(runID)?.status == "cancelled")
+            #expect(try store.run(runID)?.status == .cancelled)
             #expect(all.values.allSatisfy { $0.status == "cancelled" })
             #expect(all["nap"]?.error?.hasPrefix("cancelled") == true)
             #expect(all["nap-2"]?.error?.hasPrefix("cancelled") == true)
@@ -185,7 +185,7 @@ extension Integration {
             let retry = try TestCluster.cli(["retry", runID, "--wait"])
             #expect(retry.status == 0, "\(retry.stderr)")
             let all = try nodes(store, runID)
-            #expect(try store.run(runID)?.status == "succeeded")
+            #expect(try store.run(runID)?.status == .succeeded)
             #expect(all["ok"]?.attempts == 1)  // reused, not run again
             #expect(all["second-time-lucky"]?.attempts == 2)
             #expect(all["join"]?.output == ["ok": 3, "lucky": ["attempt": 2]])

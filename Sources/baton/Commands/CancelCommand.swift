@@ -17,15 +17,15 @@ struct CancelCommand: ParsableCommand {
         let (store, id) = try connection.openRun(runID)
         defer { store.close() }
         let before = try store.progress(ofRun: id).status
-        if RunStatus(rawValue: before)?.isTerminal == true {
-            throw CLIFailure("run \(id) already ended (\(before)); nothing to cancel")
+        if before.isTerminal {
+            throw CLIFailure("run \(id) already ended (\(before.rawValue)); nothing to cancel")
         }
         let request = try store.request(.cancel, runID: id, reason: "cancelled: \(reason ?? "by request (baton cancel)")")
         let status = try RequestWaiter(store: store, requestID: request, runID: id, timeout: timeout).wait()
         if output.json {
-            Output.json(["run_id": .string(id), "status": .string(status ?? before), "applied": .bool(status != nil)])
+            Output.json(["run_id": .string(id), "status": .string((status ?? before).rawValue), "applied": .bool(status != nil)])
         } else if let status {
-            print("run \(id) \(status)")
+            print("run \(id) \(status.rawValue)")
         } else {
             print("run \(id): cancel requested; no coordinator has applied it yet (it will when one runs)")
         }

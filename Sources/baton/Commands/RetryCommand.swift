@@ -17,30 +17,30 @@ struct RetryCommand: ParsableCommand {
         let (store, id) = try connection.openRun(runID)
         defer { store.close() }
         let before = try store.progress(ofRun: id).status
-        guard before == "failed" || before == "cancelled" else {
-            throw CLIFailure("run \(id) is \(before); only a failed or cancelled run can be retried")
+        guard before == .failed || before == .cancelled else {
+            throw CLIFailure("run \(id) is \(before.rawValue); only a failed or cancelled run can be retried")
         }
         if let from, !(try store.nodes(ofRun: id).contains { $0.key == from }) {
             throw CLIFailure("run \(id) has no node '\(from)'", exitCode: 2)
         }
         let request = try store.request(.retry, runID: id, node: from)
         guard let status = try RequestWaiter(store: store, requestID: request, runID: id, timeout: timeout).wait() else {
-            if output.json { Output.json(["run_id": .string(id), "status": .string(before), "applied": false]) }
+            if output.json { Output.json(["run_id": .string(id), "status": .string(before.rawValue), "applied": false]) }
             else { print("run \(id): retry requested; no coordinator has applied it yet (it will when one runs)") }
             return
         }
         guard wait else {
-            if output.json { Output.json(["run_id": .string(id), "status": .string(status), "applied": true]) } else { print("run \(id) \(status)") }
+            if output.json { Output.json(["run_id": .string(id), "status": .string(status.rawValue), "applied": true]) } else { print("run \(id) \(status.rawValue)") }
             return
         }
         let final = try RunWaiter(store: store, runID: id, showProgress: !output.json, timeout: nil).wait()
         if output.json {
-            var result: [(key: String, value: JSON)] = [("run_id", .string(id)), ("status", .string(final.status))]
+            var result: [(key: String, value: JSON)] = [("run_id", .string(id)), ("status", .string(final.status.rawValue))]
             if let error = final.error { result.append(("error", .string(error))) }
             Output.json(.object(JSONObject(result)))
-        } else if final.status == "succeeded" {
+        } else if final.status == .succeeded {
             print("run \(id) succeeded")
         }
-        if final.status != "succeeded" { throw CLIFailure("run \(id) \(final.status)\(final.error.map { ": \($0)" } ?? "")") }
+        if final.status != .succeeded { throw CLIFailure("run \(id) \(final.status.rawValue)\(final.error.map { ": \($0)" } ?? "")") }
     }
 }

@@ -38,14 +38,14 @@ struct SubmitCommand: ParsableCommand {
         if !output.json { Output.error("run \(run.id) submitted (\(graph.order.count) nodes)") }
         let final = try RunWaiter(store: store, runID: run.id, showProgress: !output.json, timeout: timeout).wait()
         if output.json {
-            var result: [(key: String, value: JSON)] = [("run_id", .string(run.id)), ("status", .string(final.status))]
+            var result: [(key: String, value: JSON)] = [("run_id", .string(run.id)), ("status", .string(final.status.rawValue))]
             if let error = final.error { result.append(("error", .string(error))) }
             Output.json(.object(JSONObject(result)))
-        } else if final.status == "succeeded" {
+        } else if final.status == .succeeded {
             print("run \(run.id) succeeded")
         }
-        if final.status != "succeeded" {
-            throw CLIFailure("run \(run.id) \(final.status)\(final.error.map { ": \($0)" } ?? "")")
+        if final.status != .succeeded {
+            throw CLIFailure("run \(run.id) \(final.status.rawValue)\(final.error.map { ": \($0)" } ?? "")")
         }
     }
 }
