@@ -8,7 +8,7 @@ struct CancelCommand: ParsableCommand {
         abstract: "Cancel a run: pending and waiting nodes at once, running ones are signalled to stop.")
     @Argument(help: "Run id (or a unique prefix of it).") var runID: String
     @Option(help: "Why, for the record (stored as the nodes' reason).") var reason: String?
-    @Option(help: "Seconds to wait for the coordinator to apply the request.") var timeout: Double = 30
+    @Option(parsing: .unconditional, help: "Seconds to wait for the coordinator to apply the request.") var timeout: Double = 30
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 

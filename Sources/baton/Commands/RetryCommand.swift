@@ -9,11 +9,12 @@ struct RetryCommand: ParsableCommand {
     @Argument(help: "Run id (or a unique prefix of it).") var runID: String
     @Option(help: "Rerun this node and everything downstream of it.") var from: String?
     @Flag(help: "Show live progress and exit non-zero unless the run succeeded.") var wait = false
-    @Option(help: "Seconds to wait for the coordinator to apply the request.") var timeout: Double = 30
+    @Option(parsing: .unconditional, help: "Seconds to wait for the coordinator to apply the request.") var timeout: Double = 30
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        guard timeout >= 0 else { throw CLIFailure("--timeout must not be negative", exitCode: 2) }
         let (store, id) = try connection.openRun(runID)
         defer { store.close() }
         let before = try store.progress(ofRun: id).status

@@ -9,7 +9,7 @@ struct RunCommand: AsyncParsableCommand {
         abstract: "Run a graph in this process with the same scheduler, no services needed.")
     @Argument(help: "Graph file (JSON).") var file: String
     @Flag(help: "Run in process (the only mode for now; required so the intent is explicit).") var local = false
-    @Option(help: "Procedures run at once.") var concurrency = 8
+    @Option(parsing: .unconditional, help: "Procedures run at once.") var concurrency = 8
     @OptionGroup var output: OutputOptions
 
     func run() async throws {

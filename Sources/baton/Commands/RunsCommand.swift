@@ -4,7 +4,7 @@ import Baton
 struct RunsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "runs", abstract: "List recent runs, newest first.")
     @Option(help: "Only runs with this status (pending, running, succeeded, failed, cancelled).") var status: String?
-    @Option(help: "How many runs to list.") var limit = 20
+    @Option(parsing: .unconditional, help: "How many runs to list.") var limit = 20
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
@@ -16,7 +16,7 @@ struct RunsCommand: ParsableCommand {
             }
             wanted = known
         }
-        guard limit >= 1, limit <= 10_000 else { throw CLIFailure("--limit must be from 1 to 10000", exitCode: 2) }
+        guard limit >= 1, limit <= 10_000 else { throw CLIFailure("--limit must be from 1 to 10000, got \(limit)", exitCode: 2) }
         let store = try connection.openStore()
         defer { store.close() }
         let runs = try store.runs(status: wanted, limit: limit)

@@ -11,7 +11,7 @@ struct SubmitCommand: ParsableCommand {
     @Flag(help: "Show live progress and exit non-zero unless the run succeeded.") var wait = false
     @Option(help: "Reuse the run submitted earlier with this key instead of creating another.") var idempotencyKey: String?
     @Flag(help: "Accept procedures that no live worker serves yet.") var allowUnknownProcedures = false
-    @Option(help: "With --wait: give up after this many seconds (exit 3).") var timeout: Double?
+    @Option(parsing: .unconditional, help: "With --wait: give up after this many seconds (exit 3).") var timeout: Double?
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 

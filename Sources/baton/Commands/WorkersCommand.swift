@@ -4,11 +4,12 @@ import BatonStore
 
 struct WorkersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "workers", abstract: "List live workers: pools, slots, last heartbeat.")
-    @Option(help: "Seconds since the last heartbeat for a worker to count as live.") var within: Double = 30
+    @Option(parsing: .unconditional, help: "Seconds since the last heartbeat for a worker to count as live.") var within: Double = 30
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        guard within > 0 else { throw CLIFailure("--within must be a positive number of seconds", exitCode: 2) }
         let store = try connection.openStore()
         defer { store.close() }
         let workers = try store.liveWorkers(within: within)
