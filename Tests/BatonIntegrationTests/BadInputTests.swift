@@ -130,6 +130,13 @@ extension Integration {
             Case(name: "validate: a static input over BATON_MAX_INPUT_BYTES", arguments: { ["validate", "\($0)/g.json"] },
                  files: ["g.json": #"{"nodes": {"big": {"procedure": "baton.echo", "input": {"text": "\#(String(repeating: "x", count: 200))"}}}}"#], status: 2,
                  message: "node 'big', field 'input': is 211 bytes as written", environment: ["BATON_MAX_INPUT_BYTES": "100"]),
+            Case(name: "a bad log level", arguments: { ["run", "\($0)/g.json", "--local"] }, files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo"}}}"#], status: 2,
+                 message: "BATON_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical; got 'loud'", environment: ["BATON_LOG_LEVEL": "loud"]),
+            // Each with a second bad setting that is checked later, so the command cannot start for real.
+            Case(name: "a bad log level for the coordinator", arguments: { _ in ["coordinator", "--batch-size", "0"] }, files: [:], status: 2,
+                 message: "BATON_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical; got 'loud'", environment: ["BATON_LOG_LEVEL": "loud"]),
+            Case(name: "a bad log level for a worker", arguments: { _ in ["worker"] }, files: [:], status: 2,
+                 message: "BATON_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical; got 'loud'", environment: ["BATON_LOG_LEVEL": "loud", "BATON_MAX_OUTPUT_BYTES": "lots"]),
             Case(name: "empty idempotency key", arguments: { ["submit", "\($0)/g.json", "--idempotency-key", ""] },
                  files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo"}}}"#], status: 2, message: "--idempotency-key must be 1 to 200 characters"),
             Case(name: "negative submit timeout", arguments: { ["submit", "\($0)/g.json", "--wait", "--timeout=-1"] },

@@ -15,7 +15,7 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         guard local else { throw CLIFailure("`baton run` needs --local (use `baton submit --wait` to run on the cluster)", exitCode: 2) }
         guard concurrency >= 1 else { throw CLIFailure("--concurrency must be at least 1", exitCode: 2) }
-        CLILogging.bootstrap()
+        try CLILogging.bootstrap()
         let registry = ProcedureRegistry.standard
         let graph = try GraphFile.load(file, knownProcedures: Set(registry.names))
         var engine = LocalEngine(registry: registry, maxConcurrency: concurrency)

@@ -32,7 +32,7 @@ struct WorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         try check()
-        CLILogging.bootstrap()
+        try CLILogging.bootstrap()
         let logger = Logger(label: "baton.worker")
         let limits = try Limits.fromEnvironment()
         let service: any Service
