@@ -7,6 +7,7 @@ struct BatonCLI: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "baton",
         abstract: "A distributed procedure-graph engine: graphs of typed procedures, durable in PostgreSQL, run by workers over RabbitMQ.",
+        version: "baton \(BatonVersion.number)",
         subcommands: [
             MigrateCommand.self, CoordinatorCommand.self, WorkerCommand.self, SubmitCommand.self, RunCommand.self,
             ValidateCommand.self, RunsCommand.self, ShowCommand.self, EventsCommand.self, WatchCommand.self, CancelCommand.self,
