@@ -14,6 +14,11 @@ enum GraphFile {
         }
     }
 
+    /// What `--json` prints for a graph file that `load` or `read` refused (`validate` and `submit` alike).
+    static func invalidReport(_ failure: CLIFailure) -> JSON {
+        ["valid": false, "error": .string(failure.message)]
+    }
+
     static func read(_ path: String) throws -> [UInt8] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {

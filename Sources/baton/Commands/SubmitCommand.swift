@@ -21,14 +21,15 @@ struct SubmitCommand: ParsableCommand {
         if let key = idempotencyKey, key.isEmpty || key.count > 200 {
             throw CLIFailure("--idempotency-key must be 1 to 200 characters", exitCode: 2)
         }
-        _ = try GraphFile.read(file)  // a missing file is the user's first problem, before any connection
+        do { _ = try GraphFile.read(file) } catch let failure as CLIFailure { throw reportingInvalid(failure) }  // before any connection
         let store = try connection.openStore()
         defer { store.close() }
         var known: Set<String>? = nil
         if !allowUnknownProcedures {
             known = Set(ProcedureRegistry.standard.names).union((try? store.servedProcedures()) ?? [])
         }
-        let graph = try GraphFile.load(file, knownProcedures: known)
+        let graph: Graph
+        do { graph = try GraphFile.load(file, knownProcedures: known) } catch let failure as CLIFailure { throw reportingInvalid(failure) }
         let run: SubmittedRun
         do { run = try store.submit(graph, idempotencyKey: idempotencyKey) } catch { throw CLIFailure("cannot store the run: \(error)") }
         if !wait {
@@ -47,5 +48,11 @@ struct SubmitCommand: ParsableCommand {
         if final.status != .succeeded {
             throw CLIFailure("run \(run.id) \(final.status.rawValue)\(final.error.map { ": \($0)" } ?? "")")
         }
+    }
+
+    /// With `--json`, prints what `validate --json` prints for the file; the failure still goes to stderr.
+    private func reportingInvalid(_ failure: CLIFailure) -> CLIFailure {
+        if output.json { Output.json(GraphFile.invalidReport(failure)) }
+        return failure
     }
 }
