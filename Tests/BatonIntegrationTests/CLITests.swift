@@ -37,5 +37,58 @@ extension Integration {
             #expect(submit.stderr.hasPrefix("baton: \(path): "), "stderr: \(submit.stderr)")
             #expect(try store.connection.query("select count(*) as n from baton.runs").int(0, "n") == before)
         }
+
+        @Test func anIdempotencyKeyReturnsItsRunForTheSameGraphAndRefusesAnother() throws {
+            _ = TestCluster()  // no coordinator: the run stays pending
+            let key = "key-\(UUID().uuidString.prefix(8))"
+            let graph = try GraphFixtures.write(["name": "same", "nodes": ["a": ["procedure": "baton.echo", "input": ["x": 1]]]])
+            let store = try TestCluster.store()
+            defer { store.close() }
+
+            let first = try TestCluster.cli(["submit", graph, "--idempotency-key", key, "--json"])
+            #expect(first.status == 0, "stderr: \(first.stderr)")
+            let created = try JSONParser.parse(first.stdout)
+            let id = try #require(created["run_id"]?.stringValue)
+            #expect(created["existing"] == false)
+
+            // The same graph again: the same run, said so on stderr; stdout stays the id alone, for scripts.
+            let again = try TestCluster.cli(["submit", graph, "--idempotency-key", key])
+            #expect(again.status == 0, "stderr: \(again.stderr)")
+            #expect(again.stdout == id + "\n")
+            #expect(again.stderr == "\(id) (existing run for key \(key), status pending)\n")
+            let againJSON = try JSONParser.parse(try TestCluster.cli(["submit", graph, "--idempotency-key", key, "--json"]).stdout)
+            #expect(againJSON == ["run_id": .string(id), "status": "pending", "existing": true])
+
+            // With --wait it does not claim to have submitted anything.
+            let waiting = try TestCluster.cli(["submit", graph, "--idempotency-key", key, "--wait", "--timeout", "0.3"])
+            #expect(waiting.status == 3)
+            #expect(waiting.stderr.hasPrefix("run \(id) already exists (key \(key)); waiting\n"), "stderr: \(waiting.stderr)")
+            #expect(!waiting.stderr.contains("submitted"))
+
+            // Another graph under the same key is refused, naming the key and the run that has it.
+            let runs = try store.connection.query("select count(*) as n from baton.runs").int(0, "n")
+            let other = try GraphFixtures.write(["name": "same", "nodes": ["a": ["procedure": "baton.echo", "input": ["x": 2]]]])
+            let refused = try TestCluster.cli(["submit", other, "--idempotency-key", key, "--json"])
+            #expect(refused.status == 2)
+            #expect(refused.stdout.isEmpty)
+            #expect(refused.stderr == "baton: --idempotency-key '\(key)' already belongs to run \(id), which has a different graph; "
+                    + "submit that graph to get the run, or use another key\n")
+            #expect(try store.connection.query("select count(*) as n from baton.runs").int(0, "n") == runs)
+            #expect(try store.run(id)?.name == "same")
+        }
+
+        @Test func aRunWithoutAKeyIsNotExisting() throws {
+            _ = TestCluster()
+            let graph = try GraphFixtures.write(["nodes": ["a": ["procedure": "baton.echo"]]])
+            let result = try TestCluster.cli(["submit", graph, "--json"])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            let json = try JSONParser.parse(result.stdout)
+            #expect(json["existing"] == false)
+            #expect(json["status"] == "pending")
+            // Statuses read back as they were written.
+            let id = try #require(json["run_id"]?.stringValue)
+            let runs = try JSONParser.parse(try TestCluster.cli(["runs", "--status", "pending", "--json", "--limit", "10000"]).stdout)
+            #expect(runs.arrayValue?.contains { $0["id"]?.stringValue == id && $0["status"] == "pending" } == true)
+        }
     }
 }

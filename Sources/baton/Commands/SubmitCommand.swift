@@ -31,15 +31,29 @@ struct SubmitCommand: ParsableCommand {
         let graph: Graph
         do { graph = try GraphFile.load(file, knownProcedures: known) } catch let failure as CLIFailure { throw reportingInvalid(failure) }
         let run: SubmittedRun
-        do { run = try store.submit(graph, idempotencyKey: idempotencyKey) } catch { throw CLIFailure("cannot store the run: \(error)") }
+        do { run = try store.submit(graph, idempotencyKey: idempotencyKey) } catch let conflict as IdempotencyKeyConflict {
+            throw CLIFailure("--idempotency-key '\(conflict.key)' already belongs to run \(conflict.runID), which has a different graph; "
+                             + "submit that graph to get the run, or use another key", exitCode: 2)
+        } catch { throw CLIFailure("cannot store the run: \(error)") }
+        let existing = !run.created
         if !wait {
-            if output.json { Output.json(["run_id": .string(run.id), "status": .string(run.status.rawValue)]) } else { print(run.id) }
+            if output.json {
+                Output.json(["run_id": .string(run.id), "status": .string(run.status.rawValue), "existing": .bool(existing)])
+            } else {
+                // stdout stays the id alone, for scripts; that it is an earlier run goes to stderr.
+                if existing, let key = idempotencyKey { Output.error("\(run.id) (existing run for key \(key), status \(run.status.rawValue))") }
+                print(run.id)
+            }
             return
         }
-        if !output.json { Output.error("run \(run.id) submitted (\(graph.order.count) nodes)") }
+        if !output.json {
+            if existing, let key = idempotencyKey { Output.error("run \(run.id) already exists (key \(key)); waiting") }
+            else { Output.error("run \(run.id) submitted (\(graph.order.count) nodes)") }
+        }
         let final = try RunWaiter(store: store, runID: run.id, showProgress: !output.json, timeout: timeout).wait()
         if output.json {
-            var result: [(key: String, value: JSON)] = [("run_id", .string(run.id)), ("status", .string(final.status.rawValue))]
+            var result: [(key: String, value: JSON)] = [("run_id", .string(run.id)), ("status", .string(final.status.rawValue)),
+                                                        ("existing", .bool(existing))]
             if let error = final.error { result.append(("error", .string(error))) }
             Output.json(.object(JSONObject(result)))
         } else if final.status == .succeeded {
