@@ -7,7 +7,7 @@ struct RetryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "retry",
         abstract: "Run a finished run again: its failed and cancelled nodes, or --from NODE and everything downstream. Stored outputs are reused.")
     @Argument(help: "Run id (or a unique prefix of it).") var runID: String
-    @Option(help: "Rerun this node and everything downstream of it.") var from: String?
+    @Option(help: "Rerun this node and everything downstream of it, and the failed or cancelled nodes it needs.") var from: String?
     @Flag(help: "Show live progress and exit non-zero unless the run succeeded.") var wait = false
     @Option(parsing: .unconditional, help: "Seconds to wait for the coordinator to apply the request.") var timeout: Double = 30
     @OptionGroup var connection: ConnectionOptions
@@ -23,6 +23,14 @@ struct RetryCommand: ParsableCommand {
         }
         if let from, !(try store.nodes(ofRun: id).contains { $0.key == from }) {
             throw CLIFailure("run \(id) has no node '\(from)'", exitCode: 2)
+        }
+        if let from {  // the coordinator would ignore a retry that cannot succeed: say so now, and why
+            let state: RunState?
+            do { state = try store.loadRun(id) } catch { throw CLIFailure("\(error)") }
+            guard let state else { throw CLIFailure("no run with id \(id)") }
+            do { _ = try state.nodesToRetry(from: from) } catch {
+                throw CLIFailure("cannot retry run \(id) from '\(from)': \(error.description)", exitCode: 2)
+            }
         }
         let request = try store.request(.retry, runID: id, node: from)
         guard let status = try RequestWaiter(store: store, requestID: request, runID: id, timeout: timeout).wait() else {
