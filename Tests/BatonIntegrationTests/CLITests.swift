@@ -1,4 +1,5 @@
 import Baton
+import BatonPostgres
 import BatonStore
 import Foundation
 import Testing
@@ -24,9 +25,9 @@ extension Integration {
             _ = TestCluster()
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString.prefix(8)).json").path
             if !text.isEmpty { try Data(text.utf8).write(to: URL(fileURLWithPath: path)) }
-            let store = try TestCluster.store()
-            defer { store.close() }
-            let before = try store.connection.query("select count(*) as n from baton.runs").int(0, "n")
+            let sql = try PGConnection(url: TestCluster.databaseURL)  // a connection of its own: the store's is the store's
+            defer { sql.close() }
+            let before = try sql.query("select count(*) as n from baton.runs").int(0, "n")
 
             let validate = try TestCluster.cli(["validate", path, "--json"])
             let submit = try TestCluster.cli(["submit", path, "--json"])
@@ -35,7 +36,7 @@ extension Integration {
             #expect(submit.stdout == validate.stdout)
             #expect(submit.status == 2)
             #expect(submit.stderr.hasPrefix("baton: \(path): "), "stderr: \(submit.stderr)")
-            #expect(try store.connection.query("select count(*) as n from baton.runs").int(0, "n") == before)
+            #expect(try sql.query("select count(*) as n from baton.runs").int(0, "n") == before)
         }
 
         @Test func anIdempotencyKeyReturnsItsRunForTheSameGraphAndRefusesAnother() throws {
@@ -44,6 +45,8 @@ extension Integration {
             let graph = try GraphFixtures.write(["name": "same", "nodes": ["a": ["procedure": "baton.echo", "input": ["x": 1]]]])
             let store = try TestCluster.store()
             defer { store.close() }
+            let sql = try PGConnection(url: TestCluster.databaseURL)
+            defer { sql.close() }
 
             let first = try TestCluster.cli(["submit", graph, "--idempotency-key", key, "--json"])
             #expect(first.status == 0, "stderr: \(first.stderr)")
@@ -66,14 +69,14 @@ extension Integration {
             #expect(!waiting.stderr.contains("submitted"))
 
             // Another graph under the same key is refused, naming the key and the run that has it.
-            let runs = try store.connection.query("select count(*) as n from baton.runs").int(0, "n")
+            let runs = try sql.query("select count(*) as n from baton.runs").int(0, "n")
             let other = try GraphFixtures.write(["name": "same", "nodes": ["a": ["procedure": "baton.echo", "input": ["x": 2]]]])
             let refused = try TestCluster.cli(["submit", other, "--idempotency-key", key, "--json"])
             #expect(refused.status == 2)
             #expect(refused.stdout.isEmpty)
             #expect(refused.stderr == "baton: --idempotency-key '\(key)' already belongs to run \(id), which has a different graph; "
                     + "submit that graph to get the run, or use another key\n")
-            #expect(try store.connection.query("select count(*) as n from baton.runs").int(0, "n") == runs)
+            #expect(try sql.query("select count(*) as n from baton.runs").int(0, "n") == runs)
             #expect(try store.run(id)?.name == "same")
         }
 

@@ -1,4 +1,5 @@
 import Baton
+import BatonPostgres
 import BatonStore
 import Foundation
 import Testing
@@ -234,7 +235,9 @@ extension Integration {
             #expect(refused.status == 2)
             #expect(refused.stderr == "baton: cannot retry run \(apart) from 'after-nap': node 'other' was cancelled and would not run again, "
                     + "so the run could not succeed; retry without --from to rerun it too\n")
-            let requests = try store.connection.query("select count(*) as n from baton.requests where run_id = $1::uuid", [apart])
+            let sql = try PGConnection(url: TestCluster.databaseURL)
+            defer { sql.close() }
+            let requests = try sql.query("select count(*) as n from baton.requests where run_id = $1::uuid", [apart])
             #expect(requests.int(0, "n") == 1, "only the cancel request was stored")
             #expect(try store.run(apart)?.status == .cancelled)
         }
