@@ -131,7 +131,7 @@ do {
     var lastWorkerKill = Date()
     while Date().timeIntervalSince(began) < options.timeLimit {
         let elapsed = Date().timeIntervalSince(began)
-        if let status = db.use({ try $0.progress(ofRun: runID).status }), ["succeeded", "failed", "cancelled"].contains(status) {
+        if let status = db.use({ try $0.progress(ofRun: runID).status.rawValue }), ["succeeded", "failed", "cancelled"].contains(status) {
             finalStatus = status
             break
         }

@@ -6,7 +6,7 @@ import Foundation
 public struct RunRow: Sendable, Codable {
     public let id: String
     public let name: String
-    public let status: String
+    public let status: RunStatus
     public let submittedAt: String
     public let startedAt: String?
     public let finishedAt: String?
@@ -60,18 +60,19 @@ extension Store {
         """
 
     private func runRow(_ r: PGResult, _ i: Int) -> RunRow {
-        RunRow(id: r[row: i, column: "id"]!, name: r[row: i, column: "name"]!, status: r[row: i, column: "status"]!,
+        RunRow(id: r[row: i, column: "id"]!, name: r[row: i, column: "name"]!,
+               status: RunStatus(rawValue: r[row: i, column: "status"]!) ?? .pending,
                submittedAt: r[row: i, column: "submitted_at"]!, startedAt: r[row: i, column: "started_at"],
                finishedAt: r[row: i, column: "finished_at"], error: r[row: i, column: "error"],
                nodeCount: r.int(i, "nodes") ?? 0, nodesDone: r.int(i, "done") ?? 0)
     }
 
     /// Recent runs, newest first, optionally only those with `status`.
-    public func runs(status: String? = nil, limit: Int = 20) throws -> [RunRow] {
+    public func runs(status: RunStatus? = nil, limit: Int = 20) throws -> [RunRow] {
         let r = try connection.query("""
             select \(Store.runColumns) from baton.runs r
             where ($1::text is null or r.status = $1) order by r.submitted_at desc limit $2::int
-            """, [status, String(limit)])
+            """, [status?.rawValue, String(limit)])
         return (0..<r.rowCount).map { runRow(r, $0) }
     }
 
@@ -140,13 +141,15 @@ extension Store {
     }
 
     /// How many nodes of a run are in each status, and the run's own status.
-    public func progress(ofRun id: String) throws -> (status: String, error: String?, counts: [String: Int]) {
+    public func progress(ofRun id: String) throws -> (status: RunStatus, error: String?, counts: [NodeStatus: Int]) {
         let run = try connection.query("select status, error from baton.runs where id = $1::uuid", [id])
         guard run.rowCount == 1 else { throw StoreError("no run with id \(id)") }
         let r = try connection.query("select status, count(*) as n from baton.nodes where run_id = $1::uuid group by status", [id])
-        var counts: [String: Int] = [:]
-        for i in 0..<r.rowCount { counts[r[row: i, column: "status"]!] = r.int(i, "n") ?? 0 }
-        return (run[row: 0, column: "status"]!, run[row: 0, column: "error"], counts)
+        var counts: [NodeStatus: Int] = [:]
+        for i in 0..<r.rowCount {
+            if let status = NodeStatus(rawValue: r[row: i, column: "status"]!) { counts[status] = r.int(i, "n") ?? 0 }
+        }
+        return (RunStatus(rawValue: run[row: 0, column: "status"]!) ?? .pending, run[row: 0, column: "error"], counts)
     }
 }
 

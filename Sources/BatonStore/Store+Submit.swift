@@ -25,7 +25,13 @@ extension Store {
                     returning id
                     """, [id, graph.name, graph.source.serialized(), key, plan])
                 if inserted.rowCount == 0 {
-                    let existing = try c.query("select id::text, status from baton.runs where idempotency_key = $1", [key])
+                    let existing = try c.query("""
+                        select id::text, status, graph = $2::jsonb as same_graph from baton.runs where idempotency_key = $1
+                        """, [key, graph.source.serialized()])
+                    // The key names one submission: another graph under it is a mistake, not a request for that run.
+                    guard existing.bool(0, "same_graph") == true else {
+                        throw IdempotencyKeyConflict(key: key, runID: existing[row: 0, column: "id"]!)
+                    }
                     return SubmittedRun(id: existing[row: 0, column: "id"]!,
                                         status: RunStatus(rawValue: existing[row: 0, column: "status"]!) ?? .pending, created: false)
                 }

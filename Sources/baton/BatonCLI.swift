@@ -7,6 +7,7 @@ struct BatonCLI: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "baton",
         abstract: "A distributed procedure-graph engine: graphs of typed procedures, durable in PostgreSQL, run by workers over RabbitMQ.",
+        version: "baton \(BatonVersion.number)",
         subcommands: [
             MigrateCommand.self, CoordinatorCommand.self, WorkerCommand.self, SubmitCommand.self, RunCommand.self,
             ValidateCommand.self, RunsCommand.self, ShowCommand.self, EventsCommand.self, WatchCommand.self, CancelCommand.self,
@@ -40,16 +41,5 @@ struct BatonCLI: AsyncParsableCommand {
             FileHandle.standardError.write(Data("baton: \(message) (see `baton --help`)\n".utf8))
             Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
         }
-    }
-}
-
-/// An error already phrased for the user.
-struct CLIFailure: Error, CustomStringConvertible {
-    var description: String { message }
-    let message: String
-    var exitCode: Int32 = 1
-    init(_ message: String, exitCode: Int32 = 1) {
-        self.message = message
-        self.exitCode = exitCode
     }
 }

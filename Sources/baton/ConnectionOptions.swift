@@ -44,19 +44,3 @@ struct ConnectionOptions: ParsableArguments {
         }
     }
 }
-
-/// `--json` for machine-readable output.
-struct OutputOptions: ParsableArguments {
-    @Flag(name: .long, help: "Print machine-readable JSON.")
-    var json = false
-}
-
-/// Where RabbitMQ is, for commands that need nothing else: workers hold no database credentials.
-struct AMQPOptions: ParsableArguments {
-    @Option(name: .customLong("amqp-url"), help: "AMQP URI (default: $BATON_AMQP_URL or amqp://guest:guest@127.0.0.1:5672/%2f)")
-    var amqpURLFlag: String?
-
-    var amqpURL: String {
-        amqpURLFlag ?? ProcessInfo.processInfo.environment["BATON_AMQP_URL"] ?? "amqp://guest:guest@127.0.0.1:5672/%2f"
-    }
-}

@@ -14,6 +14,11 @@ enum GraphFile {
         }
     }
 
+    /// What `--json` prints for a graph file that `load` or `read` refused (`validate` and `submit` alike).
+    static func invalidReport(_ failure: CLIFailure) -> JSON {
+        ["valid": false, "error": .string(failure.message)]
+    }
+
     static func read(_ path: String) throws -> [UInt8] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -24,12 +29,5 @@ enum GraphFile {
             throw CLIFailure("\(path): cannot read the file (permissions?)", exitCode: 2)
         }
         return Array(data)
-    }
-}
-
-/// Limits from the `BATON_MAX_*` environment variables, with a bad value as a usage error.
-enum Limits {
-    static func fromEnvironment() throws -> GraphLimits {
-        do { return try GraphLimits.fromEnvironment() } catch { throw CLIFailure("\(error)", exitCode: 2) }
     }
 }

@@ -4,14 +4,25 @@ import Logging
 /// Sends logs to stderr at the level in $BATON_LOG_LEVEL (default info). Call once.
 enum CLILogging {
     nonisolated(unsafe) private static var done = false
-    static func bootstrap() {
+    /// Throws, as a usage error, if $BATON_LOG_LEVEL names no level.
+    static func bootstrap() throws {
         guard !done else { return }
+        let level = try level(ProcessInfo.processInfo.environment["BATON_LOG_LEVEL"])
         done = true
-        let level = ProcessInfo.processInfo.environment["BATON_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
         }
+    }
+
+    /// The level `text` names (in any case), info if unset or empty.
+    static func level(_ text: String?) throws -> Logger.Level {
+        guard let text, !text.isEmpty else { return .info }
+        guard let level = Logger.Level(rawValue: text.lowercased()) else {
+            let allowed = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+            throw CLIFailure("BATON_LOG_LEVEL must be one of \(allowed); got '\(text)'", exitCode: 2)
+        }
+        return level
     }
 }

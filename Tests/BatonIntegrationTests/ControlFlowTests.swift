@@ -1,4 +1,5 @@
 import Baton
+import BatonPostgres
 import BatonStore
 import Foundation
 import Testing
@@ -118,7 +119,7 @@ extension Integration {
             #expect(cancel.status == 0, "\(cancel.stderr)")
             #expect(cancel.stdout.contains("cancelled"))
             let all = try nodes(store, runID)
-            #expect(try store.run(runID)?.status == "cancelled")
+            #expect(try store.run(runID)?.status == .cancelled)
             #expect(all.values.allSatisfy { $0.status == "cancelled" })
             #expect(all["nap"]?.error?.hasPrefix("cancelled") == true)
             #expect(all["nap-2"]?.error?.hasPrefix("cancelled") == true)
@@ -185,7 +186,7 @@ extension Integration {
             let retry = try TestCluster.cli(["retry", runID, "--wait"])
             #expect(retry.status == 0, "\(retry.stderr)")
             let all = try nodes(store, runID)
-            #expect(try store.run(runID)?.status == "succeeded")
+            #expect(try store.run(runID)?.status == .succeeded)
             #expect(all["ok"]?.attempts == 1)  // reused, not run again
             #expect(all["second-time-lucky"]?.attempts == 2)
             #expect(all["join"]?.output == ["ok": 3, "lucky": ["attempt": 2]])
@@ -193,6 +194,52 @@ extension Integration {
             let again = try TestCluster.cli(["retry", runID])
             #expect(again.status == 1)
             #expect(again.stderr.contains("only a failed or cancelled run can be retried"))
+        }
+
+        @Test("baton retry --from on a cancelled run reruns the cancelled nodes it needs; one that could not succeed is refused")
+        func retryFromACancelledRun() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.startCoordinator()
+            try cluster.startWorker()
+            let store = try TestCluster.store()
+            defer { store.close() }
+            func cancelWhileRunning(_ graph: JSON, _ running: [String]) throws -> String {
+                let runID = try submit(graph)
+                try TestCluster.waitUntil(30, "\(running) to be running") {
+                    let n = try nodes(store, runID)
+                    return running.allSatisfy { n[$0]?.status == "running" }
+                }
+                #expect(try TestCluster.cli(["cancel", runID]).status == 0)
+                #expect(try store.run(runID)?.status == .cancelled)
+                return runID
+            }
+
+            // after-nap needs nap, which was cancelled too: both run again, and the run succeeds.
+            let chain = try cancelWhileRunning(["name": "retry-from", "nodes": [
+                "nap": ["procedure": "baton.sleep", "input": ["seconds": 1.5]],
+                "after-nap": ["procedure": "baton.echo", "input": ["slept": ["$from": "nap", "select": "/slept"]]],
+            ]], ["nap"])
+            let retry = try TestCluster.cli(["retry", chain, "--from", "after-nap", "--wait"])
+            #expect(retry.status == 0, "\(retry.stderr)")
+            #expect(try store.run(chain)?.status == .succeeded)
+            #expect(try nodes(store, chain)["after-nap"]?.output == ["slept": 1.5])
+
+            // Here 'other' was cancelled as well and nothing from after-nap reruns it: the run could only fail again.
+            let apart = try cancelWhileRunning(["name": "retry-from-refused", "nodes": [
+                "nap": ["procedure": "baton.sleep", "input": ["seconds": 1.5]],
+                "after-nap": ["procedure": "baton.echo", "input": ["slept": ["$from": "nap"]]],
+                "other": ["procedure": "baton.sleep", "input": ["seconds": 1.5]],
+            ]], ["nap", "other"])
+            let refused = try TestCluster.cli(["retry", apart, "--from", "after-nap"])
+            #expect(refused.status == 2)
+            #expect(refused.stderr == "baton: cannot retry run \(apart) from 'after-nap': node 'other' was cancelled and would not run again, "
+                    + "so the run could not succeed; retry without --from to rerun it too\n")
+            let sql = try PGConnection(url: TestCluster.databaseURL)
+            defer { sql.close() }
+            let requests = try sql.query("select count(*) as n from baton.requests where run_id = $1::uuid", [apart])
+            #expect(requests.int(0, "n") == 1, "only the cancel request was stored")
+            #expect(try store.run(apart)?.status == .cancelled)
         }
 
         @Test("baton watch follows progress and log lines until the run ends")

@@ -69,7 +69,7 @@ extension Integration {
             let store = try TestCluster.store()
             defer { store.close() }
             let run = try #require(try store.run(runID))
-            #expect(run.status == "failed")
+            #expect(run.status == .failed)
             #expect(run.error?.contains("node 'boom' failed: disk on fire") == true)
             let nodes = try TestCluster.nodes(store, runID)
             #expect(nodes["boom"]?.status == "failed")

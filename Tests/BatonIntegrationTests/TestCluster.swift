@@ -139,7 +139,7 @@ final class TestCluster: @unchecked Sendable {
     static func waitForRun(_ id: String, store: Store, seconds: Double = 60) throws -> String {
         var status = ""
         try waitUntil(seconds, "run \(id) to finish") {
-            status = try store.progress(ofRun: id).status
+            status = try store.progress(ofRun: id).status.rawValue
             return ["succeeded", "failed", "cancelled"].contains(status)
         }
         return status

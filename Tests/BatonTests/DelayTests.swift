@@ -27,7 +27,7 @@ struct DelayTests {
         let fired = h.advance(to: due)
         // 1_000_000 s after the epoch is 1970-01-12T13:46:40Z; 90 s later:
         let output: JSON = ["fired_at": "1970-01-12T13:48:10.000Z"]
-        #expect(fired.changes(for: "d") == [NodeChange(key: "d", status: .succeeded, attempt: 1, output: output, startedAt: due)])
+        #expect(fired.changes(for: "d") == [NodeChange(key: "d", status: .succeeded, attempt: 1, output: output, startedAt: due, finishedAt: due)])
         #expect(h.state.nodes["d"]?.output == output)
         #expect(fired.dispatches.map(\.key) == ["after"])
         #expect(fired.dispatches.first?.input == ["at": "1970-01-12T13:48:10.000Z"])
@@ -66,6 +66,19 @@ struct DelayTests {
         h.start()
         #expect(h.state.nodes["d"]?.status == .waiting)
         #expect(h.advance(0).changes(for: "d").map(\.status) == [.succeeded])
+    }
+
+    @Test func anInstantInThePastTakesNoTime() throws {
+        // Started at its due time, a delay until 1970 would show decades between started_at and finished_at.
+        let g = try graph(#"{"nodes": {"d": {"procedure": "baton.delay", "input": {"until": "1970-01-01T00:00:00Z"}}}}"#)
+        var h = Harness(g)
+        let armed = h.now
+        #expect(h.start().changes(for: "d").first?.dueAt == armed, "a due time already past is the time the delay started")
+        let fired = h.advance(0.25).changes(for: "d")
+        #expect(fired == [NodeChange(key: "d", status: .succeeded, attempt: 1, output: ["fired_at": "1970-01-12T13:46:40.250Z"],
+                                     startedAt: armed, finishedAt: h.now)])
+        let change = try #require(fired.first)
+        #expect(try #require(change.startedAt) <= (try #require(change.finishedAt)))
     }
 
     @Test func secondsFromAReference() throws {
@@ -108,8 +121,9 @@ struct DelayTests {
         #expect(found.first?.field == "input")
     }
 
-    @Test func aDelayIsNotACondition() {
-        let found = problems(#"{"nodes": {"n": {"procedure": "p", "condition": {"procedure": "baton.delay"}}}}"#)
+    @Test("a delay is not a condition: one problem, also where procedure names are checked", arguments: [nil, Set(["p"])] as [Set<String>?])
+    func aDelayIsNotACondition(_ known: Set<String>?) {
+        let found = problems(#"{"nodes": {"n": {"procedure": "p", "condition": {"procedure": "baton.delay"}}}}"#, knownProcedures: known)
         #expect(found.map(\.field) == ["condition/procedure"])
         #expect(found.first?.message == "baton.delay cannot be a condition")
     }

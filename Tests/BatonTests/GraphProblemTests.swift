@@ -167,4 +167,21 @@ struct GraphProblemTests {
         #expect(tooDeep.first?.message.contains("nesting deeper than 5 levels") == true)
         #expect(problems(text, limits: GraphLimits(maxNodes: 3, maxGraphBytes: text.utf8.count, maxDepth: 6)).isEmpty)
     }
+
+    @Test func aStaticInputOverTheInputLimitIsRefusedNamingNodeAndField() throws {
+        let big = String(repeating: "x", count: 200)
+        let text = #"{"nodes": {"a": {"procedure": "p"}, "big": {"procedure": "p", "input": {"text": "\#(big)", "a": {"$from": "a"}}}}}"#
+        let found = problems(text, limits: GraphLimits(maxInputBytes: 100))
+        // Measured as written: the reference counts as the object it is, not as what it injects later.
+        let size = JSON(["text": .string(big), "a": ["$from": "a"]]).serializedBytes().count
+        #expect(found == [GraphProblem(node: "big", field: "input",
+                                       message: "is \(size) bytes as written, more than the limit of 100 (BATON_MAX_INPUT_BYTES)")])
+        #expect(problems(text, limits: GraphLimits(maxInputBytes: size)).isEmpty, "exactly at the limit is fine")
+    }
+
+    @Test func aStoredGraphIsNotMeasuredAgainstTodaysInputLimit() throws {
+        // What was accepted at submit (perhaps under a larger BATON_MAX_INPUT_BYTES) must still load.
+        let document = try json(#"{"nodes": {"big": {"procedure": "p", "input": {"text": "\#(String(repeating: "x", count: 200))"}}}}"#)
+        #expect(throws: Never.self) { try GraphDecoder(limits: GraphLimits(maxInputBytes: 100)).decode(document) }
+    }
 }

@@ -5,20 +5,6 @@ import Testing
 
 @Suite("limits")
 struct LimitTests {
-    @Test func limitsComeFromTheEnvironmentAndBadValuesAreNamed() throws {
-        let limits = try GraphLimits.fromEnvironment(["BATON_MAX_NODES": "7", "BATON_MAX_OUTPUT_BYTES": "100"])
-        #expect(limits.maxNodes == 7)
-        #expect(limits.maxOutputBytes == 100)
-        #expect(limits.maxInputBytes == GraphLimits().maxInputBytes)
-        #expect(throws: LimitError.self) { try GraphLimits.fromEnvironment(["BATON_MAX_DEPTH": "1"]) }
-        do {
-            _ = try GraphLimits.fromEnvironment(["BATON_MAX_INPUT_BYTES": "lots"])
-            Issue.record("accepted")
-        } catch {
-            #expect("\(error)".contains("BATON_MAX_INPUT_BYTES must be a whole number"))
-        }
-    }
-
     @Test func anInputTooLargeAfterInjectionFailsTheNodeBeforeDispatch() throws {
         var h = Harness(try graph(#"{"nodes": {"a": {"procedure": "p"}, "b": {"procedure": "p", "input": {"x": {"$from": "a"}}}}}"#))
         h.state.maxInputBytes = 30

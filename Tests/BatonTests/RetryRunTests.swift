@@ -74,6 +74,91 @@ struct RetryRunTests {
         #expect(h.state.status == .succeeded)
     }
 
+    @Test func fromANodeOfACancelledRunAlsoRerunsTheCancelledNodesItNeeds() throws {
+        var h = Harness(try graph(Self.chain))
+        h.start()
+        h.succeed("side", "S")
+        h.started("a")
+        h.send(.cancel(reason: "oops"))
+        #expect(h.state.status == .cancelled)
+
+        // b needs a, which was cancelled too: a is rerun first, or b would be cancelled again at once.
+        let out = h.send(.retry(from: "b"))
+        #expect(out.nodeChanges.filter { $0.event == "reset" }.map(\.key) == ["a", "b", "c"])
+        #expect(out.dispatches.map(\.key) == ["a"])
+        #expect(h.state.nodes["b"]?.status == .pending)
+        #expect(h.state.status == .running)
+        h.succeed("a", "A")
+        h.succeed("b", "B")
+        h.succeed("c", "C")
+        #expect(h.state.status == .succeeded)
+        #expect(h.log.dispatches.filter { $0.key == "side" }.count == 1, "side is not run again")
+    }
+
+    @Test func fromANodeRerunsTheFailedNodesItNeedsTransitivelyAndWhatTheyBroughtDown() throws {
+        let g = try graph(#"""
+        {"nodes": {
+          "root": {"procedure": "p"},
+          "a": {"procedure": "p", "input": {"$from": "root"}},
+          "b": {"procedure": "p", "input": {"$from": "a"}},
+          "sibling": {"procedure": "p", "after": ["a"]},
+          "ok": {"procedure": "p"}}}
+        """#)
+        var h = Harness(g)
+        h.start()
+        h.succeed("ok", 1)
+        h.fail("root", "down")
+        #expect(h.state.nodes["a"]?.status == .cancelled)
+        #expect(h.state.nodes["sibling"]?.status == .cancelled)
+
+        #expect(try h.state.nodesToRetry(from: "b") == ["root", "a", "b", "sibling"])
+        let out = h.send(.retry(from: "b"))
+        #expect(out.nodeChanges.filter { $0.event == "reset" }.map(\.key) == ["root", "a", "b", "sibling"])
+        #expect(out.dispatches.map(\.key) == ["root"])
+        h.succeed("root", 1)
+        h.succeed("a", 2)
+        h.succeed("b", 3)
+        h.succeed("sibling", 4)
+        #expect(h.state.status == .succeeded)
+        #expect(h.state.nodes["ok"]?.attempt == 1)
+    }
+
+    @Test func fromANodeIsRefusedWhenAFailureItDoesNotRerunWouldFailTheRunAgain() throws {
+        var h = Harness(try graph(Self.chain))
+        h.start()
+        h.succeed("a", "A")
+        h.fail("side", "broke")
+        h.fail("b", "broke too")
+        #expect(h.state.status == .failed)
+
+        #expect(throws: RetryRefusal.self) { try h.state.nodesToRetry(from: "b") }
+        do {
+            _ = try h.state.nodesToRetry(from: "b")
+        } catch {
+            #expect(error.description == "node 'side' failed and would not run again, so the run could not succeed; retry without --from to rerun it too")
+        }
+        #expect(h.send(.retry(from: "b")).isEmpty)
+        #expect(h.state.status == .failed)
+        #expect(h.state.nodes["b"]?.status == .failed)
+        // Without --from every failure runs again.
+        #expect(try h.state.nodesToRetry(from: nil) == ["b", "c", "side"])
+    }
+
+    @Test func aFailureThatIsIgnoredDoesNotStandInTheWay() throws {
+        let g = try graph(#"""
+        {"nodes": {
+          "a": {"procedure": "p"},
+          "b": {"procedure": "p", "input": {"$from": "a"}},
+          "flaky": {"procedure": "p", "on_failure": "ignore"}}}
+        """#)
+        var h = Harness(g)
+        h.start()
+        h.fail("flaky", "meh")
+        h.succeed("a", 1)
+        h.fail("b", "broke")
+        #expect(try h.state.nodesToRetry(from: "b") == ["b"])
+    }
+
     @Test func aCancelledRunRunsAgainAndItsOldAttemptsStayStale() throws {
         var h = Harness(try graph(#"{"nodes": {"a": {"procedure": "p"}, "b": {"procedure": "p", "after": ["a"]}}}"#))
         h.start()

@@ -93,10 +93,11 @@ extension GraphDecoder {
             problem(node, "condition/procedure", "is required: the name of a procedure that returns true or false")
             return nil
         }
-        if let known = knownProcedures, !known.contains(procedure) {
+        if procedure == DelayProcedure.name {  // the coordinator runs it, as a timer: no worker ever evaluates it
+            problem(node, "condition/procedure", "baton.delay cannot be a condition")
+        } else if let known = knownProcedures, !known.contains(procedure) {
             problem(node, "condition/procedure", "unknown procedure '\(procedure)' (no worker serves it; see `baton procedures`)")
         }
-        if procedure == DelayProcedure.name { problem(node, "condition/procedure", "baton.delay cannot be a condition") }
         var negate = false
         if let n = o["negate"] {
             guard let b = n.boolValue else { problem(node, "condition/negate", "must be true or false, found \(n.kindName)"); return nil }

@@ -29,11 +29,16 @@ public struct GraphDecoder: Sendable {
         } catch {
             throw GraphValidationError(problems: [GraphProblem(node: nil, field: "", message: error.description)])
         }
-        return try decode(json, defaultName: defaultName)
+        return try decode(json, defaultName: defaultName, measuringInputs: true)
     }
 
-    /// Validates an already-parsed graph document.
+    /// Validates an already-parsed graph document. Sizes are not measured here (the file's, and each
+    /// node's static input): a stored graph was measured when it was submitted, under the limits of then.
     public func decode(_ json: JSON, defaultName: String = "unnamed") throws(GraphValidationError) -> Graph {
+        try decode(json, defaultName: defaultName, measuringInputs: false)
+    }
+
+    private func decode(_ json: JSON, defaultName: String, measuringInputs: Bool) throws(GraphValidationError) -> Graph {
         var problems: [GraphProblem] = []
         func problem(_ node: String?, _ field: String, _ message: String) {
             problems.append(GraphProblem(node: node, field: field, message: message))
@@ -116,6 +121,13 @@ public struct GraphDecoder: Sendable {
             case let other?: problem(key, "procedure", "must be a non-empty string, found \(other.kindName)")
             }
             let input = decodeTemplate(fields["input"] ?? .object(JSONObject()), node: key, field: "input", allKeys: allKeys, problem: problem)
+            if measuringInputs, let written = fields["input"] {
+                // Only the static part can be known now: references count as the objects they are.
+                let size = written.serializedBytes().count
+                if size > limits.maxInputBytes {
+                    problem(key, "input", "is \(size) bytes as written, more than the limit of \(limits.maxInputBytes) (BATON_MAX_INPUT_BYTES)")
+                }
+            }
             var after: [String] = []
             if let a = fields["after"] {
                 if case let .array(items) = a {

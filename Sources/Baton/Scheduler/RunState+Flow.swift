@@ -137,7 +137,10 @@ extension RunState {
         node.deadline = nil
         if definition.procedure == DelayProcedure.name {
             switch DelayProcedure.dueDate(from: input, now: out.now) {
-            case let .success(due):
+            case let .success(until):
+                // An `until` already past fires on the next tick: its due time, which becomes the node's
+                // started_at, is now, or the node would seem to have taken since `until` (decades, for 1970).
+                let due = max(until, out.now)
                 node.status = .waiting
                 node.waitingFor = .delay
                 node.dueAt = due

@@ -8,7 +8,8 @@ extension RunState {
             if node.status == .waiting, let due = node.dueAt, due <= out.now {
                 switch node.waitingFor {
                 case .delay?:
-                    evaluate(end(key, as: .succeeded, output: DelayProcedure.output(firedAt: out.now), startedAt: due, into: &out), into: &out)
+                    evaluate(end(key, as: .succeeded, output: DelayProcedure.output(firedAt: out.now), startedAt: due, finishedAt: out.now,
+                                 into: &out), into: &out)
                 case .retry?, .repeat?, nil:
                     evaluate(beginRun(key, newAttempt: true, into: &out), into: &out)
                 }

@@ -7,11 +7,11 @@ struct CoordinatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "coordinator",
         abstract: "Run a coordinator until SIGTERM or SIGINT, then finish the batch in flight and exit.")
     @OptionGroup var connection: ConnectionOptions
-    @Option(help: "Most worker reports applied in one transaction.") var batchSize = 1_000
-    @Option(help: "Seconds without a heartbeat after which a worker's running attempts go to another worker.") var lease: Double = 30
+    @Option(parsing: .unconditional, help: "Most worker reports applied in one transaction.") var batchSize = 1_000
+    @Option(parsing: .unconditional, help: "Seconds without a heartbeat after which a worker's running attempts go to another worker.") var lease: Double = 30
 
     func run() async throws {
-        CLILogging.bootstrap()
+        try CLILogging.bootstrap()
         guard batchSize >= 1 else { throw CLIFailure("--batch-size must be at least 1", exitCode: 2) }
         guard lease >= 1, lease <= 3600 else { throw CLIFailure("--lease must be from 1 to 3600 seconds", exitCode: 2) }
         let store = try connection.openStore()  // fail fast, with a clear message, if the database is unusable

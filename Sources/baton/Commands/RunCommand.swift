@@ -9,13 +9,13 @@ struct RunCommand: AsyncParsableCommand {
         abstract: "Run a graph in this process with the same scheduler, no services needed.")
     @Argument(help: "Graph file (JSON).") var file: String
     @Flag(help: "Run in process (the only mode for now; required so the intent is explicit).") var local = false
-    @Option(help: "Procedures run at once.") var concurrency = 8
+    @Option(parsing: .unconditional, help: "Procedures run at once.") var concurrency = 8
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
         guard local else { throw CLIFailure("`baton run` needs --local (use `baton submit --wait` to run on the cluster)", exitCode: 2) }
         guard concurrency >= 1 else { throw CLIFailure("--concurrency must be at least 1", exitCode: 2) }
-        CLILogging.bootstrap()
+        try CLILogging.bootstrap()
         let registry = ProcedureRegistry.demo
         let graph = try GraphFile.load(file, knownProcedures: Set(registry.names))
         var engine = LocalEngine(registry: registry, maxConcurrency: concurrency)

@@ -4,21 +4,25 @@ import Baton
 struct RunsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "runs", abstract: "List recent runs, newest first.")
     @Option(help: "Only runs with this status (pending, running, succeeded, failed, cancelled).") var status: String?
-    @Option(help: "How many runs to list.") var limit = 20
+    @Option(parsing: .unconditional, help: "How many runs to list.") var limit = 20
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        if let status, RunStatus(rawValue: status) == nil {
-            throw CLIFailure("--status: unknown status '\(status)' (use \(RunStatus.allCases.map(\.rawValue).joined(separator: ", ")))", exitCode: 2)
+        var wanted: RunStatus?
+        if let status {
+            guard let known = RunStatus(rawValue: status) else {
+                throw CLIFailure("--status: unknown status '\(status)' (use \(RunStatus.allCases.map(\.rawValue).joined(separator: ", ")))", exitCode: 2)
+            }
+            wanted = known
         }
-        guard limit >= 1, limit <= 10_000 else { throw CLIFailure("--limit must be from 1 to 10000", exitCode: 2) }
+        guard limit >= 1, limit <= 10_000 else { throw CLIFailure("--limit must be from 1 to 10000, got \(limit)", exitCode: 2) }
         let store = try connection.openStore()
         defer { store.close() }
-        let runs = try store.runs(status: status, limit: limit)
+        let runs = try store.runs(status: wanted, limit: limit)
         if output.json { try Output.json(runs); return }
         Output.table(["RUN", "NAME", "STATUS", "NODES", "SUBMITTED", "ERROR"], runs.map {
-            [$0.id, Output.truncate($0.name, 30), $0.status, "\($0.nodesDone)/\($0.nodeCount)", Output.time($0.submittedAt), Output.truncate($0.error ?? "", 60)]
+            [$0.id, Output.truncate($0.name, 30), $0.status.rawValue, "\($0.nodesDone)/\($0.nodeCount)", Output.time($0.submittedAt), Output.truncate($0.error ?? "", 60)]
         })
     }
 }

@@ -21,7 +21,7 @@ struct ShowCommand: ParsableCommand {
             return
         }
         print("run \(summary.id)  \(summary.name)")
-        print("status \(summary.status)  submitted \(Output.time(summary.submittedAt))  started \(Output.time(summary.startedAt))  finished \(Output.time(summary.finishedAt))")
+        print("status \(summary.status.rawValue)  submitted \(Output.time(summary.submittedAt))  started \(Output.time(summary.startedAt))  finished \(Output.time(summary.finishedAt))")
         if let error = summary.error { print("error \(error)") }
         print("")
         Output.table(["NODE", "PROCEDURE", "STATUS", "ATTEMPTS", "SECONDS", "WORKER", "OUTPUT / ERROR"], nodes.map { n in

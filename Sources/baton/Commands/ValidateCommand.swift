@@ -17,7 +17,7 @@ struct ValidateCommand: ParsableCommand {
                 print("\(file): valid (\(graph.order.count) node\(graph.order.count == 1 ? "" : "s"))")
             }
         } catch let failure as CLIFailure where output.json {
-            Output.json(["valid": false, "error": .string(failure.message)])
+            Output.json(GraphFile.invalidReport(failure))
             throw ExitCode(failure.exitCode)
         }
     }

@@ -23,8 +23,8 @@ struct WatchCommand: ParsableCommand {
                 after = event.id
             }
             fflush(nil)  // each event shows as it happens, also through a pipe
-            if let status = RunStatus(rawValue: progress.status), status.isTerminal, page.isEmpty {
-                if status != .succeeded { throw CLIFailure("run \(id) \(status.rawValue)\(progress.error.map { ": \($0)" } ?? "")") }
+            if progress.status.isTerminal, page.isEmpty {
+                if progress.status != .succeeded { throw CLIFailure("run \(id) \(progress.status.rawValue)\(progress.error.map { ": \($0)" } ?? "")") }
                 return
             }
             if page.isEmpty { Thread.sleep(forTimeInterval: 0.2) }  // refresh interval of a live display

@@ -10,12 +10,12 @@ struct WorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "worker",
         abstract: "Run worker processes serving the built-in procedures (baton.*), and with --demo the demo ones (demo.*).")
     @OptionGroup var connection: AMQPOptions
-    @Option(help: "Procedures each process runs at once.") var concurrency = 4
-    @Option(help: "Worker processes to start and supervise (a crashed one is restarted).") var processes = 1
+    @Option(parsing: .unconditional, help: "Procedures each process runs at once.") var concurrency = 4
+    @Option(parsing: .unconditional, help: "Worker processes to start and supervise (a crashed one is restarted).") var processes = 1
     @Option(help: "Comma-separated pools to take work from.") var pools = "default"
-    @Option(help: "Seconds running procedures get to finish on shutdown before they are handed back.") var shutdownGrace: Double = 30
-    @Option(help: "Seconds between heartbeats (keep it well under the coordinator's --lease).") var heartbeat: Double = 5
-    @Option(help: "Deliveries of a task without a result before it is dead-lettered and its node fails.") var deliveryLimit = 5
+    @Option(parsing: .unconditional, help: "Seconds running procedures get to finish on shutdown before they are handed back.") var shutdownGrace: Double = 30
+    @Option(parsing: .unconditional, help: "Seconds between heartbeats (keep it well under the coordinator's --lease).") var heartbeat: Double = 5
+    @Option(parsing: .unconditional, help: "Deliveries of a task without a result before it is dead-lettered and its node fails.") var deliveryLimit = 5
     @Flag(help: "Also serve the demo procedures (demo.*), as deploy/local/demo.sh does.") var demo = false
 
     func check() throws {
@@ -33,7 +33,7 @@ struct WorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         try check()
-        CLILogging.bootstrap()
+        try CLILogging.bootstrap()
         let logger = Logger(label: "baton.worker")
         let limits = try Limits.fromEnvironment()
         let service: any Service

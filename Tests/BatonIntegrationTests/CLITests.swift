@@ -1,0 +1,97 @@
+import Baton
+import BatonPostgres
+import BatonStore
+import Foundation
+import Testing
+
+extension Integration {
+    /// What the `baton` binary prints and stores for good input, where the format is a promise to scripts.
+    @Suite("CLI output", .serialized)
+    @MainActor  // blocking waits here must not starve the cooperative pool the async unit tests need
+    struct CLITests {
+        @Test func versionIsOneLineNamingTheProgram() throws {
+            let result = try TestCluster.cli(["--version"])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            #expect(result.stdout.wholeMatch(of: /baton \d+\.\d+\.\d+\n/) != nil, "stdout: \(result.stdout)")
+            #expect(result.stderr.isEmpty)
+        }
+
+        @Test("submit --json on a bad graph file prints what validate --json prints", arguments: [
+            #"{"nodes": {"a": {"procedure": "baton.echo", "priority": 12, "after": ["b"]}, "b": {"procedure": "baton.echo", "after": ["a"]}}}"#,
+            #"{"nodes": {"a": {"procedure": "baton.echo""#,
+            "",  // no file at all
+        ])
+        func submitJSONOnABadGraph(_ text: String) throws {
+            _ = TestCluster()
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString.prefix(8)).json").path
+            if !text.isEmpty { try Data(text.utf8).write(to: URL(fileURLWithPath: path)) }
+            let sql = try PGConnection(url: TestCluster.databaseURL)  // a connection of its own: the store's is the store's
+            defer { sql.close() }
+            let before = try sql.query("select count(*) as n from baton.runs").int(0, "n")
+
+            let validate = try TestCluster.cli(["validate", path, "--json"])
+            let submit = try TestCluster.cli(["submit", path, "--json"])
+            #expect(validate.status == 2)
+            #expect(try JSONParser.parse(validate.stdout)["valid"] == false)
+            #expect(submit.stdout == validate.stdout)
+            #expect(submit.status == 2)
+            #expect(submit.stderr.hasPrefix("baton: \(path): "), "stderr: \(submit.stderr)")
+            #expect(try sql.query("select count(*) as n from baton.runs").int(0, "n") == before)
+        }
+
+        @Test func anIdempotencyKeyReturnsItsRunForTheSameGraphAndRefusesAnother() throws {
+            _ = TestCluster()  // no coordinator: the run stays pending
+            let key = "key-\(UUID().uuidString.prefix(8))"
+            let graph = try GraphFixtures.write(["name": "same", "nodes": ["a": ["procedure": "baton.echo", "input": ["x": 1]]]])
+            let store = try TestCluster.store()
+            defer { store.close() }
+            let sql = try PGConnection(url: TestCluster.databaseURL)
+            defer { sql.close() }
+
+            let first = try TestCluster.cli(["submit", graph, "--idempotency-key", key, "--json"])
+            #expect(first.status == 0, "stderr: \(first.stderr)")
+            let created = try JSONParser.parse(first.stdout)
+            let id = try #require(created["run_id"]?.stringValue)
+            #expect(created["existing"] == false)
+
+            // The same graph again: the same run, said so on stderr; stdout stays the id alone, for scripts.
+            let again = try TestCluster.cli(["submit", graph, "--idempotency-key", key])
+            #expect(again.status == 0, "stderr: \(again.stderr)")
+            #expect(again.stdout == id + "\n")
+            #expect(again.stderr == "\(id) (existing run for key \(key), status pending)\n")
+            let againJSON = try JSONParser.parse(try TestCluster.cli(["submit", graph, "--idempotency-key", key, "--json"]).stdout)
+            #expect(againJSON == ["run_id": .string(id), "status": "pending", "existing": true])
+
+            // With --wait it does not claim to have submitted anything.
+            let waiting = try TestCluster.cli(["submit", graph, "--idempotency-key", key, "--wait", "--timeout", "0.3"])
+            #expect(waiting.status == 3)
+            #expect(waiting.stderr.hasPrefix("run \(id) already exists (key \(key)); waiting\n"), "stderr: \(waiting.stderr)")
+            #expect(!waiting.stderr.contains("submitted"))
+
+            // Another graph under the same key is refused, naming the key and the run that has it.
+            let runs = try sql.query("select count(*) as n from baton.runs").int(0, "n")
+            let other = try GraphFixtures.write(["name": "same", "nodes": ["a": ["procedure": "baton.echo", "input": ["x": 2]]]])
+            let refused = try TestCluster.cli(["submit", other, "--idempotency-key", key, "--json"])
+            #expect(refused.status == 2)
+            #expect(refused.stdout.isEmpty)
+            #expect(refused.stderr == "baton: --idempotency-key '\(key)' already belongs to run \(id), which has a different graph; "
+                    + "submit that graph to get the run, or use another key\n")
+            #expect(try sql.query("select count(*) as n from baton.runs").int(0, "n") == runs)
+            #expect(try store.run(id)?.name == "same")
+        }
+
+        @Test func aRunWithoutAKeyIsNotExisting() throws {
+            _ = TestCluster()
+            let graph = try GraphFixtures.write(["nodes": ["a": ["procedure": "baton.echo"]]])
+            let result = try TestCluster.cli(["submit", graph, "--json"])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            let json = try JSONParser.parse(result.stdout)
+            #expect(json["existing"] == false)
+            #expect(json["status"] == "pending")
+            // Statuses read back as they were written.
+            let id = try #require(json["run_id"]?.stringValue)
+            let runs = try JSONParser.parse(try TestCluster.cli(["runs", "--status", "pending", "--json", "--limit", "10000"]).stdout)
+            #expect(runs.arrayValue?.contains { $0["id"]?.stringValue == id && $0["status"] == "pending" } == true)
+        }
+    }
+}
