@@ -13,6 +13,8 @@ struct RunWaiter {
         let started = Date()
         let tty = isatty(STDERR_FILENO) == 1
         var lastLine = ""
+        var unserved = ""
+        var lastUnservedCheck = Date.distantPast
         while true {
             let progress: (status: RunStatus, error: String?, counts: [NodeStatus: Int])
             do { progress = try store.progress(ofRun: runID) } catch { throw CLIFailure("lost track of run \(runID): \(error)") }
@@ -27,6 +29,17 @@ struct RunWaiter {
                 var line = "[\(bar)] \(done)/\(total) nodes done"
                 if failed > 0 { line += ", \(failed) failed" }
                 if let waiting = progress.counts[.waiting], waiting > 0 { line += ", \(waiting) waiting" }
+                // Queued nodes no live worker can take are shown, so a missing worker is not a silent hang.
+                if (progress.counts[.queued] ?? 0) > 0 {
+                    if Date().timeIntervalSince(lastUnservedCheck) >= 1 {
+                        lastUnservedCheck = Date()
+                        unserved = (try? store.unservedNodes(ofRun: runID, limit: 3))
+                            .map { $0.map { "\($0.key) (\($0.procedure) in pool \($0.pool))" }.joined(separator: ", ") } ?? ""
+                    }
+                } else {
+                    unserved = ""
+                }
+                if !unserved.isEmpty { line += ", waiting for a worker: " + unserved }
                 if running > 0 {
                     let names = try store.runningNodes(ofRun: runID, limit: 3)
                     line += ", running: " + names.joined(separator: ", ") + (running > names.count ? " (+\(running - names.count))" : "")

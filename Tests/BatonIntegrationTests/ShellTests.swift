@@ -18,14 +18,30 @@ extension Integration {
             try cluster.start(["worker", "--heartbeat", "0.5"], name: "plain")  // built-in procedures only
             let store = try TestCluster.store()
             defer { store.close() }
-            try TestCluster.waitUntil(30, "the plain worker's heartbeat") { try !store.liveWorkers().isEmpty }
-            let runID = try TestCluster.submit(["name": "routing", "nodes": [
+            // Workers of earlier tests drop out within a few heartbeats; then only the plain worker serves anything.
+            try TestCluster.waitUntil(30, "only the plain worker to be live") {
+                try store.servedProcedures() == ["baton.add", "baton.echo", "baton.fail", "baton.sleep"]
+            }
+            let graph: JSON = ["name": "routing", "nodes": [
                 "sum": ["procedure": "baton.add", "input": ["values": [1, 2]]],
                 "product": ["procedure": "demo.multiply", "input": ["values": [["$from": "sum"], 7]]],
-            ]])
+            ]]
+            let submitted = try TestCluster.cli(["submit", try GraphFixtures.write(graph), "--json"])
+            #expect(submitted.status == 0, "\(submitted.stderr)")
+            // submit says which procedure no live worker serves, on stderr and in --json.
+            #expect(submitted.stderr.contains("warning: no live worker serves procedure 'demo.multiply' in pool 'default' (node product)"),
+                    "\(submitted.stderr)")
+            #expect(!submitted.stderr.contains("baton.add"))
+            let reply = try JSONParser.parse(submitted.stdout)
+            #expect(reply["unserved"] == [["procedure": "demo.multiply", "pool": "default", "nodes": ["product"]]])
+            let runID = try #require(reply["run_id"]?.stringValue)
             try TestCluster.waitUntil(30, "sum to succeed") { try TestCluster.nodes(store, runID)["sum"]?.status == "succeeded" }
             try TestCluster.waitUntil(10, "product to be queued") { try TestCluster.nodes(store, runID)["product"]?.status == "queued" }
             #expect(try store.unservedNodes(ofRun: runID).map(\.key) == ["product"])
+            // submit --wait shows the waiting node (bounded by --timeout: exit 3 while it still waits).
+            let waiting = try TestCluster.cli(["submit", try GraphFixtures.write(graph), "--wait", "--timeout", "3"])
+            #expect(waiting.status == 3)
+            #expect(waiting.stderr.contains("waiting for a worker: product (demo.multiply in pool default)"), "\(waiting.stderr)")
             // Nothing takes it while only the plain worker runs (a wrong worker would fail it at once).
             let deadline = Date().addingTimeInterval(1.5)
             while Date() < deadline { #expect(try TestCluster.nodes(store, runID)["product"]?.status == "queued"); usleep(100_000) }

@@ -157,10 +157,10 @@ struct DelayTests {
         let elapsed = clock.now - began
         #expect(state.status == .succeeded)
         #expect(elapsed >= .milliseconds(100))
-        #expect(elapsed < .seconds(1))
+        #expect(elapsed < .seconds(5), "well under any wrong reading of 0.1 s, with room for a loaded machine")
         let fired = try #require(state.nodes["e"]?.output?["fired_at"]?.stringValue)
         let firedAt = try Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(fired)
         #expect(firedAt.timeIntervalSince(wall) >= 0.099)
-        #expect(firedAt.timeIntervalSince(wall) < 1)
+        #expect(firedAt.timeIntervalSince(wall) < 5)
     }
 }

@@ -36,9 +36,12 @@ struct SubmitCommand: ParsableCommand {
                              + "submit that graph to get the run, or use another key", exitCode: 2)
         } catch { throw CLIFailure("cannot store the run: \(error)") }
         let existing = !run.created
+        let unserved = UnservedProcedures(graph: graph, workers: (try? store.liveWorkers()) ?? [])
+        for line in unserved.warnings { Output.error("baton: " + line) }
         if !wait {
             if output.json {
-                Output.json(["run_id": .string(run.id), "status": .string(run.status.rawValue), "existing": .bool(existing)])
+                Output.json(.object(JSONObject([("run_id", .string(run.id)), ("status", .string(run.status.rawValue)),
+                                                ("existing", .bool(existing)), ("unserved", unserved.json)])))
             } else {
                 // stdout stays the id alone, for scripts; that it is an earlier run goes to stderr.
                 if existing, let key = idempotencyKey { Output.error("\(run.id) (existing run for key \(key), status \(run.status.rawValue))") }
@@ -53,7 +56,7 @@ struct SubmitCommand: ParsableCommand {
         let final = try RunWaiter(store: store, runID: run.id, showProgress: !output.json, timeout: timeout).wait()
         if output.json {
             var result: [(key: String, value: JSON)] = [("run_id", .string(run.id)), ("status", .string(final.status.rawValue)),
-                                                        ("existing", .bool(existing))]
+                                                        ("existing", .bool(existing)), ("unserved", unserved.json)]
             if let error = final.error { result.append(("error", .string(error))) }
             Output.json(.object(JSONObject(result)))
         } else if final.status == .succeeded {

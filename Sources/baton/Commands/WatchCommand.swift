@@ -14,6 +14,8 @@ struct WatchCommand: ParsableCommand {
         let (store, id) = try connection.openRun(runID)
         defer { store.close() }
         var after = 0
+        var unserved: [String] = []
+        var lastUnservedCheck = Date.distantPast
         while true {
             // Read the status first: events written before it ended are then surely in the next read.
             let progress = try store.progress(ofRun: id)
@@ -21,6 +23,13 @@ struct WatchCommand: ParsableCommand {
             for event in page {
                 if output.json { print(try Output.encode(event).serialized()) } else { print(Output.eventLine(event)) }
                 after = event.id
+            }
+            // Queued nodes that no live worker serves wait; say so on stderr whenever that changes.
+            if Date().timeIntervalSince(lastUnservedCheck) >= 2 {
+                lastUnservedCheck = Date()
+                let now = ((try? store.unservedNodes(ofRun: id, limit: 5)) ?? []).map { "\($0.key) (\($0.procedure) in pool \($0.pool))" }
+                if now != unserved, !now.isEmpty { Output.error("waiting for a worker: " + now.joined(separator: ", ")) }
+                unserved = now
             }
             fflush(nil)  // each event shows as it happens, also through a pipe
             if progress.status.isTerminal, page.isEmpty {

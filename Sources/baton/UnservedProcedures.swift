@@ -1,0 +1,48 @@
+import Baton
+import BatonStore
+
+/// The procedures of a graph that no live worker serves in the node's pool: their nodes
+/// would wait in their queues until such a worker starts. `baton.delay` needs no worker.
+struct UnservedProcedures {
+    struct Entry: Equatable {
+        let procedure: String
+        let pool: String
+        var nodes: [String]
+    }
+
+    let entries: [Entry]
+
+    init(graph: Graph, workers: [WorkerRow]) {
+        var served = Set<String>()
+        for worker in workers {
+            for pool in worker.pools { for procedure in worker.procedures { served.insert(pool + "\u{0}" + procedure) } }
+        }
+        var entries: [Entry] = []
+        for key in graph.order {
+            let node = graph.nodes[key]!
+            let procedures = [node.procedure] + (node.policies.condition.map { [$0.procedure] } ?? [])
+            for procedure in procedures where procedure != DelayProcedure.name && !served.contains(node.pool + "\u{0}" + procedure) {
+                if let i = entries.firstIndex(where: { $0.procedure == procedure && $0.pool == node.pool }) {
+                    entries[i].nodes.append(key)
+                } else {
+                    entries.append(Entry(procedure: procedure, pool: node.pool, nodes: [key]))
+                }
+            }
+        }
+        self.entries = entries
+    }
+
+    /// One warning line per procedure and pool.
+    var warnings: [String] {
+        entries.map { e in
+            let shown = e.nodes.prefix(5).joined(separator: ", ") + (e.nodes.count > 5 ? " and \(e.nodes.count - 5) more" : "")
+            return "warning: no live worker serves procedure '\(e.procedure)' in pool '\(e.pool)' (node\(e.nodes.count == 1 ? "" : "s") \(shown)); "
+                + "\(e.nodes.count == 1 ? "it waits" : "they wait") in the queue until one starts"
+        }
+    }
+
+    /// The `unserved` member of `submit --json`.
+    var json: JSON {
+        .array(entries.map { ["procedure": .string($0.procedure), "pool": .string($0.pool), "nodes": .array($0.nodes.map(JSON.string))] })
+    }
+}
