@@ -17,6 +17,7 @@ struct Options: ParsableCommand {
     @Option(help: "Worker processes.") var workers = 2
     @Option(help: "Slots per worker process.") var concurrency = 32
     @Option(help: "Run only this scenario: fan-out or chain.") var only: String?
+    @Flag(help: "Only time the wire formats in process (no services): encoding and decoding one hop's messages.") var codec = false
 
     var sizes: [Int] { nodes.split(separator: ",").compactMap { Int($0) } }
     var workerProcesses: Int { workers }
@@ -50,7 +51,7 @@ func launch(_ arguments: [String]) throws {
     var e = env
     e["BATON_DATABASE_URL"] = databaseURL
     e["BATON_AMQP_URL"] = amqpURL
-    e["BATON_LOG_LEVEL"] = "warning"
+    e["BATON_LOG_LEVEL"] = env["BATON_BENCH_LOG_LEVEL"] ?? "warning"
     p.environment = e
     p.standardOutput = FileHandle.nullDevice
     try p.run()
@@ -109,6 +110,35 @@ for source in interrupts {
         exit(130)
     }
     source.resume()
+}
+
+/// One hop's messages, encoded and decoded `rounds` times: microseconds per operation.
+func codecBenchmark(rounds: Int = 20_000) {
+    let task = TaskDispatch(runID: UUID().uuidString.lowercased(), key: "c-41", attempt: 1, procedure: "baton.echo",
+                            input: ["hop": 41, "previous": 40, "note": "a short string"], pool: "default", priority: 0)
+    let output = EncodedJSON(["hop": 41, "previous": 40, "note": "a short string"])
+    let result = AttemptResult<EncodedJSON>(key: task.key, attempt: 1, outcome: .succeeded(output), worker: "w-1",
+                                            startedAt: Date(), finishedAt: Date())
+    func time(_ name: String, _ body: () throws -> Void) {
+        let clock = ContinuousClock()
+        let began = clock.now
+        do { for _ in 0..<rounds { try body() } } catch { fail("\(name): \(error)") }
+        let elapsed = clock.now - began
+        let micros = Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
+        print(String(format: "codec  %-16@ %8.2f µs", name as NSString, micros / Double(rounds)))
+    }
+    let taskBody = task.encoded()
+    let reportBody = ReportMessage.result(runID: task.runID, result).encoded()
+    time("task encode") { _ = task.encoded() }
+    time("task decode") { _ = try TaskDispatch(decoding: taskBody) }
+    time("report encode") { _ = ReportMessage.result(runID: task.runID, result).encoded() }
+    time("report decode") { _ = try ReportMessage(decoding: reportBody).event }
+    time("parse (no Codable)") { _ = try JSONParser.parse(reportBody) }
+}
+
+if options.codec {
+    codecBenchmark()
+    exit(0)
 }
 
 do {

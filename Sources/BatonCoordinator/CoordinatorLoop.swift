@@ -150,7 +150,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         var lastDeadLetterTag: UInt64?
         var received = 0
         let channels = BatonTopology.CoordinatorChannel.self
-        while let wait = receive.wait(received: received, hasPending: !pending.isEmpty, nextWakeUp: nextWakeUp, now: Date()),
+        while let wait = receive.wait(received: received, hasPending: pending.hasDecisions, nextWakeUp: nextWakeUp, now: Date()),
               let delivery = try consumer.nextDelivery(timeout: wait) {
             received += 1
             switch delivery.channel {

@@ -28,6 +28,11 @@ struct PendingBatch: Sendable {
 
     var isEmpty: Bool { order.isEmpty && heartbeats.isEmpty && handledRequests.isEmpty && published.isEmpty }
 
+    /// True when runs changed or requests were taken: that must be committed without waiting.
+    /// Heartbeats and publish marks alone are bookkeeping; they ride along with the next batch,
+    /// so a marks-only commit (a durable write) never sits between a result and the next task.
+    var hasDecisions: Bool { !order.isEmpty || !handledRequests.isEmpty }
+
     var commandCount: Int { commands.values.reduce(0) { $0 + $1.count } }
 
     /// The same batch one run at a time (the first part also carries the heartbeats, requests and

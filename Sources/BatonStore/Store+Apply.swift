@@ -57,8 +57,12 @@ extension Store {
         for h in heartbeats { latest[h.id] = h }  // one row per worker, or the upsert touches a row twice
         let live = latest.values.filter { !$0.stopping }
         let stopped = latest.values.filter(\.stopping).map { JSON.string($0.id) }
-        try connection.execute("""
-            with node_updates as (
+        // Only the parts this batch needs: a smaller statement plans faster, and the hot path
+        // (a result and the next task) writes nodes, events and perhaps a run, nothing else.
+        var statement = ApplyStatement()
+        if !rowOrder.isEmpty {
+            let rowsParameter = statement.parameter(JSON.array(rowOrder.map { rows[$0]! }).serialized())
+            statement.add("node_updates", """
                 update baton.nodes n set
                     status = u.status,
                     attempts = u.attempts,
@@ -73,51 +77,59 @@ extension Store {
                     queued_at = coalesce(u.queued_at, n.queued_at),
                     started_at = case when u.reset then u.started_at else coalesce(u.started_at, n.started_at) end,
                     finished_at = case when u.reset then u.finished_at else coalesce(u.finished_at, n.finished_at) end
-                from jsonb_to_recordset($1::jsonb) as u(
+                from jsonb_to_recordset(\(rowsParameter)::jsonb) as u(
                     run_id uuid, key text, status text, attempts int, set_input bool, input jsonb,
                     set_output bool, output jsonb, error text, worker text, reset bool,
                     queued_at timestamptz, started_at timestamptz, finished_at timestamptz, due_at timestamptz, scheduler jsonb,
                     published_attempt int)
                 where n.run_id = u.run_id and n.key = u.key
-                returning 1
-            ), run_updates as (
+                """)
+        }
+        if !runs.isEmpty {
+            let runsParameter = statement.parameter(JSON.array(Array(runs.values)).serialized())
+            let nowParameter = statement.parameter(nowText)
+            statement.add("run_updates", """
                 update baton.runs r set
                     status = u.status,
                     error = u.error,
-                    started_at = coalesce(r.started_at, $4::timestamptz),
-                    finished_at = case when u.status in ('succeeded', 'failed', 'cancelled') then $4::timestamptz else null end
-                from jsonb_to_recordset($2::jsonb) as u(id uuid, status text, error text)
+                    started_at = coalesce(r.started_at, \(nowParameter)::timestamptz),
+                    finished_at = case when u.status in ('succeeded', 'failed', 'cancelled') then \(nowParameter)::timestamptz else null end
+                from jsonb_to_recordset(\(runsParameter)::jsonb) as u(id uuid, status text, error text)
                 where r.id = u.id
-                returning 1
-            ), new_events as (
+                """)
+        }
+        if !events.isEmpty {
+            let eventsParameter = statement.parameter(JSON.array(events).serialized())
+            statement.add("new_events", """
                 insert into baton.events (run_id, node_key, kind, at, detail)
                 select (e->>'run_id')::uuid, e->>'node_key', e->>'kind', (e->>'at')::timestamptz, e->'detail'
-                from jsonb_array_elements($3::jsonb) with ordinality as t(e, ord)
+                from jsonb_array_elements(\(eventsParameter)::jsonb) with ordinality as t(e, ord)
                 order by t.ord
-                returning 1
-            ), handled as (
+                """)
+        }
+        if !handledRequests.isEmpty {
+            let requestsParameter = statement.parameter(JSON.array(handledRequests.map { .int(Int64($0)) }).serialized())
+            statement.add("handled", """
                 update baton.requests set handled_at = now()
-                where id in (select jsonb_array_elements_text($6::jsonb)::bigint)
-                returning 1
-            ), worker_upserts as (
-                \(Store.workerUpsertSQL(parameter: 5))
-                returning 1
-            ), worker_exits as (
-                delete from baton.workers where id in (select jsonb_array_elements_text($7::jsonb))
-                returning 1
-            ), publish_marks as (
+                where id in (select jsonb_array_elements_text(\(requestsParameter)::jsonb)::bigint)
+                """)
+        }
+        if !live.isEmpty {
+            statement.add("worker_upserts", Store.workerUpsertSQL(rows: statement.parameter(Store.workerRows(live).serialized())))
+        }
+        if !stopped.isEmpty {
+            let stoppedParameter = statement.parameter(JSON.array(stopped).serialized())
+            statement.add("worker_exits", "delete from baton.workers where id in (select jsonb_array_elements_text(\(stoppedParameter)::jsonb))")
+        }
+        if !marks.isEmpty {
+            let marksParameter = statement.parameter(JSON.array(marks).serialized())
+            statement.add("publish_marks", """
                 update baton.nodes n set published_attempt = m.attempt
-                from jsonb_to_recordset($8::jsonb) as m(run_id uuid, key text, attempt int)
+                from jsonb_to_recordset(\(marksParameter)::jsonb) as m(run_id uuid, key text, attempt int)
                 where n.run_id = m.run_id and n.key = m.key and n.attempts = m.attempt and n.status = 'queued'
-                returning 1
-            )
-            select (select count(*) from node_updates) + (select count(*) from run_updates)
-                 + (select count(*) from new_events) + (select count(*) from worker_upserts) + (select count(*) from handled)
-                 + (select count(*) from worker_exits) + (select count(*) from publish_marks)
-            """, [JSON.array(rowOrder.map { rows[$0]! }).serialized(), JSON.array(Array(runs.values)).serialized(),
-                  JSON.array(events).serialized(), nowText, Store.workerRows(live).serialized(),
-                  JSON.array(handledRequests.map { .int(Int64($0)) }).serialized(), JSON.array(stopped).serialized(),
-                  JSON.array(marks).serialized()])
+                """)
+        }
+        try connection.execute(statement.sql, statement.parameters)
     }
 
     /// Folds a node's transitions within one batch into the row it ends as.

@@ -30,14 +30,14 @@ extension Store {
         })
     }
 
-    /// An upsert of worker rows from the JSON array in parameter `$n` (one row per worker id).
-    static func workerUpsertSQL(parameter n: Int) -> String {
+    /// An upsert of worker rows from the JSON array in the parameter `rows` names (`$n`; one row per worker id).
+    static func workerUpsertSQL(rows: String) -> String {
         """
         insert into baton.workers (id, host, pid, pools, procedures, slots, started_at, last_seen_at, heartbeat_interval)
         select w.id, w.host, w.pid,
                array(select jsonb_array_elements_text(w.pools)), array(select jsonb_array_elements_text(w.procedures)),
                w.slots, w.started_at, now(), w.interval
-        from jsonb_to_recordset($\(n)::jsonb) as w(id text, host text, pid int, pools jsonb, procedures jsonb, slots int,
+        from jsonb_to_recordset(\(rows)::jsonb) as w(id text, host text, pid int, pools jsonb, procedures jsonb, slots int,
                                                    started_at timestamptz, interval float8)
         on conflict (id) do update set
             host = excluded.host, pid = excluded.pid, pools = excluded.pools, procedures = excluded.procedures,
