@@ -19,7 +19,8 @@ extension AMQPConnection {
             var detail = "call openChannel(\(channel)) first"
             if let closed = channelErrors[channel] {
                 let code = closed.replyCode.map { "\($0) " } ?? ""
-                detail = "the broker closed it during \(closed.operation ?? "an earlier call") (\(code)\(closed.detail)); "
+                detail =
+                    "the broker closed it during \(closed.operation ?? "an earlier call") (\(code)\(closed.detail)); "
                     + detail
             }
             throw AMQPError(.channelNotOpen, detail, operation: operation, channel: channel)

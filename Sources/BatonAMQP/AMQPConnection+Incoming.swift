@@ -43,9 +43,12 @@ extension AMQPConnection {
                 deliveryTag: info.delivery_tag, redelivered: info.redelivered != 0,
                 exchange: FieldTable.string(info.exchange), routingKey: FieldTable.string(info.routing_key),
                 consumerTag: FieldTable.string(info.consumer_tag))
-            if let delivery = try readContent(info.channel, waitingOn: channel, operation: operation, {
-                AMQPDelivery(channel: info.channel, method: fields, message: $0)
-            }) {
+            if let delivery = try readContent(
+                info.channel, waitingOn: channel, operation: operation,
+                {
+                    AMQPDelivery(channel: info.channel, method: fields, message: $0)
+                })
+            {
                 buffered.append(delivery)
             }
         case .basic_return:
@@ -53,9 +56,10 @@ extension AMQPConnection {
             _ = try readContent(info.channel, waitingOn: channel, operation: operation) { _ in () }
         case .basic_cancel:
             let tag = FieldTable.string(info.consumer_tag)
-            pendingErrors.append(AMQPError(
-                .consumerCancelled, "consumer '\(tag)' was cancelled (was its queue deleted?)",
-                channel: info.channel))
+            pendingErrors.append(
+                AMQPError(
+                    .consumerCancelled, "consumer '\(tag)' was cancelled (was its queue deleted?)",
+                    channel: info.channel))
         case .channel_close:
             let error = brokerClosed(info, operation: operation)
             if channel == nil || channel == info.channel { throw error }

@@ -92,7 +92,9 @@ extension AMQPConnection {
         }
     }
 
-    private func timedOut(_ tracker: ConfirmTracker, _ timeout: Double, _ operation: String, _ channel: UInt16)
+    private func timedOut(
+        _ tracker: ConfirmTracker, _ timeout: Double, _ operation: String, _ channel: UInt16
+    )
         -> AMQPError
     {
         AMQPError(

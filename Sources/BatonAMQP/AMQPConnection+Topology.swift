@@ -92,7 +92,9 @@ extension AMQPConnection {
 
     /// Deletes a queue; returns how many messages it held.
     @discardableResult
-    public func deleteQueue(name: String, ifUnused: Bool = false, ifEmpty: Bool = false, channel: UInt16 = 1) throws
+    public func deleteQueue(
+        name: String, ifUnused: Bool = false, ifEmpty: Bool = false, channel: UInt16 = 1
+    ) throws
         -> UInt32
     {
         try locked {

@@ -55,23 +55,29 @@ public enum BatonTopology {
         try connection.declareQueue(name: deadLettersQueue, durable: true, channel: channel)
         try connection.bindQueue(queue: deadLettersQueue, exchange: deadExchange, routingKey: "", channel: channel)
         try connection.declareExchange(name: tasksExchange, type: "direct", durable: true, channel: channel)
-        try connection.declareQueue(name: resultsQueue, durable: true,
-                                    arguments: ["x-dead-letter-exchange": .string(deadExchange)], channel: channel)
-        try connection.declareQueue(name: heartbeatsQueue, durable: true,
-                                    arguments: ["x-message-ttl": .int(60_000)], channel: channel)
+        try connection.declareQueue(
+            name: resultsQueue, durable: true,
+            arguments: ["x-dead-letter-exchange": .string(deadExchange)], channel: channel)
+        try connection.declareQueue(
+            name: heartbeatsQueue, durable: true,
+            arguments: ["x-message-ttl": .int(60_000)], channel: channel)
         try connection.declareExchange(name: controlExchange, type: "fanout", durable: true, channel: channel)
     }
 
     /// Declares (and binds) the task queue of `procedure` in `pool`; returns its name.
     @discardableResult
-    public static func declareTaskQueue(pool: String, procedure: String, on connection: AMQPConnection,
-                                        channel: UInt16 = 1) throws -> String {
+    public static func declareTaskQueue(
+        pool: String, procedure: String, on connection: AMQPConnection,
+        channel: UInt16 = 1
+    ) throws -> String {
         let queue = taskQueue(pool: pool, procedure: procedure)
-        try connection.declareQueue(name: queue, durable: true,
-                                    arguments: ["x-dead-letter-exchange": .string(deadExchange), "x-max-priority": .int(9)],
-                                    channel: channel)
-        try connection.bindQueue(queue: queue, exchange: tasksExchange,
-                                 routingKey: routingKey(pool: pool, procedure: procedure), channel: channel)
+        try connection.declareQueue(
+            name: queue, durable: true,
+            arguments: ["x-dead-letter-exchange": .string(deadExchange), "x-max-priority": .int(9)],
+            channel: channel)
+        try connection.bindQueue(
+            queue: queue, exchange: tasksExchange,
+            routingKey: routingKey(pool: pool, procedure: procedure), channel: channel)
         return queue
     }
 

@@ -10,7 +10,8 @@ import BatonStore
 import Foundation
 
 struct Options: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "BatonBenchmark",
+    static let configuration = CommandConfiguration(
+        commandName: "BatonBenchmark",
         abstract: "The hot-path benchmark: fan-out and chain graphs on the real services; prints nodes/s and latency percentiles.")
 
     @Option(help: "Graph sizes, comma separated (each at least 2).") var nodes = "1000,10000"
@@ -76,7 +77,13 @@ func fanOut(_ n: Int) -> JSON {
 
 func chain(_ n: Int) -> JSON {
     var nodes: [(key: String, value: JSON)] = [("c-0", ["procedure": "baton.echo", "input": ["hop": 0]])]
-    for i in 1..<n { nodes.append(("c-\(i)", ["procedure": "baton.echo", "input": ["hop": .int(Int64(i)), "previous": ["$from": .string("c-\(i - 1)"), "select": "/hop"]]])) }
+    for i in 1..<n {
+        nodes.append(
+            (
+                "c-\(i)",
+                ["procedure": "baton.echo", "input": ["hop": .int(Int64(i)), "previous": ["$from": .string("c-\(i - 1)"), "select": "/hop"]]]
+            ))
+    }
     return ["name": .string("bench-chain-\(n)"), "nodes": .object(JSONObject(nodes))]
 }
 
@@ -114,11 +121,13 @@ for source in interrupts {
 
 /// One hop's messages, encoded and decoded `rounds` times: microseconds per operation.
 func codecBenchmark(rounds: Int = 20_000) {
-    let task = TaskDispatch(runID: UUID().uuidString.lowercased(), key: "c-41", attempt: 1, procedure: "baton.echo",
-                            input: ["hop": 41, "previous": 40, "note": "a short string"], pool: "default", priority: 0)
+    let task = TaskDispatch(
+        runID: UUID().uuidString.lowercased(), key: "c-41", attempt: 1, procedure: "baton.echo",
+        input: ["hop": 41, "previous": 40, "note": "a short string"], pool: "default", priority: 0)
     let output = EncodedJSON(["hop": 41, "previous": 40, "note": "a short string"])
-    let result = AttemptResult<EncodedJSON>(key: task.key, attempt: 1, outcome: .succeeded(output), worker: "w-1",
-                                            startedAt: Date(), finishedAt: Date())
+    let result = AttemptResult<EncodedJSON>(
+        key: task.key, attempt: 1, outcome: .succeeded(output), worker: "w-1",
+        startedAt: Date(), finishedAt: Date())
     func time(_ name: String, _ body: () throws -> Void) {
         let clock = ContinuousClock()
         let began = clock.now
@@ -149,19 +158,23 @@ do {
     defer { stopChildren() }
     // Warm-up: connections made, queues declared.
     _ = try measure(fanOut(10), store: store)
-    print("baton benchmark: \(options.workerProcesses) worker process(es) x \(options.concurrency) slots, coordinator batch 1000, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+    print(
+        "baton benchmark: \(options.workerProcesses) worker process(es) x \(options.concurrency) slots, coordinator batch 1000, \(ProcessInfo.processInfo.activeProcessorCount) cores"
+    )
     for n in options.sizes {
         if options.scenarios.contains("fan-out") {
             let (seconds, rows) = try measure(fanOut(n), store: store)
             let waits = rows.map { $0.started - $0.queued }.sorted()
-            print(String(format: "fan-out  N=%-6d  %7.2f s  %8.0f nodes/s", n, seconds, Double(n + 1) / seconds)
-                  + "  queued->started p50 \(ms(percentile(waits, 0.5)))  p99 \(ms(percentile(waits, 0.99)))")
+            print(
+                String(format: "fan-out  N=%-6d  %7.2f s  %8.0f nodes/s", n, seconds, Double(n + 1) / seconds)
+                    + "  queued->started p50 \(ms(percentile(waits, 0.5)))  p99 \(ms(percentile(waits, 0.99)))")
         }
         if options.scenarios.contains("chain") {
             let (seconds, rows) = try measure(chain(n), store: store)
             let hops = zip(rows, rows.dropFirst()).map { $1.started - $0.finished }.sorted()
-            print(String(format: "chain    N=%-6d  %7.2f s  %8.0f nodes/s", n, seconds, Double(n) / seconds)
-                  + "  per-hop (finished->next started) p50 \(ms(percentile(hops, 0.5)))  p99 \(ms(percentile(hops, 0.99)))")
+            print(
+                String(format: "chain    N=%-6d  %7.2f s  %8.0f nodes/s", n, seconds, Double(n) / seconds)
+                    + "  per-hop (finished->next started) p50 \(ms(percentile(hops, 0.5)))  p99 \(ms(percentile(hops, 0.99)))")
         }
     }
 } catch {

@@ -15,7 +15,7 @@ struct ChaosGraph {
         var rng = SplitMix64(seed: seed)
         var nodes: [(key: String, value: JSON)] = []
         var expected: [String: JSON] = [:]
-        var values: [Int64] = []   // the number each node contributes to its dependents
+        var values: [Int64] = []  // the number each node contributes to its dependents
         let sources = max(1, count / 20)
         for i in 0..<count {
             let key = "n-\(i)"
@@ -37,8 +37,14 @@ struct ChaosGraph {
                 r < sources ? ["$from": .string("n-\(r)"), "select": "/v"] : ["$from": .string("n-\(r)")]
             }
             inputs.append(.int(Int64(i)))
-            nodes.append((key, ["procedure": "demo.slow-add",
-                                "input": ["values": .array(inputs), "seconds": .double(secondsPerNode), "modulo": .int(Self.modulo)]]))
+            nodes.append(
+                (
+                    key,
+                    [
+                        "procedure": "demo.slow-add",
+                        "input": ["values": .array(inputs), "seconds": .double(secondsPerNode), "modulo": .int(Self.modulo)],
+                    ]
+                ))
             let sum = refs.reduce(Int64(i) % Self.modulo) { ($0 + values[$1]) % Self.modulo }
             expected[key] = .int(sum)
             values.append(sum)

@@ -15,7 +15,8 @@ import BatonStore
 import Foundation
 
 struct Options: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "BatonChaos",
+    static let configuration = CommandConfiguration(
+        commandName: "BatonChaos",
         abstract: "The chaos suite: a graph on the real services while workers, the coordinator, RabbitMQ and PostgreSQL are killed or restarted.")
 
     @Option(help: "Nodes in the graph (at least 20).") var nodes = 1_000
@@ -51,7 +52,9 @@ let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLi
 let batonPath = exe.deletingLastPathComponent().appendingPathComponent("baton").path
 guard FileManager.default.isExecutableFile(atPath: batonPath) else { fail("no baton binary at \(batonPath): run `swift build` first") }
 var root = exe.deletingLastPathComponent()
-while root.path != "/" && !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) { root.deleteLastPathComponent() }
+while root.path != "/" && !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
+    root.deleteLastPathComponent()
+}
 let servicesScript = root.appendingPathComponent("deploy/local/services.sh").path
 
 /// Runs deploy/local/services.sh with `command` (a service restart). posix_spawn and
@@ -61,7 +64,7 @@ func services(_ command: String) {
     var pid: pid_t = 0
     let args: [String] = ["/bin/bash", servicesScript, command]
     let argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for arg in argv { free(arg) } }
     var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -101,7 +104,9 @@ do {
     try BatonTopology.purge(pools: ["default"], procedures: ProcedureRegistry.demo.names, on: amqp)
     amqp.close()
 } catch {
-    fail("cannot prepare \(redactedURL(databaseURL)) and \(amqpURL): \(error) (run `deploy/local/services.sh up` and `deploy/local/services.sh chaos-env`)")
+    fail(
+        "cannot prepare \(redactedURL(databaseURL)) and \(amqpURL): \(error) (run `deploy/local/services.sh up` and `deploy/local/services.sh chaos-env`)"
+    )
 }
 
 let logs = FileManager.default.temporaryDirectory.appendingPathComponent("baton-chaos-\(options.seed)")
@@ -172,23 +177,27 @@ cluster.stopAll()
 // Verification, from the database.
 var lost = 0, duplicated = 0, wrong = 0, stuck = 0
 var problems: [String] = []
-let verified: Bool = db.use { store in
-    let nodes = try store.nodes(ofRun: runID)
-    let results = try store.successEventCounts(ofRun: runID)
-    for node in nodes {
-        let status = NodeStatus(rawValue: node.status) ?? .pending
-        if !status.isTerminal { stuck += 1; problems.append("\(node.key) stuck \(node.status)"); continue }
-        if status != .succeeded { lost += 1; problems.append("\(node.key) \(node.status): \(node.error ?? "")"); continue }
-        let recorded = results[node.key] ?? 0
-        if recorded != 1 { duplicated += recorded > 1 ? 1 : 0; lost += recorded == 0 ? 1 : 0; problems.append("\(node.key) has \(recorded) recorded results") }
-        if node.output != graph.expected[node.key] {
-            wrong += 1
-            problems.append("\(node.key) output \(node.output?.serialized() ?? "none"), expected \(graph.expected[node.key]?.serialized() ?? "?")")
+let verified: Bool =
+    db.use { store in
+        let nodes = try store.nodes(ofRun: runID)
+        let results = try store.successEventCounts(ofRun: runID)
+        for node in nodes {
+            let status = NodeStatus(rawValue: node.status) ?? .pending
+            if !status.isTerminal { stuck += 1; problems.append("\(node.key) stuck \(node.status)"); continue }
+            if status != .succeeded { lost += 1; problems.append("\(node.key) \(node.status): \(node.error ?? "")"); continue }
+            let recorded = results[node.key] ?? 0
+            if recorded != 1 {
+                duplicated += recorded > 1 ? 1 : 0; lost += recorded == 0 ? 1 : 0; problems.append("\(node.key) has \(recorded) recorded results")
+            }
+            if node.output != graph.expected[node.key] {
+                wrong += 1
+                problems.append(
+                    "\(node.key) output \(node.output?.serialized() ?? "none"), expected \(graph.expected[node.key]?.serialized() ?? "?")")
+            }
         }
-    }
-    lost += max(0, graph.expected.count - nodes.count)
-    return true
-} ?? false
+        lost += max(0, graph.expected.count - nodes.count)
+        return true
+    } ?? false
 if !verified { problems.append("could not read the run back from the database") }
 for p in problems.prefix(20) { say(p) }
 
@@ -196,6 +205,8 @@ let faults = workerKills + coordinatorKills + rabbitRestarts + postgresRestarts
 let allFaults = coordinatorKills == 1 && (!options.restartServices || (rabbitRestarts == 1 && postgresRestarts == 1))
 if !allFaults { say("the run ended before every fault was inflicted: use more --nodes or --seconds-per-node") }
 let ok = verified && finalStatus == "succeeded" && lost == 0 && duplicated == 0 && wrong == 0 && stuck == 0 && allFaults
-print("chaos: faults \(faults) (worker kills \(workerKills), coordinator kills \(coordinatorKills), rabbitmq restarts \(rabbitRestarts), postgres restarts \(postgresRestarts)), nodes \(options.nodes), lost \(lost), duplicated \(duplicated), wrong \(wrong), stuck \(stuck), run \(finalStatus), seconds \(Int(seconds.rounded())), seed \(options.seed)")
+print(
+    "chaos: faults \(faults) (worker kills \(workerKills), coordinator kills \(coordinatorKills), rabbitmq restarts \(rabbitRestarts), postgres restarts \(postgresRestarts)), nodes \(options.nodes), lost \(lost), duplicated \(duplicated), wrong \(wrong), stuck \(stuck), run \(finalStatus), seconds \(Int(seconds.rounded())), seed \(options.seed)"
+)
 print(ok ? "chaos: 1 passed, 0 failed" : "chaos: 0 passed, 1 failed")
 exit(ok ? 0 : 1)

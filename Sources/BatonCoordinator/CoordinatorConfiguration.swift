@@ -15,8 +15,10 @@ public struct CoordinatorConfiguration: Sendable {
     public var maxInputBytes: Int = GraphLimits().maxInputBytes
     public var logger: Logger
 
-    public init(databaseURL: String, amqpURL: String, batchSize: Int = 1_000, pollInterval: Double = 2, lease: Double = 30,
-                logger: Logger = Logger(label: "baton.coordinator")) {
+    public init(
+        databaseURL: String, amqpURL: String, batchSize: Int = 1_000, pollInterval: Double = 2, lease: Double = 30,
+        logger: Logger = Logger(label: "baton.coordinator")
+    ) {
         self.lease = lease
         self.databaseURL = databaseURL
         self.amqpURL = amqpURL

@@ -151,7 +151,8 @@ final class CoordinatorLoop: @unchecked Sendable {
         var received = 0
         let channels = BatonTopology.CoordinatorChannel.self
         while let wait = receive.wait(received: received, hasPending: pending.hasDecisions, nextWakeUp: nextWakeUp, now: Date()),
-              let delivery = try consumer.nextDelivery(timeout: wait) {
+            let delivery = try consumer.nextDelivery(timeout: wait)
+        {
             received += 1
             switch delivery.channel {
             case channels.heartbeats:
@@ -200,7 +201,8 @@ final class CoordinatorLoop: @unchecked Sendable {
             return
         }
         let deliveries = delivery.headers[BatonTopology.deliveriesHeader]?.intValue ?? 1
-        let reason = "the task was dead-lettered after \(deliveries) deliveries without a result: it keeps killing (or losing) the worker that runs it"
+        let reason =
+            "the task was dead-lettered after \(deliveries) deliveries without a result: it keeps killing (or losing) the worker that runs it"
         logger.error("run \(task.runID) node \(task.key) attempt \(task.attempt): \(reason)")
         guard try startRun(task.runID) else { return }
         record(task.runID, runs[task.runID]!.handle(.deadLettered(key: task.key, attempt: task.attempt, reason: reason)))
@@ -337,8 +339,9 @@ final class CoordinatorLoop: @unchecked Sendable {
                 var recorded = PendingBatch()
                 for part in batch.split() {
                     do {
-                        try store.apply(part.runs, heartbeats: part.heartbeats, handledRequests: part.handledRequests,
-                                        published: part.published)
+                        try store.apply(
+                            part.runs, heartbeats: part.heartbeats, handledRequests: part.handledRequests,
+                            published: part.published)
                         for (runID, commands) in part.runs { recorded.record(runID, commands) }
                     } catch {
                         try carryOut(FailureDecision.committing(runs: part.order, error: error), error: error)
@@ -354,8 +357,10 @@ final class CoordinatorLoop: @unchecked Sendable {
     }
 
     /// After the commit: publish (confirmed), remember what the broker now holds, ack, evict ended runs.
-    private func finishCommit(_ batch: PendingBatch, ackUpTo tag: UInt64?, began: ContinuousClock.Instant,
-                              applied: ContinuousClock.Instant) throws {
+    private func finishCommit(
+        _ batch: PendingBatch, ackUpTo tag: UInt64?, began: ContinuousClock.Instant,
+        applied: ContinuousClock.Instant
+    ) throws {
         guard let publisher, let consumer else { return }
         let publications = batch.publications
         var confirmed: [PublishedTask] = []
@@ -366,9 +371,10 @@ final class CoordinatorLoop: @unchecked Sendable {
                 if declaredQueues.insert(queue).inserted {
                     try BatonTopology.declareTaskQueue(pool: task.pool, procedure: task.procedure, on: publisher)
                 }
-                try publisher.publish(exchange: BatonTopology.tasksExchange,
-                                      routingKey: BatonTopology.routingKey(pool: task.pool, procedure: task.procedure),
-                                      body: task.encoded(), persistent: true, priority: UInt8(clamping: task.priority))
+                try publisher.publish(
+                    exchange: BatonTopology.tasksExchange,
+                    routingKey: BatonTopology.routingKey(pool: task.pool, procedure: task.procedure),
+                    body: task.encoded(), persistent: true, priority: UInt8(clamping: task.priority))
                 confirmed.append(PublishedTask(runID: task.runID, key: task.key, attempt: task.attempt))
             case let .cancel(message):
                 try publisher.publish(exchange: BatonTopology.controlExchange, routingKey: "", body: message.encoded(), persistent: false)
@@ -382,7 +388,8 @@ final class CoordinatorLoop: @unchecked Sendable {
         if let tag { try consumer.ack(deliveryTag: tag, multiple: true, channel: BatonTopology.CoordinatorChannel.results) }
         if !batch.order.isEmpty {
             let clock = ContinuousClock()
-            logger.debug("batch: \(batch.commandCount) commands, applied in \(applied - began), \(publications.count) published in \(clock.now - applied)")
+            logger.debug(
+                "batch: \(batch.commandCount) commands, applied in \(applied - began), \(publications.count) published in \(clock.now - applied)")
         }
         for runID in batch.order where runs[runID]?.status.isTerminal == true {
             logger.info("run \(runID) \(runs[runID]!.status.rawValue)")

@@ -34,7 +34,9 @@ public struct SlowAddProcedure: Procedure {
         guard m > 0 else { throw ProcedureFailure("modulo must be positive", permanent: true) }
         var sum: Int64 = 0
         for (i, v) in input.values.enumerated() {
-            guard case let .int(n) = v else { throw ProcedureFailure("input does not fit \(Self.name): '/values[\(i)]': expected an integer", permanent: true) }
+            guard case let .int(n) = v else {
+                throw ProcedureFailure("input does not fit \(Self.name): '/values[\(i)]': expected an integer", permanent: true)
+            }
             sum = (sum + ((n % m) + m) % m) % m
         }
         return .int(sum)

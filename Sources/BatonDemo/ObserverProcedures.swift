@@ -1,5 +1,5 @@
-import Foundation
 import Baton
+import Foundation
 
 /// `demo.countdown`: counts down by one on each run of a repeating node, starting
 /// from `from`; its output says how much is left. For `repeat` demos.

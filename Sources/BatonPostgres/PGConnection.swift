@@ -1,9 +1,10 @@
 import CLibPQ
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One blocking libpq connection (`PGconn`).
@@ -166,7 +167,7 @@ public final class PGConnection: @unchecked Sendable {
             throw PostgresError(kind: .invalidUsage, message: "parameter $\(index + 1) contains a NUL byte")
         }
         let cParams: [UnsafeMutablePointer<CChar>?] = params.map { $0.flatMap { strdup($0) } }
-        defer { cParams.forEach { free($0) } }
+        defer { for param in cParams { free(param) } }
         let result = cParams.map { $0.map { UnsafePointer($0) } }.withUnsafeBufferPointer { values in
             PQexecParams(conn, sql, Int32(values.count), nil, values.baseAddress, nil, nil, 0)
         }
@@ -207,10 +208,11 @@ public final class PGConnection: @unchecked Sendable {
     private static func drainNotifications(_ conn: OpaquePointer) -> [PGNotification] {
         var notes: [PGNotification] = []
         while let note = PQnotifies(conn) {
-            notes.append(PGNotification(
-                channel: String(cString: note.pointee.relname),
-                payload: note.pointee.extra.map { String(cString: $0) } ?? "",
-                pid: Int(note.pointee.be_pid)))
+            notes.append(
+                PGNotification(
+                    channel: String(cString: note.pointee.relname),
+                    payload: note.pointee.extra.map { String(cString: $0) } ?? "",
+                    pid: Int(note.pointee.be_pid)))
             PQfreemem(note)
         }
         return notes
@@ -218,7 +220,8 @@ public final class PGConnection: @unchecked Sendable {
 
     private static func quoteIdentifier(_ name: String, _ conn: OpaquePointer) throws -> String {
         guard !name.utf8.contains(0), let quoted = PQescapeIdentifier(conn, name, name.utf8.count) else {
-            throw PostgresError(kind: .invalidUsage, message: "invalid identifier: \(PostgresError.fromConnection(conn, kind: .invalidUsage).message)")
+            throw PostgresError(
+                kind: .invalidUsage, message: "invalid identifier: \(PostgresError.fromConnection(conn, kind: .invalidUsage).message)")
         }
         defer { PQfreemem(quoted) }
         return String(cString: quoted)
@@ -235,7 +238,7 @@ public final class PGConnection: @unchecked Sendable {
 /// Calls `body` with a NULL-terminated array of C strings.
 private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
     let copies = strings.map { strdup($0) }
-    defer { copies.forEach { free($0) } }
+    defer { for copy in copies { free(copy) } }
     let pointers: [UnsafePointer<CChar>?] = copies.map { $0.map { UnsafePointer($0) } } + [nil]
     return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
 }

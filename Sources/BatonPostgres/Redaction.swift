@@ -43,7 +43,8 @@ private func redactKeywordPasswords(_ text: String) -> String {
 func redactMessage(_ message: String, secrets: [String], patterns: Bool = true) -> String {
     var text = message
     for secret in secrets where !secret.isEmpty {
-        text = secret.count >= 3
+        text =
+            secret.count >= 3
             ? text.replacingOccurrences(of: secret, with: "***")
             : text.replacingOccurrences(of: "\"\(secret)\"", with: "\"***\"")
     }

@@ -2,112 +2,121 @@
 /// public interface: a migration may add to them, never rename or drop.
 enum Schema {
     static let migrations: [(version: Int, statements: [String])] = [
-        (1, [
-            """
-            create table if not exists baton.runs (
-            id uuid primary key,
-            name text not null,
-            status text not null,
-            submitted_at timestamptz not null default now(),
-            started_at timestamptz,
-            finished_at timestamptz,
-            graph jsonb not null,
-            error text,
-            idempotency_key text unique
-            )
-            """,
-            """
-            create index if not exists runs_status_idx on baton.runs (status) where status in ('pending', 'running')
-            """,
-            """
-            create index if not exists runs_submitted_idx on baton.runs (submitted_at desc)
-            """,
-            """
-            create table if not exists baton.nodes (
-            run_id uuid not null references baton.runs (id) on delete cascade,
-            key text not null,
-            procedure text not null,
-            status text not null,
-            attempts int not null default 0,
-            input jsonb,
-            output jsonb,
-            error text,
-            worker text,
-            queued_at timestamptz,
-            started_at timestamptz,
-            finished_at timestamptz,
-            position int not null,
-            pool text not null default 'default',
-            primary key (run_id, key)
-            )
-            """,
-            """
-            create table if not exists baton.edges (
-            run_id uuid not null references baton.runs (id) on delete cascade,
-            from_key text not null,
-            to_key text not null,
-            kind text not null,
-            primary key (run_id, from_key, to_key)
-            )
-            """,
-            """
-            create table if not exists baton.events (
-            id bigserial primary key,
-            run_id uuid not null references baton.runs (id) on delete cascade,
-            node_key text,
-            kind text not null,
-            at timestamptz not null default clock_timestamp(),
-            detail jsonb not null default '{}'::jsonb
-            )
-            """,
-            """
-            create index if not exists events_run_idx on baton.events (run_id, id)
-            """,
-            """
-            create table if not exists baton.workers (
-            id text primary key,
-            host text not null,
-            pid int not null,
-            pools text[] not null,
-            procedures text[] not null,
-            slots int not null,
-            started_at timestamptz not null,
-            last_seen_at timestamptz not null
-            )
-            """,
-        ]),
-        (2, [
-            // Timers (retry back-off, repeat waits, delays) and scheduler bookkeeping survive restarts.
-            "alter table baton.nodes add column if not exists due_at timestamptz",
-            "alter table baton.nodes add column if not exists scheduler jsonb not null default '{}'::jsonb",
-            // What users ask of a run (cancel, retry); only the coordinator changes run state.
-            """
-            create table if not exists baton.requests (
+        (
+            1,
+            [
+                """
+                create table if not exists baton.runs (
+                id uuid primary key,
+                name text not null,
+                status text not null,
+                submitted_at timestamptz not null default now(),
+                started_at timestamptz,
+                finished_at timestamptz,
+                graph jsonb not null,
+                error text,
+                idempotency_key text unique
+                )
+                """,
+                """
+                create index if not exists runs_status_idx on baton.runs (status) where status in ('pending', 'running')
+                """,
+                """
+                create index if not exists runs_submitted_idx on baton.runs (submitted_at desc)
+                """,
+                """
+                create table if not exists baton.nodes (
+                run_id uuid not null references baton.runs (id) on delete cascade,
+                key text not null,
+                procedure text not null,
+                status text not null,
+                attempts int not null default 0,
+                input jsonb,
+                output jsonb,
+                error text,
+                worker text,
+                queued_at timestamptz,
+                started_at timestamptz,
+                finished_at timestamptz,
+                position int not null,
+                pool text not null default 'default',
+                primary key (run_id, key)
+                )
+                """,
+                """
+                create table if not exists baton.edges (
+                run_id uuid not null references baton.runs (id) on delete cascade,
+                from_key text not null,
+                to_key text not null,
+                kind text not null,
+                primary key (run_id, from_key, to_key)
+                )
+                """,
+                """
+                create table if not exists baton.events (
                 id bigserial primary key,
                 run_id uuid not null references baton.runs (id) on delete cascade,
-                kind text not null,
                 node_key text,
-                reason text,
-                requested_at timestamptz not null default now(),
-                handled_at timestamptz
-            )
-            """,
-            "create index if not exists requests_open_idx on baton.requests (id) where handled_at is null",
-        ]),
-        (3, [
-            // The decoded graph, so a run is loaded without parsing and validating its file again.
-            "alter table baton.runs add column if not exists plan jsonb",
-            // A node's input as written (with its references); `input` is only ever what the procedure received.
-            "alter table baton.nodes add column if not exists template jsonb",
-            """
-            update baton.nodes n set template = coalesce(r.graph -> 'nodes' -> n.key -> 'input', '{}'::jsonb)
-            from baton.runs r where r.id = n.run_id and n.template is null
-            """,
-            "update baton.nodes set input = null where status = 'pending'",
-            // The attempt whose task the broker confirmed: a restarted coordinator publishes only the others again.
-            "alter table baton.nodes add column if not exists published_attempt int",
-            // How often a worker said it would heartbeat, so a silent one drops out of `baton workers`.
-            "alter table baton.workers add column if not exists heartbeat_interval float8 not null default 5",
-        ]),
+                kind text not null,
+                at timestamptz not null default clock_timestamp(),
+                detail jsonb not null default '{}'::jsonb
+                )
+                """,
+                """
+                create index if not exists events_run_idx on baton.events (run_id, id)
+                """,
+                """
+                create table if not exists baton.workers (
+                id text primary key,
+                host text not null,
+                pid int not null,
+                pools text[] not null,
+                procedures text[] not null,
+                slots int not null,
+                started_at timestamptz not null,
+                last_seen_at timestamptz not null
+                )
+                """,
+            ]
+        ),
+        (
+            2,
+            [
+                // Timers (retry back-off, repeat waits, delays) and scheduler bookkeeping survive restarts.
+                "alter table baton.nodes add column if not exists due_at timestamptz",
+                "alter table baton.nodes add column if not exists scheduler jsonb not null default '{}'::jsonb",
+                // What users ask of a run (cancel, retry); only the coordinator changes run state.
+                """
+                create table if not exists baton.requests (
+                    id bigserial primary key,
+                    run_id uuid not null references baton.runs (id) on delete cascade,
+                    kind text not null,
+                    node_key text,
+                    reason text,
+                    requested_at timestamptz not null default now(),
+                    handled_at timestamptz
+                )
+                """,
+                "create index if not exists requests_open_idx on baton.requests (id) where handled_at is null",
+            ]
+        ),
+        (
+            3,
+            [
+                // The decoded graph, so a run is loaded without parsing and validating its file again.
+                "alter table baton.runs add column if not exists plan jsonb",
+                // A node's input as written (with its references); `input` is only ever what the procedure received.
+                "alter table baton.nodes add column if not exists template jsonb",
+                """
+                update baton.nodes n set template = coalesce(r.graph -> 'nodes' -> n.key -> 'input', '{}'::jsonb)
+                from baton.runs r where r.id = n.run_id and n.template is null
+                """,
+                "update baton.nodes set input = null where status = 'pending'",
+                // The attempt whose task the broker confirmed: a restarted coordinator publishes only the others again.
+                "alter table baton.nodes add column if not exists published_attempt int",
+                // How often a worker said it would heartbeat, so a silent one drops out of `baton workers`.
+                "alter table baton.workers add column if not exists heartbeat_interval float8 not null default 5",
+            ]
+        ),
     ]
 }

@@ -1,5 +1,4 @@
 import Baton
-
 import BatonPostgres
 import Foundation
 
@@ -11,13 +10,15 @@ extension Store {
     /// `published` are tasks the broker confirmed since the last batch: their nodes are marked so a
     /// restarted coordinator does not publish them again. A heartbeat saying its worker stops
     /// removes that worker's row.
-    public func apply(_ batch: [(runID: String, commands: [SchedulerCommand])], heartbeats: [WorkerHeartbeat] = [],
-                      handledRequests: [Int] = [], published: [PublishedTask] = [], now: Date = Date()) throws {
+    public func apply(
+        _ batch: [(runID: String, commands: [SchedulerCommand])], heartbeats: [WorkerHeartbeat] = [],
+        handledRequests: [Int] = [], published: [PublishedTask] = [], now: Date = Date()
+    ) throws {
         let nowText = Timestamp.text(now)
-        var rows: [String: JSON] = [:]      // "run\u{0}key" -> merged row
+        var rows: [String: JSON] = [:]  // "run\u{0}key" -> merged row
         var rowOrder: [String] = []
         var events: [JSON] = []
-        var runs: [String: JSON] = [:]     // run id -> its last status in this batch
+        var runs: [String: JSON] = [:]  // run id -> its last status in this batch
         for (runID, commands) in batch {
             for command in commands {
                 switch command {
@@ -30,11 +31,15 @@ extension Store {
                     runs[runID] = ["id": .string(runID), "status": .string(status.rawValue), "error": error.map(JSON.string) ?? .null]
                     var detail: JSON = ["status": .string(status.rawValue)]
                     if let error { detail = ["status": .string(status.rawValue), "error": .string(error)] }
-                    events.append(["run_id": .string(runID), "node_key": .null, "kind": .string("run_\(status.rawValue)"),
-                                   "at": .string(nowText), "detail": detail])
+                    events.append([
+                        "run_id": .string(runID), "node_key": .null, "kind": .string("run_\(status.rawValue)"),
+                        "at": .string(nowText), "detail": detail,
+                    ])
                 case let .event(key, kind, detail):
-                    events.append(["run_id": .string(runID), "node_key": .string(key), "kind": .string(kind),
-                                   "at": .string(nowText), "detail": detail])
+                    events.append([
+                        "run_id": .string(runID), "node_key": .string(key), "kind": .string(kind),
+                        "at": .string(nowText), "detail": detail,
+                    ])
                 case .dispatch, .cancelTasks:
                     break
                 }
@@ -62,7 +67,9 @@ extension Store {
         var statement = ApplyStatement()
         if !rowOrder.isEmpty {
             let rowsParameter = statement.parameter(JSON.array(rowOrder.map { rows[$0]! }).serialized())
-            statement.add("node_updates", """
+            statement.add(
+                "node_updates",
+                """
                 update baton.nodes n set
                     status = u.status,
                     attempts = u.attempts,
@@ -88,7 +95,9 @@ extension Store {
         if !runs.isEmpty {
             let runsParameter = statement.parameter(JSON.array(Array(runs.values)).serialized())
             let nowParameter = statement.parameter(nowText)
-            statement.add("run_updates", """
+            statement.add(
+                "run_updates",
+                """
                 update baton.runs r set
                     status = u.status,
                     error = u.error,
@@ -100,7 +109,9 @@ extension Store {
         }
         if !events.isEmpty {
             let eventsParameter = statement.parameter(JSON.array(events).serialized())
-            statement.add("new_events", """
+            statement.add(
+                "new_events",
+                """
                 insert into baton.events (run_id, node_key, kind, at, detail)
                 select (e->>'run_id')::uuid, e->>'node_key', e->>'kind', (e->>'at')::timestamptz, e->'detail'
                 from jsonb_array_elements(\(eventsParameter)::jsonb) with ordinality as t(e, ord)
@@ -109,7 +120,9 @@ extension Store {
         }
         if !handledRequests.isEmpty {
             let requestsParameter = statement.parameter(JSON.array(handledRequests.map { .int(Int64($0)) }).serialized())
-            statement.add("handled", """
+            statement.add(
+                "handled",
+                """
                 update baton.requests set handled_at = now()
                 where id in (select jsonb_array_elements_text(\(requestsParameter)::jsonb)::bigint)
                 """)
@@ -123,7 +136,9 @@ extension Store {
         }
         if !marks.isEmpty {
             let marksParameter = statement.parameter(JSON.array(marks).serialized())
-            statement.add("publish_marks", """
+            statement.add(
+                "publish_marks",
+                """
                 update baton.nodes n set published_attempt = m.attempt
                 from jsonb_to_recordset(\(marksParameter)::jsonb) as m(run_id uuid, key text, attempt int)
                 where n.run_id = m.run_id and n.key = m.key and n.attempts = m.attempt and n.status = 'queued'
@@ -134,9 +149,11 @@ extension Store {
 
     /// Folds a node's transitions within one batch into the row it ends as.
     private func merge(_ previous: JSON?, _ change: NodeChange, runID: String, now: String) -> JSON {
-        var row = previous?.objectValue ?? JSONObject([
-            ("run_id", .string(runID)), ("key", .string(change.key)), ("set_input", false), ("set_output", false), ("reset", false),
-        ])
+        var row =
+            previous?.objectValue
+            ?? JSONObject([
+                ("run_id", .string(runID)), ("key", .string(change.key)), ("set_input", false), ("set_output", false), ("reset", false),
+            ])
         row["status"] = .string(change.status.rawValue)
         row["attempts"] = .int(Int64(change.attempt))
         row["error"] = change.error.map(JSON.string) ?? .null
@@ -176,7 +193,9 @@ extension Store {
         case .running: kind = change.event ?? "started"; at = change.startedAt
         default: kind = change.event ?? change.status.rawValue; at = change.status.isTerminal ? change.finishedAt : nil
         }
-        return ["run_id": .string(runID), "node_key": .string(change.key), "kind": .string(kind),
-                "at": .string(at.map(Timestamp.text) ?? now), "detail": .object(JSONObject(detail))]
+        return [
+            "run_id": .string(runID), "node_key": .string(change.key), "kind": .string(kind),
+            "at": .string(at.map(Timestamp.text) ?? now), "detail": .object(JSONObject(detail)),
+        ]
     }
 }

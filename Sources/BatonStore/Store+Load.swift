@@ -14,12 +14,14 @@ extension Store {
     /// decoded from their source once. A row that cannot be read throws a `StoreError` naming the
     /// run (and node): that run is broken, not the database.
     public func loadRun(_ id: String) throws -> RunState? {
-        let run = try connection.query("""
+        let run = try connection.query(
+            """
             select status, error, plan::text as plan, case when plan is null then graph::text end as graph
             from baton.runs where id = $1::uuid
             """, [id])
         guard run.rowCount == 1 else { return nil }
-        let nodes = try connection.query("""
+        let nodes = try connection.query(
+            """
             select key, status, attempts, input::text as input, output::text as output, error, worker,
                    scheduler::text as scheduler, published_attempt
             from baton.nodes where run_id = $1::uuid order by position
@@ -71,7 +73,8 @@ extension Store {
     /// Ends a run that cannot go on (its stored state cannot be read or written), with `error`,
     /// so the coordinator stops trying and every other run goes on.
     public func failRun(_ id: String, error: String) throws {
-        try connection.execute("""
+        try connection.execute(
+            """
             with failed as (
                 update baton.runs set status = 'failed', error = $2, finished_at = now(), started_at = coalesce(started_at, now())
                 where id = $1::uuid and status in ('pending', 'running')

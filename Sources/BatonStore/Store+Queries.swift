@@ -60,16 +60,18 @@ extension Store {
         """
 
     private func runRow(_ r: PGResult, _ i: Int) -> RunRow {
-        RunRow(id: r[row: i, column: "id"]!, name: r[row: i, column: "name"]!,
-               status: RunStatus(rawValue: r[row: i, column: "status"]!) ?? .pending,
-               submittedAt: r[row: i, column: "submitted_at"]!, startedAt: r[row: i, column: "started_at"],
-               finishedAt: r[row: i, column: "finished_at"], error: r[row: i, column: "error"],
-               nodeCount: r.int(i, "nodes") ?? 0, nodesDone: r.int(i, "done") ?? 0)
+        RunRow(
+            id: r[row: i, column: "id"]!, name: r[row: i, column: "name"]!,
+            status: RunStatus(rawValue: r[row: i, column: "status"]!) ?? .pending,
+            submittedAt: r[row: i, column: "submitted_at"]!, startedAt: r[row: i, column: "started_at"],
+            finishedAt: r[row: i, column: "finished_at"], error: r[row: i, column: "error"],
+            nodeCount: r.int(i, "nodes") ?? 0, nodesDone: r.int(i, "done") ?? 0)
     }
 
     /// Recent runs, newest first, optionally only those with `status`.
     public func runs(status: RunStatus? = nil, limit: Int = 20) throws -> [RunRow] {
-        let r = try connection.query("""
+        let r = try connection.query(
+            """
             select \(Store.runColumns) from baton.runs r
             where ($1::text is null or r.status = $1) order by r.submitted_at desc limit $2::int
             """, [status?.rawValue, String(limit)])
@@ -103,38 +105,43 @@ extension Store {
 
     /// The nodes of a run in graph order.
     public func nodes(ofRun id: String) throws -> [NodeRow] {
-        let r = try connection.query("""
+        let r = try connection.query(
+            """
             select key, procedure, status, attempts, input::text as input, output::text as output, error, worker,
                    queued_at::text as queued_at, started_at::text as started_at, finished_at::text as finished_at,
                    extract(epoch from finished_at - started_at)::float8 as seconds
             from baton.nodes where run_id = $1::uuid order by position
             """, [id])
         return (0..<r.rowCount).map { i in
-            NodeRow(key: r[row: i, column: "key"]!, procedure: r[row: i, column: "procedure"]!, status: r[row: i, column: "status"]!,
-                    attempts: r.int(i, "attempts") ?? 0,
-                    input: r[row: i, column: "input"].flatMap { try? JSONParser.parse($0, maxDepth: 1024) },
-                    output: r[row: i, column: "output"].flatMap { try? JSONParser.parse($0, maxDepth: 1024) },
-                    error: r[row: i, column: "error"], worker: r[row: i, column: "worker"],
-                    queuedAt: r[row: i, column: "queued_at"], startedAt: r[row: i, column: "started_at"],
-                    finishedAt: r[row: i, column: "finished_at"], seconds: r[row: i, column: "seconds"].flatMap(Double.init))
+            NodeRow(
+                key: r[row: i, column: "key"]!, procedure: r[row: i, column: "procedure"]!, status: r[row: i, column: "status"]!,
+                attempts: r.int(i, "attempts") ?? 0,
+                input: r[row: i, column: "input"].flatMap { try? JSONParser.parse($0, maxDepth: 1024) },
+                output: r[row: i, column: "output"].flatMap { try? JSONParser.parse($0, maxDepth: 1024) },
+                error: r[row: i, column: "error"], worker: r[row: i, column: "worker"],
+                queuedAt: r[row: i, column: "queued_at"], startedAt: r[row: i, column: "started_at"],
+                finishedAt: r[row: i, column: "finished_at"], seconds: r[row: i, column: "seconds"].flatMap(Double.init))
         }
     }
 
     /// A run's events with id greater than `after`, oldest first.
     public func events(ofRun id: String, after: Int = 0, limit: Int = 10_000) throws -> [EventRow] {
-        let r = try connection.query("""
+        let r = try connection.query(
+            """
             select id, node_key, kind, at::text as at, detail::text as detail from baton.events
             where run_id = $1::uuid and id > $2::bigint order by id limit $3::int
             """, [id, String(after), String(limit)])
         return (0..<r.rowCount).map { i in
-            EventRow(id: r.int(i, "id") ?? 0, node: r[row: i, column: "node_key"], kind: r[row: i, column: "kind"]!,
-                     at: r[row: i, column: "at"]!, detail: r[row: i, column: "detail"].flatMap { try? JSONParser.parse($0) } ?? .null)
+            EventRow(
+                id: r.int(i, "id") ?? 0, node: r[row: i, column: "node_key"], kind: r[row: i, column: "kind"]!,
+                at: r[row: i, column: "at"]!, detail: r[row: i, column: "detail"].flatMap { try? JSONParser.parse($0) } ?? .null)
         }
     }
 
     /// Keys of a run's running nodes, in graph order (at most `limit`).
     public func runningNodes(ofRun id: String, limit: Int = 5) throws -> [String] {
-        let r = try connection.query("""
+        let r = try connection.query(
+            """
             select key from baton.nodes where run_id = $1::uuid and status = 'running' order by position limit $2::int
             """, [id, String(limit)])
         return (0..<r.rowCount).map { r[row: $0, column: "key"]! }
@@ -163,7 +170,8 @@ extension Store {
     /// How many `succeeded` events each node of a run has: exactly one per node that succeeded,
     /// unless a result was recorded twice.
     public func successEventCounts(ofRun id: String) throws -> [String: Int] {
-        let r = try connection.query("""
+        let r = try connection.query(
+            """
             select node_key, count(*) as n from baton.events where run_id = $1::uuid and kind = 'succeeded' group by node_key
             """, [id])
         var counts: [String: Int] = [:]
@@ -173,7 +181,8 @@ extension Store {
 
     /// When each node of a run was queued, started and finished (seconds since 1970), in graph order.
     public func nodeTimings(ofRun id: String) throws -> [(queued: Double, started: Double, finished: Double)] {
-        let r = try connection.query("""
+        let r = try connection.query(
+            """
             select extract(epoch from queued_at)::float8 as q, extract(epoch from started_at)::float8 as s,
                    extract(epoch from finished_at)::float8 as f
             from baton.nodes where run_id = $1::uuid order by position
@@ -186,7 +195,8 @@ extension Store {
     /// Queued nodes of a run whose procedure no live worker serves in the node's pool:
     /// they wait until such a worker starts.
     public func unservedNodes(ofRun id: String, limit: Int = 5) throws -> [(key: String, procedure: String, pool: String)] {
-        let r = try connection.query("""
+        let r = try connection.query(
+            """
             select n.key, n.procedure, n.pool from baton.nodes n
             where n.run_id = $1::uuid and n.status = 'queued' and not exists (
                 select 1 from baton.workers w

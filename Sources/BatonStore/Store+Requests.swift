@@ -19,7 +19,8 @@ extension Store {
     @discardableResult
     public func request(_ kind: RunRequest.Kind, runID: String, node: String? = nil, reason: String? = nil) throws -> Int {
         try connection.transaction { c in
-            let r = try c.query("""
+            let r = try c.query(
+                """
                 insert into baton.requests (run_id, kind, node_key, reason) values ($1::uuid, $2, $3, $4) returning id
                 """, [runID, kind.rawValue, node, reason])
             try c.execute("select pg_notify($1, $2)", [Store.requestsChannel, runID])
@@ -29,13 +30,15 @@ extension Store {
 
     /// Requests not yet handled, oldest first.
     public func openRequests() throws -> [RunRequest] {
-        let r = try connection.query("""
+        let r = try connection.query(
+            """
             select id, run_id::text as run_id, kind, node_key, reason from baton.requests where handled_at is null order by id limit 1000
             """)
         return (0..<r.rowCount).compactMap { i in
             guard let kind = RunRequest.Kind(rawValue: r[row: i, column: "kind"] ?? "") else { return nil }
-            return RunRequest(id: r.int(i, "id") ?? 0, runID: r[row: i, column: "run_id"]!, kind: kind,
-                              node: r[row: i, column: "node_key"], reason: r[row: i, column: "reason"])
+            return RunRequest(
+                id: r.int(i, "id") ?? 0, runID: r[row: i, column: "run_id"]!, kind: kind,
+                node: r[row: i, column: "node_key"], reason: r[row: i, column: "reason"])
         }
     }
 

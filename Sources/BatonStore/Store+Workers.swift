@@ -23,11 +23,14 @@ public struct WorkerRow: Sendable, Codable {
 extension Store {
     /// The heartbeats as the JSON rows `workerUpsertSQL` reads.
     static func workerRows(_ heartbeats: [WorkerHeartbeat]) -> JSON {
-        .array(heartbeats.map { h in
-            ["id": .string(h.id), "host": .string(h.host), "pid": .int(Int64(h.pid)),
-             "pools": .array(h.pools.map(JSON.string)), "procedures": .array(h.procedures.map(JSON.string)),
-             "slots": .int(Int64(h.slots)), "started_at": .string(Timestamp.text(h.startedAt)), "interval": .double(h.interval)]
-        })
+        .array(
+            heartbeats.map { h in
+                [
+                    "id": .string(h.id), "host": .string(h.host), "pid": .int(Int64(h.pid)),
+                    "pools": .array(h.pools.map(JSON.string)), "procedures": .array(h.procedures.map(JSON.string)),
+                    "slots": .int(Int64(h.slots)), "started_at": .string(Timestamp.text(h.startedAt)), "interval": .double(h.interval),
+                ]
+            })
     }
 
     /// An upsert of worker rows from the JSON array in the parameter `rows` names (`$n`; one row per worker id).
@@ -50,7 +53,8 @@ extension Store {
     /// intervals (plus a second), so a worker that died leaves the list within seconds and one
     /// that stopped cleanly at once (its last heartbeat removes it).
     public func liveWorkers(within seconds: Double? = nil) throws -> [WorkerRow] {
-        let r = try connection.query("""
+        let r = try connection.query(
+            """
             select id, host, pid, array_to_json(pools)::text as pools, array_to_json(procedures)::text as procedures, slots,
                    started_at::text as started_at, last_seen_at::text as last_seen_at,
                    extract(epoch from now() - last_seen_at)::float8 as age
@@ -59,10 +63,11 @@ extension Store {
             order by id
             """, [seconds.map { String($0) }])
         return try (0..<r.rowCount).map { i in
-            WorkerRow(id: r[row: i, column: "id"]!, host: r[row: i, column: "host"]!, pid: r.int(i, "pid") ?? 0,
-                      pools: try stringArray(r[row: i, column: "pools"]), procedures: try stringArray(r[row: i, column: "procedures"]),
-                      slots: r.int(i, "slots") ?? 0, startedAt: r[row: i, column: "started_at"]!, lastSeenAt: r[row: i, column: "last_seen_at"]!,
-                      secondsSinceSeen: Double(r[row: i, column: "age"] ?? "0") ?? 0)
+            WorkerRow(
+                id: r[row: i, column: "id"]!, host: r[row: i, column: "host"]!, pid: r.int(i, "pid") ?? 0,
+                pools: try stringArray(r[row: i, column: "pools"]), procedures: try stringArray(r[row: i, column: "procedures"]),
+                slots: r.int(i, "slots") ?? 0, startedAt: r[row: i, column: "started_at"]!, lastSeenAt: r[row: i, column: "last_seen_at"]!,
+                secondsSinceSeen: Double(r[row: i, column: "age"] ?? "0") ?? 0)
         }
     }
 

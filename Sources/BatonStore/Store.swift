@@ -26,7 +26,8 @@ public final class Store: @unchecked Sendable {
             // Serialises concurrent migrations; released at commit.
             try c.execute("select pg_advisory_xact_lock(727274)")
             try c.execute("create schema if not exists baton")
-            try c.execute("""
+            try c.execute(
+                """
                 create table if not exists baton.schema_migrations (
                     version int primary key, applied_at timestamptz not null default now())
                 """)

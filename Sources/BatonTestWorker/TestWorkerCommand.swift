@@ -25,11 +25,13 @@ struct TestWorkerCommand: AsyncParsableCommand {
         var registry = ProcedureRegistry.demo
         registry.register(CrashWorkerProcedure())
         let url = amqpURL ?? ProcessInfo.processInfo.environment["BATON_AMQP_URL"] ?? "amqp://guest:guest@127.0.0.1:5672/%2f"
-        let worker = Worker(configuration: WorkerConfiguration(
-            amqpURL: url, concurrency: concurrency, registry: registry, heartbeatInterval: heartbeat,
-            deliveryLimit: deliveryLimit, logger: logger))
-        let group = ServiceGroup(configuration: .init(
-            services: [worker], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let worker = Worker(
+            configuration: WorkerConfiguration(
+                amqpURL: url, concurrency: concurrency, registry: registry, heartbeatInterval: heartbeat,
+                deliveryLimit: deliveryLimit, logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [worker], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }
 }

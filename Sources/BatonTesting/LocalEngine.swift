@@ -25,8 +25,10 @@ public struct LocalEngine: Sendable {
     }
 
     /// Runs `graph` to the end. `observe` sees every command the scheduler emits, in order.
-    public func run(_ graph: Graph, runID: String = UUID().uuidString.lowercased(),
-                    observe: @Sendable (SchedulerCommand) -> Void = { _ in }) async -> RunState {
+    public func run(
+        _ graph: Graph, runID: String = UUID().uuidString.lowercased(),
+        observe: @Sendable (SchedulerCommand) -> Void = { _ in }
+    ) async -> RunState {
         var state = RunState(runID: runID, graph: graph)
         state.maxInputBytes = limits.maxInputBytes
         let (wakes, wake) = AsyncStream<Wake>.makeStream()
@@ -55,7 +57,8 @@ public struct LocalEngine: Sendable {
                 apply(state.handle(.started(key: task.key, attempt: task.attempt, worker: "local", at: Date())))
                 let registry = self.registry, logger = self.logger, maxOutput = self.limits.maxOutputBytes
                 running[ref] = Task {
-                    let result = await registry.attempt(task, worker: "local", logger: logger, maxOutputBytes: maxOutput,
+                    let result = await registry.attempt(
+                        task, worker: "local", logger: logger, maxOutputBytes: maxOutput,
                         progress: { wake.yield(.progress(task.key, task.attempt, $0, $1)) },
                         log: { wake.yield(.log(task.key, task.attempt, $0)) })
                     wake.yield(.result(result))

@@ -40,8 +40,9 @@ final class ReportPublisher: @unchecked Sendable {
                 }
                 if reports.isEmpty && done() {
                     // The last heartbeat says this worker is gone, so it leaves `baton workers` at once.
-                    try? connection?.publish(exchange: "", routingKey: BatonTopology.heartbeatsQueue,
-                                             body: heartbeat(stopping: true).encoded(), persistent: false)
+                    try? connection?.publish(
+                        exchange: "", routingKey: BatonTopology.heartbeatsQueue,
+                        body: heartbeat(stopping: true).encoded(), persistent: false)
                     try? connection?.waitForConfirms()
                     break
                 }
@@ -66,8 +67,9 @@ final class ReportPublisher: @unchecked Sendable {
             try connection.publish(exchange: "", routingKey: BatonTopology.resultsQueue, body: report.body, persistent: true)
         }
         if heartbeatDue {
-            try connection.publish(exchange: "", routingKey: BatonTopology.heartbeatsQueue, body: heartbeat(stopping: false).encoded(),
-                                   persistent: false)
+            try connection.publish(
+                exchange: "", routingKey: BatonTopology.heartbeatsQueue, body: heartbeat(stopping: false).encoded(),
+                persistent: false)
         }
         try connection.waitForConfirms()
         if heartbeatDue { lastHeartbeat = Date() }
@@ -75,9 +77,10 @@ final class ReportPublisher: @unchecked Sendable {
     }
 
     private func heartbeat(stopping: Bool) -> WorkerHeartbeat {
-        WorkerHeartbeat(id: configuration.id, host: ProcessInfo.processInfo.hostName, pid: Int(getpid()),
-                        pools: configuration.pools, procedures: configuration.registry.names,
-                        slots: configuration.concurrency, startedAt: startedAt, busy: mailbox.busyCount,
-                        interval: configuration.heartbeatInterval, stopping: stopping)
+        WorkerHeartbeat(
+            id: configuration.id, host: ProcessInfo.processInfo.hostName, pid: Int(getpid()),
+            pools: configuration.pools, procedures: configuration.registry.names,
+            slots: configuration.concurrency, startedAt: startedAt, busy: mailbox.busyCount,
+            interval: configuration.heartbeatInterval, stopping: stopping)
     }
 }

@@ -93,7 +93,9 @@ final class TaskConsumer: @unchecked Sendable {
         try c.consume(queue: control, noAck: true, channel: BatonTopology.WorkerChannel.control)
         lock.withLock { generation += 1 }
         connection = c
-        configuration.logger.info("worker \(configuration.id) consuming \(configuration.registry.names.count) procedure(s) in pool(s) \(configuration.pools.joined(separator: ",")) with \(configuration.concurrency) slot(s)")
+        configuration.logger.info(
+            "worker \(configuration.id) consuming \(configuration.registry.names.count) procedure(s) in pool(s) \(configuration.pools.joined(separator: ",")) with \(configuration.concurrency) slot(s)"
+        )
     }
 
     private func handleControl(_ delivery: AMQPDelivery) {
@@ -117,9 +119,10 @@ final class TaskConsumer: @unchecked Sendable {
             start(task, ack: DeliveryAck(generation: lock.withLock { generation }, deliveryTag: delivery.deliveryTag))
         case let .reportCancelled(task):
             let ack = DeliveryAck(generation: lock.withLock { generation }, deliveryTag: delivery.deliveryTag)
-            let result = AttemptResult<EncodedJSON>(key: task.key, attempt: task.attempt, phase: task.phase,
-                                                    outcome: .failed(message: "cancelled before it started", permanent: true),
-                                                    worker: configuration.id, startedAt: Date(), finishedAt: Date())
+            let result = AttemptResult<EncodedJSON>(
+                key: task.key, attempt: task.attempt, phase: task.phase,
+                outcome: .failed(message: "cancelled before it started", permanent: true),
+                worker: configuration.id, startedAt: Date(), finishedAt: Date())
             mailbox.post(OutgoingReport(body: ReportMessage.result(runID: task.runID, result).encoded(), ack: ack))
         case let .dropSuperseded(task):
             configuration.logger.debug("dropped node \(task.key) attempt \(task.attempt) of run \(task.runID): a newer attempt exists")
@@ -128,13 +131,15 @@ final class TaskConsumer: @unchecked Sendable {
             // A redelivered task was taken before by a worker that never reported its result: it
             // may be what killed that worker. Count the delivery and send it round again (confirmed,
             // then ack the old copy), so a task that kills every worker it reaches is stopped.
-            try connection.publish(exchange: delivery.exchange, routingKey: delivery.routingKey, body: delivery.body, persistent: true,
-                                   priority: delivery.priority, headers: [BatonTopology.deliveriesHeader: .int(Int64(count))],
-                                   channel: BatonTopology.WorkerChannel.republish)
+            try connection.publish(
+                exchange: delivery.exchange, routingKey: delivery.routingKey, body: delivery.body, persistent: true,
+                priority: delivery.priority, headers: [BatonTopology.deliveriesHeader: .int(Int64(count))],
+                channel: BatonTopology.WorkerChannel.republish)
             try connection.waitForConfirms(channel: BatonTopology.WorkerChannel.republish)
             try connection.ack(deliveryTag: delivery.deliveryTag, channel: delivery.channel)
         case let .deadLetter(task, count):
-            configuration.logger.error("dead-lettering node \(task.key) attempt \(task.attempt) of run \(task.runID): delivered \(count) times without a result")
+            configuration.logger.error(
+                "dead-lettering node \(task.key) attempt \(task.attempt) of run \(task.runID): delivered \(count) times without a result")
             try connection.reject(deliveryTag: delivery.deliveryTag, requeue: false, channel: delivery.channel)
         case let .rejectMalformed(reason):
             configuration.logger.warning("dead-lettering a malformed task: \(reason)")

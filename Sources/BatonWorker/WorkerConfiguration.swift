@@ -19,9 +19,11 @@ public struct WorkerConfiguration: Sendable {
     public var maxOutputBytes: Int = GraphLimits().maxOutputBytes
     public var logger: Logger
 
-    public init(amqpURL: String, pools: [String] = ["default"], concurrency: Int = 4,
-                registry: ProcedureRegistry = .builtIn, id: String? = nil, heartbeatInterval: Double = 5,
-                shutdownGrace: Double = 30, deliveryLimit: Int = 5, logger: Logger = Logger(label: "baton.worker")) {
+    public init(
+        amqpURL: String, pools: [String] = ["default"], concurrency: Int = 4,
+        registry: ProcedureRegistry = .builtIn, id: String? = nil, heartbeatInterval: Double = 5,
+        shutdownGrace: Double = 30, deliveryLimit: Int = 5, logger: Logger = Logger(label: "baton.worker")
+    ) {
         self.deliveryLimit = max(1, deliveryLimit)
         self.amqpURL = amqpURL
         self.pools = pools

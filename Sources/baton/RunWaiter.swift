@@ -33,7 +33,8 @@ struct RunWaiter {
                 if (progress.counts[.queued] ?? 0) > 0 {
                     if Date().timeIntervalSince(lastUnservedCheck) >= 1 {
                         lastUnservedCheck = Date()
-                        unserved = (try? store.unservedNodes(ofRun: runID, limit: 3))
+                        unserved =
+                            (try? store.unservedNodes(ofRun: runID, limit: 3))
                             .map { $0.map { "\($0.key) (\($0.procedure) in pool \($0.pool))" }.joined(separator: ", ") } ?? ""
                     }
                 } else {
@@ -57,7 +58,8 @@ struct RunWaiter {
             }
             if let timeout, Date().timeIntervalSince(started) > timeout {
                 if showProgress && tty { FileHandle.standardError.write(Data("\n".utf8)) }
-                throw CLIFailure("run \(runID) still \(progress.status.rawValue) after \(timeout) s (it goes on; see `baton show \(runID)`)", exitCode: 3)
+                throw CLIFailure(
+                    "run \(runID) still \(progress.status.rawValue) after \(timeout) s (it goes on; see `baton show \(runID)`)", exitCode: 3)
             }
             // The refresh interval of a display for people, not synchronisation; counting
             // a big run's nodes costs the database, so big runs refresh less often.

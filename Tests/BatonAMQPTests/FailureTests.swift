@@ -6,9 +6,10 @@ import Testing
     @Test func passiveDeclareOfMissingQueueIsAClearChannelError() throws {
         let connection = try Broker.connect()
         let missing = Broker.unique("missing")
-        let error = try #require(#expect(throws: AMQPError.self) {
-            try connection.declareQueue(name: missing, passive: true)
-        })
+        let error = try #require(
+            #expect(throws: AMQPError.self) {
+                try connection.declareQueue(name: missing, passive: true)
+            })
         #expect(error.kind == .channelClosed)
         #expect(error.replyCode == 404)
         #expect(error.channel == 1)
@@ -34,9 +35,10 @@ import Testing
             _ = try? connection.deleteQueue(name: queue)
         }
         try connection.declareQueue(name: queue, durable: true)
-        let error = try #require(#expect(throws: AMQPError.self) {
-            try connection.declareQueue(name: queue, durable: false)
-        })
+        let error = try #require(
+            #expect(throws: AMQPError.self) {
+                try connection.declareQueue(name: queue, durable: false)
+            })
         #expect(error.kind == .channelClosed)
         #expect(error.replyCode == 406)
         #expect(error.replyText?.contains("PRECONDITION_FAILED") == true)
@@ -44,9 +46,10 @@ import Testing
     }
 
     @Test func closedPortFailsClearlyWithoutThePassword() throws {
-        let error = try #require(#expect(throws: AMQPError.self) {
-            try AMQPConnection(url: "amqp://guest:topsecret-pw@127.0.0.1:1/%2f", timeoutSeconds: 5)
-        })
+        let error = try #require(
+            #expect(throws: AMQPError.self) {
+                try AMQPConnection(url: "amqp://guest:topsecret-pw@127.0.0.1:1/%2f", timeoutSeconds: 5)
+            })
         #expect(error.kind == .connectionFailed)
         #expect(!"\(error)".contains("topsecret"))
         #expect("\(error)".contains("127.0.0.1:1"))

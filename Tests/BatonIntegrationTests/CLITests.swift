@@ -16,11 +16,13 @@ extension Integration {
             #expect(result.stderr.isEmpty)
         }
 
-        @Test("submit --json on a bad graph file prints what validate --json prints", arguments: [
-            #"{"nodes": {"a": {"procedure": "baton.echo", "priority": 12, "after": ["b"]}, "b": {"procedure": "baton.echo", "after": ["a"]}}}"#,
-            #"{"nodes": {"a": {"procedure": "baton.echo""#,
-            "",  // no file at all
-        ])
+        @Test(
+            "submit --json on a bad graph file prints what validate --json prints",
+            arguments: [
+                #"{"nodes": {"a": {"procedure": "baton.echo", "priority": 12, "after": ["b"]}, "b": {"procedure": "baton.echo", "after": ["a"]}}}"#,
+                #"{"nodes": {"a": {"procedure": "baton.echo""#,
+                "",  // no file at all
+            ])
         func submitJSONOnABadGraph(_ text: String) throws {
             _ = TestCluster()
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString.prefix(8)).json").path
@@ -74,7 +76,8 @@ extension Integration {
             let refused = try TestCluster.cli(["submit", other, "--idempotency-key", key, "--json"])
             #expect(refused.status == 2)
             #expect(refused.stdout.isEmpty)
-            #expect(refused.stderr == "baton: --idempotency-key '\(key)' already belongs to run \(id), which has a different graph; "
+            #expect(
+                refused.stderr == "baton: --idempotency-key '\(key)' already belongs to run \(id), which has a different graph; "
                     + "submit that graph to get the run, or use another key\n")
             #expect(try sql.query("select count(*) as n from baton.runs").int(0, "n") == runs)
             #expect(try store.run(id)?.name == "same")

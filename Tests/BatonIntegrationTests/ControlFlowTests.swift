@@ -14,7 +14,8 @@ extension Integration {
 
         /// (kind, seconds since the epoch) of a node's events, in order.
         func eventTimes(_ store: Store, _ runID: String, _ key: String) throws -> [(kind: String, at: Double)] {
-            let r = try TestCluster.sql().query("""
+            let r = try TestCluster.sql().query(
+                """
                 select kind, extract(epoch from at)::float8 as t from baton.events where run_id = $1::uuid and node_key = $2 order by id
                 """, [runID, key])
             return (0..<r.rowCount).map { (r[row: $0, column: "kind"]!, Double(r[row: $0, column: "t"]!)!) }
@@ -27,9 +28,15 @@ extension Integration {
             try cluster.startCoordinator()
             try cluster.startWorker()
             let wait = 0.7
-            let runID = try submit(["name": "retry", "nodes": ["flaky": [
-                "procedure": "baton.fail", "input": ["message": "busy", "succeed_on_attempt": 3],
-                "retry": ["attempts": 3, "wait": ["constant": "700ms"]]]]])
+            let runID = try submit([
+                "name": "retry",
+                "nodes": [
+                    "flaky": [
+                        "procedure": "baton.fail", "input": ["message": "busy", "succeed_on_attempt": 3],
+                        "retry": ["attempts": 3, "wait": ["constant": "700ms"]],
+                    ]
+                ],
+            ])
             let store = try TestCluster.store()
             defer { store.close() }
             #expect(try TestCluster.waitForRun(runID, store: store, seconds: 30) == "succeeded")
@@ -53,10 +60,13 @@ extension Integration {
             defer { cluster.stopAll() }
             try cluster.startCoordinator()
             try cluster.startWorker(concurrency: 1)
-            let runID = try submit(["name": "timeout", "nodes": [
-                "hung": ["procedure": "baton.sleep", "input": ["seconds": 120], "timeout": "1s"],
-                "finally": ["procedure": "baton.echo", "input": ["ok": true], "after": ["hung"], "dependencies": "all-finished"],
-            ]])
+            let runID = try submit([
+                "name": "timeout",
+                "nodes": [
+                    "hung": ["procedure": "baton.sleep", "input": ["seconds": 120], "timeout": "1s"],
+                    "finally": ["procedure": "baton.echo", "input": ["ok": true], "after": ["hung"], "dependencies": "all-finished"],
+                ],
+            ])
             let store = try TestCluster.store()
             defer { store.close() }
             let began = Date()
@@ -77,8 +87,14 @@ extension Integration {
             let frozen = try cluster.startWorker(concurrency: 1, name: "frozen")
             let store = try TestCluster.store()
             defer { store.close() }
-            let runID = try submit(["name": "frozen", "nodes": ["nap": [
-                "procedure": "baton.sleep", "input": ["seconds": 2], "timeout": "1s", "retry": ["attempts": 2]]]])
+            let runID = try submit([
+                "name": "frozen",
+                "nodes": [
+                    "nap": [
+                        "procedure": "baton.sleep", "input": ["seconds": 2], "timeout": "1s", "retry": ["attempts": 2],
+                    ]
+                ],
+            ])
             try TestCluster.waitUntil(30, "the nap to be running") { try nodes(store, runID)["nap"]?.status == "running" }
             kill(frozen.processIdentifier, SIGSTOP)  // it can neither time out nor report
             defer { kill(frozen.processIdentifier, SIGCONT) }
@@ -100,13 +116,16 @@ extension Integration {
             defer { cluster.stopAll() }
             try cluster.startCoordinator()
             try cluster.startWorker(concurrency: 1)
-            let runID = try submit(["name": "cancel", "nodes": [
-                "nap": ["procedure": "baton.sleep", "input": ["seconds": 60]],
-                "after-nap": ["procedure": "baton.echo", "input": ["x": ["$from": "nap"]]],
-                "pending-too": ["procedure": "baton.echo", "input": [:], "after": ["nap"]],
-                // Queued in the broker behind the first (one slot): once cancelled it must not run at all.
-                "nap-2": ["procedure": "baton.sleep", "input": ["seconds": 60]],
-            ]])
+            let runID = try submit([
+                "name": "cancel",
+                "nodes": [
+                    "nap": ["procedure": "baton.sleep", "input": ["seconds": 60]],
+                    "after-nap": ["procedure": "baton.echo", "input": ["x": ["$from": "nap"]]],
+                    "pending-too": ["procedure": "baton.echo", "input": [:], "after": ["nap"]],
+                    // Queued in the broker behind the first (one slot): once cancelled it must not run at all.
+                    "nap-2": ["procedure": "baton.sleep", "input": ["seconds": 60]],
+                ],
+            ])
             let store = try TestCluster.store()
             defer { store.close() }
             try TestCluster.waitUntil(30, "a nap to be running") {
@@ -144,10 +163,13 @@ extension Integration {
             defer { cluster.stopAll() }
             let coordinator = try cluster.startCoordinator()
             try cluster.startWorker()
-            let runID = try submit(["name": "delay", "nodes": [
-                "pause": ["procedure": "baton.delay", "input": ["seconds": 3]],
-                "after": ["procedure": "baton.echo", "input": ["fired": ["$from": "pause", "select": "/fired_at"]]],
-            ]])
+            let runID = try submit([
+                "name": "delay",
+                "nodes": [
+                    "pause": ["procedure": "baton.delay", "input": ["seconds": 3]],
+                    "after": ["procedure": "baton.echo", "input": ["fired": ["$from": "pause", "select": "/fired_at"]]],
+                ],
+            ])
             let store = try TestCluster.store()
             defer { store.close() }
             try TestCluster.waitUntil(30, "the delay to be armed") { try nodes(store, runID)["pause"]?.status == "waiting" }
@@ -173,11 +195,14 @@ extension Integration {
             defer { cluster.stopAll() }
             try cluster.startCoordinator()
             try cluster.startWorker()
-            let runID = try submit(["name": "retry-run", "nodes": [
-                "ok": ["procedure": "baton.add", "input": ["values": [1, 2]]],
-                "second-time-lucky": ["procedure": "baton.fail", "input": ["message": "first try fails", "succeed_on_attempt": 2]],
-                "join": ["procedure": "baton.echo", "input": ["ok": ["$from": "ok"], "lucky": ["$from": "second-time-lucky"]]],
-            ]])
+            let runID = try submit([
+                "name": "retry-run",
+                "nodes": [
+                    "ok": ["procedure": "baton.add", "input": ["values": [1, 2]]],
+                    "second-time-lucky": ["procedure": "baton.fail", "input": ["message": "first try fails", "succeed_on_attempt": 2]],
+                    "join": ["procedure": "baton.echo", "input": ["ok": ["$from": "ok"], "lucky": ["$from": "second-time-lucky"]]],
+                ],
+            ])
             let store = try TestCluster.store()
             defer { store.close() }
             #expect(try TestCluster.waitForRun(runID, store: store, seconds: 30) == "failed")
@@ -216,24 +241,33 @@ extension Integration {
             }
 
             // after-nap needs nap, which was cancelled too: both run again, and the run succeeds.
-            let chain = try cancelWhileRunning(["name": "retry-from", "nodes": [
-                "nap": ["procedure": "baton.sleep", "input": ["seconds": 1.5]],
-                "after-nap": ["procedure": "baton.echo", "input": ["slept": ["$from": "nap", "select": "/slept"]]],
-            ]], ["nap"])
+            let chain = try cancelWhileRunning(
+                [
+                    "name": "retry-from",
+                    "nodes": [
+                        "nap": ["procedure": "baton.sleep", "input": ["seconds": 1.5]],
+                        "after-nap": ["procedure": "baton.echo", "input": ["slept": ["$from": "nap", "select": "/slept"]]],
+                    ],
+                ], ["nap"])
             let retry = try TestCluster.cli(["retry", chain, "--from", "after-nap", "--wait"])
             #expect(retry.status == 0, "\(retry.stderr)")
             #expect(try store.run(chain)?.status == .succeeded)
             #expect(try nodes(store, chain)["after-nap"]?.output == ["slept": 1.5])
 
             // Here 'other' was cancelled as well and nothing from after-nap reruns it: the run could only fail again.
-            let apart = try cancelWhileRunning(["name": "retry-from-refused", "nodes": [
-                "nap": ["procedure": "baton.sleep", "input": ["seconds": 1.5]],
-                "after-nap": ["procedure": "baton.echo", "input": ["slept": ["$from": "nap"]]],
-                "other": ["procedure": "baton.sleep", "input": ["seconds": 1.5]],
-            ]], ["nap", "other"])
+            let apart = try cancelWhileRunning(
+                [
+                    "name": "retry-from-refused",
+                    "nodes": [
+                        "nap": ["procedure": "baton.sleep", "input": ["seconds": 1.5]],
+                        "after-nap": ["procedure": "baton.echo", "input": ["slept": ["$from": "nap"]]],
+                        "other": ["procedure": "baton.sleep", "input": ["seconds": 1.5]],
+                    ],
+                ], ["nap", "other"])
             let refused = try TestCluster.cli(["retry", apart, "--from", "after-nap"])
             #expect(refused.status == 2)
-            #expect(refused.stderr == "baton: cannot retry run \(apart) from 'after-nap': node 'other' was cancelled and would not run again, "
+            #expect(
+                refused.stderr == "baton: cannot retry run \(apart) from 'after-nap': node 'other' was cancelled and would not run again, "
                     + "so the run could not succeed; retry without --from to rerun it too\n")
             let sql = try PGConnection(url: TestCluster.databaseURL)
             defer { sql.close() }

@@ -56,13 +56,16 @@ extension Integration {
             defer { cluster.stopAll() }
             try cluster.startCoordinator()
             try cluster.startWorker()
-            let graph: JSON = ["name": "failure", "nodes": [
-                "boom": ["procedure": "baton.fail", "input": ["message": "disk on fire"]],
-                "after-boom": ["procedure": "baton.echo", "input": ["x": ["$from": "boom"]]],
-                "later": ["procedure": "baton.echo", "input": [:], "after": ["after-boom"]],
-                "fine": ["procedure": "baton.add", "input": ["values": [1, 2]]],
-                "fine-2": ["procedure": "baton.echo", "input": ["sum": ["$from": "fine"]]],
-            ]]
+            let graph: JSON = [
+                "name": "failure",
+                "nodes": [
+                    "boom": ["procedure": "baton.fail", "input": ["message": "disk on fire"]],
+                    "after-boom": ["procedure": "baton.echo", "input": ["x": ["$from": "boom"]]],
+                    "later": ["procedure": "baton.echo", "input": [:], "after": ["after-boom"]],
+                    "fine": ["procedure": "baton.add", "input": ["values": [1, 2]]],
+                    "fine-2": ["procedure": "baton.echo", "input": ["sum": ["$from": "fine"]]],
+                ],
+            ]
             let submit = try TestCluster.cli(["submit", try GraphFixtures.write(graph), "--wait", "--json"])
             #expect(submit.status == 1)
             let runID = try #require(try JSONParser.parse(submit.stdout)["run_id"]?.stringValue)
@@ -89,19 +92,24 @@ extension Integration {
             let store = try TestCluster.store()
             defer { store.close() }
             let before = try TestCluster.sql().query("select count(*) as n from baton.runs").int(0, "n")
-            let graph: JSON = ["name": "broken", "nodes": [
-                "a": ["procedure": "baton.echo", "input": ["$from": "missing"]],
-                "B": ["procedure": "baton.echo"],
-                "c": ["procedure": "no.such-procedure", "after": ["c"]],
-                "d": ["procedure": "baton.echo", "input": ["$from": "a", "select": "no-slash"]],
-            ]]
+            let graph: JSON = [
+                "name": "broken",
+                "nodes": [
+                    "a": ["procedure": "baton.echo", "input": ["$from": "missing"]],
+                    "B": ["procedure": "baton.echo"],
+                    "c": ["procedure": "no.such-procedure", "after": ["c"]],
+                    "d": ["procedure": "baton.echo", "input": ["$from": "a", "select": "no-slash"]],
+                ],
+            ]
             let result = try TestCluster.cli(["submit", try GraphFixtures.write(graph)])
             #expect(result.status == 2)
-            for expected in ["node 'a', field 'input/$from': refers to missing node 'missing'",
-                             "node 'B'", "invalid node key",
-                             "node 'c', field 'procedure': unknown procedure 'no.such-procedure'",
-                             "node 'c', field 'after/0': a node cannot come after itself",
-                             "node 'd', field 'input/select': invalid JSON pointer"] {
+            for expected in [
+                "node 'a', field 'input/$from': refers to missing node 'missing'",
+                "node 'B'", "invalid node key",
+                "node 'c', field 'procedure': unknown procedure 'no.such-procedure'",
+                "node 'c', field 'after/0': a node cannot come after itself",
+                "node 'd', field 'input/select': invalid JSON pointer",
+            ] {
                 #expect(result.stderr.contains(expected), "missing \(expected) in: \(result.stderr)")
             }
             let after = try TestCluster.sql().query("select count(*) as n from baton.runs").int(0, "n")

@@ -7,8 +7,14 @@ enum GraphFixtures {
     static func fanOut(width: Int, seed: Int64 = 7) -> JSON {
         var nodes: [(key: String, value: JSON)] = [("seed", ["procedure": "baton.echo", "input": ["value": .int(seed)]])]
         for i in 0..<width {
-            nodes.append(("n-\(i)", ["procedure": "baton.add",
-                                     "input": ["values": [.int(Int64(i)), ["$from": "seed", "select": "/value"]]]]))
+            nodes.append(
+                (
+                    "n-\(i)",
+                    [
+                        "procedure": "baton.add",
+                        "input": ["values": [.int(Int64(i)), ["$from": "seed", "select": "/value"]]],
+                    ]
+                ))
         }
         let refs: [JSON] = (0..<width).map { ["$from": .string("n-\($0)")] }
         nodes.append(("join", ["procedure": "baton.add", "input": ["values": .array(refs)]]))

@@ -22,15 +22,19 @@ extension Integration {
             try TestCluster.waitUntil(30, "only the plain worker to be live") {
                 try store.servedProcedures() == ["baton.add", "baton.echo", "baton.fail", "baton.sleep"]
             }
-            let graph: JSON = ["name": "routing", "nodes": [
-                "sum": ["procedure": "baton.add", "input": ["values": [1, 2]]],
-                "product": ["procedure": "demo.multiply", "input": ["values": [["$from": "sum"], 7]]],
-            ]]
+            let graph: JSON = [
+                "name": "routing",
+                "nodes": [
+                    "sum": ["procedure": "baton.add", "input": ["values": [1, 2]]],
+                    "product": ["procedure": "demo.multiply", "input": ["values": [["$from": "sum"], 7]]],
+                ],
+            ]
             let submitted = try TestCluster.cli(["submit", try GraphFixtures.write(graph), "--json"])
             #expect(submitted.status == 0, "\(submitted.stderr)")
             // submit says which procedure no live worker serves, on stderr and in --json.
-            #expect(submitted.stderr.contains("warning: no live worker serves procedure 'demo.multiply' in pool 'default' (node product)"),
-                    "\(submitted.stderr)")
+            #expect(
+                submitted.stderr.contains("warning: no live worker serves procedure 'demo.multiply' in pool 'default' (node product)"),
+                "\(submitted.stderr)")
             #expect(!submitted.stderr.contains("baton.add"))
             let reply = try JSONParser.parse(submitted.stdout)
             #expect(reply["unserved"] == [["procedure": "demo.multiply", "pool": "default", "nodes": ["product"]]])
@@ -84,7 +88,8 @@ extension Integration {
             _ = try sql.execute("update baton.nodes set status = 'bogus' where run_id = $1::uuid", [badStatus])
             _ = try sql.execute(#"update baton.runs set plan = '{"v": 1, "name": 3}' where id = $1::uuid"#, [badPlan])
             // A row the database refuses to write: a constraint that one run's output breaks.
-            _ = try sql.execute("""
+            _ = try sql.execute(
+                """
                 alter table baton.nodes add constraint test_no_poison_output check (output is null or output::text not like '%poison-output%')
                 """)
             defer { _ = try? sql.execute("alter table baton.nodes drop constraint test_no_poison_output") }
@@ -95,8 +100,12 @@ extension Integration {
             #expect(try store.run(badStatus)?.error?.contains("node 'a' has unknown status 'bogus'") == true)
             #expect(try store.run(badPlan)?.error?.contains("the stored graph cannot be read") == true)
 
-            let unwritable = try TestCluster.submit(["name": "unwritable", "nodes": [
-                "a": ["procedure": "baton.echo", "input": ["x": "poison-output"]]]])
+            let unwritable = try TestCluster.submit([
+                "name": "unwritable",
+                "nodes": [
+                    "a": ["procedure": "baton.echo", "input": ["x": "poison-output"]]
+                ],
+            ])
             let fine = try TestCluster.submit(["name": "fine", "nodes": ["a": ["procedure": "baton.add", "input": ["values": [2, 3]]]]])
             #expect(try TestCluster.waitForRun(unwritable, store: store, seconds: 30) == "failed")
             #expect(try store.run(unwritable)?.error?.contains("cannot record this run's progress") == true)
@@ -127,9 +136,11 @@ extension Integration {
                     cluster.log("coordinator-\(round)").contains("resumed 1 unfinished run")
                 }
                 try TestCluster.waitUntil(30, "300 tasks queued and confirmed (round \(round))") {
-                    try TestCluster.sql().query("""
+                    try TestCluster.sql().query(
+                        """
                         select count(*) as n from baton.nodes where run_id = $1::uuid and status = 'queued' and published_attempt = attempts
-                        """, [runID]).int(0, "n") == 300
+                        """, [runID]
+                    ).int(0, "n") == 300
                 }
                 coordinator.terminate()
                 coordinator.waitUntilExit()

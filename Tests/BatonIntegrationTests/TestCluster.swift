@@ -45,8 +45,10 @@ final class TestCluster: @unchecked Sendable {
 
     /// Starts `baton ARGS` with the test URLs and returns the process.
     @discardableResult
-    func start(_ arguments: [String], name: String, environment extra: [String: String] = [:],
-               executable: String = TestCluster.batonPath) throws -> Process {
+    func start(
+        _ arguments: [String], name: String, environment extra: [String: String] = [:],
+        executable: String = TestCluster.batonPath
+    ) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

@@ -67,7 +67,8 @@ extension Integration {
 /// The parent process id of `pid`, from /proc.
 func parentPID(of pid: pid_t) -> pid_t? {
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-          let close = stat.lastIndex(of: ")") else { return nil }
+        let close = stat.lastIndex(of: ")")
+    else { return nil }
     let fields = stat[stat.index(after: close)...].split(separator: " ")
     return fields.count > 1 ? pid_t(fields[1]) : nil
 }
@@ -90,11 +91,14 @@ extension Integration {
             try TestCluster.waitUntil(30, "the test workers to announce test.crash-worker") {
                 try store.servedProcedures().contains("test.crash-worker")
             }
-            let runID = try TestCluster.submit(["name": "poison", "nodes": [
-                "poison": ["procedure": "test.crash-worker", "input": [:], "retry": ["attempts": 5]],
-                "needs-poison": ["procedure": "baton.echo", "input": ["p": ["$from": "poison"]]],
-                "fine": ["procedure": "baton.add", "input": ["values": [20, 22]]],
-            ]])
+            let runID = try TestCluster.submit([
+                "name": "poison",
+                "nodes": [
+                    "poison": ["procedure": "test.crash-worker", "input": [:], "retry": ["attempts": 5]],
+                    "needs-poison": ["procedure": "baton.echo", "input": ["p": ["$from": "poison"]]],
+                    "fine": ["procedure": "baton.add", "input": ["values": [20, 22]]],
+                ],
+            ])
             #expect(try TestCluster.waitForRun(runID, store: store, seconds: 90) == "failed")
             let all = try TestCluster.nodes(store, runID)
             #expect(all["poison"]?.status == "failed")
@@ -129,14 +133,19 @@ extension Integration {
             let amqp = try AMQPConnection(url: TestCluster.amqpURL)
             defer { amqp.close() }
             try amqp.enableConfirms()
-            let garbage: [[UInt8]] = [Array("not json".utf8), Array(#"{"run": 1}"#.utf8), [0xFF, 0x00, 0xFE], Array(#"{"type":"result","run":"x","node":"n","attempt":"one"}"#.utf8)]
+            let garbage: [[UInt8]] = [
+                Array("not json".utf8), Array(#"{"run": 1}"#.utf8), [0xFF, 0x00, 0xFE],
+                Array(#"{"type":"result","run":"x","node":"n","attempt":"one"}"#.utf8),
+            ]
             for body in garbage {
-                try amqp.publish(exchange: BatonTopology.tasksExchange, routingKey: BatonTopology.routingKey(pool: "default", procedure: "baton.echo"), body: body)
+                try amqp.publish(
+                    exchange: BatonTopology.tasksExchange, routingKey: BatonTopology.routingKey(pool: "default", procedure: "baton.echo"), body: body)
                 try amqp.publish(exchange: "", routingKey: BatonTopology.resultsQueue, body: body)
             }
             // A dead letter that reads as a task but names no real run must be dropped too, not retried forever.
-            try amqp.publish(exchange: BatonTopology.deadExchange, routingKey: "",
-                             body: Array(#"{"run": "not-a-uuid", "node": "n", "attempt": 1, "procedure": "baton.echo"}"#.utf8))
+            try amqp.publish(
+                exchange: BatonTopology.deadExchange, routingKey: "",
+                body: Array(#"{"run": "not-a-uuid", "node": "n", "attempt": 1, "procedure": "baton.echo"}"#.utf8))
             try amqp.waitForConfirms()
 
             try TestCluster.waitUntil(30, "the garbage to be dead-lettered and dropped") {

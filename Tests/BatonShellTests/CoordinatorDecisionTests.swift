@@ -1,10 +1,11 @@
 import Baton
-@testable import BatonAMQP
-@testable import BatonCoordinator
 import BatonPostgres
 import BatonStore
 import Foundation
 import Testing
+
+@testable import BatonAMQP
+@testable import BatonCoordinator
 
 @Suite("Coordinator decisions: leases, batching, failures")
 struct CoordinatorDecisionTests {
@@ -48,7 +49,8 @@ struct CoordinatorDecisionTests {
         let constraint = PostgresError(kind: .query, message: "violates check constraint", sqlState: "23514")
         #expect(FailureDecision.committing(runs: ["a", "b"], error: lost) == .reconnect)
         #expect(FailureDecision.committing(runs: ["a", "b"], error: constraint) == .splitBatch)
-        #expect(FailureDecision.committing(runs: ["a"], error: constraint)
+        #expect(
+            FailureDecision.committing(runs: ["a"], error: constraint)
                 == .failRun("a", message: "the coordinator cannot record this run's progress: \(constraint)"))
         #expect(FailureDecision.committing(runs: [], error: constraint) == .dropBookkeeping)
         #expect(FailureDecision.loading("a", error: lost) == .reconnect)

@@ -1,7 +1,8 @@
 import Baton
-@testable import BatonWorker
 import Foundation
 import Testing
+
+@testable import BatonWorker
 
 @Suite("TaskIntake: the worker consumer's decisions")
 struct TaskIntakeTests {
@@ -25,7 +26,8 @@ struct TaskIntakeTests {
     @Test func anOlderAttemptThanOneSeenIsDropped() {
         var intake = TaskIntake(deliveryLimit: 5)
         #expect(intake.delivery(body: Self.task(attempt: 2).encoded(), redelivered: false, deliveries: nil) == .run(Self.task(attempt: 2)))
-        #expect(intake.delivery(body: Self.task(attempt: 1).encoded(), redelivered: false, deliveries: nil)
+        #expect(
+            intake.delivery(body: Self.task(attempt: 1).encoded(), redelivered: false, deliveries: nil)
                 == .dropSuperseded(Self.task(attempt: 1)))
         // The same attempt again (a duplicate publish) still runs: its result is recorded once.
         #expect(intake.delivery(body: Self.task(attempt: 2).encoded(), redelivered: false, deliveries: nil) == .run(Self.task(attempt: 2)))
@@ -37,8 +39,9 @@ struct TaskIntakeTests {
     @Test func anAttemptCancelledBeforeItArrivesIsReportedNotRun() {
         var intake = TaskIntake(deliveryLimit: 5)
         let running = AttemptID(runID: "r", key: "busy", attempt: 1)
-        let toCancel = intake.control(ControlMessage(runID: "r", attempts: [TaskRef(key: "n", attempt: 1), TaskRef(key: "busy", attempt: 1)]),
-                                      running: [running])
+        let toCancel = intake.control(
+            ControlMessage(runID: "r", attempts: [TaskRef(key: "n", attempt: 1), TaskRef(key: "busy", attempt: 1)]),
+            running: [running])
         #expect(toCancel == [running])
         #expect(intake.delivery(body: Self.task().encoded(), redelivered: false, deliveries: nil) == .reportCancelled(Self.task()))
         #expect(intake.delivery(body: Self.task().encoded(), redelivered: true, deliveries: 4) == .reportCancelled(Self.task()))

@@ -5,8 +5,9 @@ import Testing
 @Suite("Wire formats: versioned Codable messages")
 struct WireFormatTests {
     @Test func aTaskRoundTrips() throws {
-        var task = TaskDispatch(runID: "r", key: "g/n", attempt: 3, procedure: "demo.x", input: ["a": [1, 2.5, "é", nil], "b": true],
-                                pool: "gpu", priority: 7, phase: .condition, timeout: 1.5, previousOutput: ["n": 9_007_199_254_740_993])
+        var task = TaskDispatch(
+            runID: "r", key: "g/n", attempt: 3, procedure: "demo.x", input: ["a": [1, 2.5, "é", nil], "b": true],
+            pool: "gpu", priority: 7, phase: .condition, timeout: 1.5, previousOutput: ["n": 9_007_199_254_740_993])
         #expect(try TaskDispatch(decoding: task.encoded()) == task)
         task = TaskDispatch(runID: "r", key: "n", attempt: 1, procedure: "p", input: .null, pool: "default", priority: 0)
         #expect(try TaskDispatch(decoding: task.encoded()) == task)
@@ -16,8 +17,9 @@ struct WireFormatTests {
     @Test func reportsRoundTripAndAResultsOutputIsSplicedAsEncoded() throws {
         let at = Date(timeIntervalSince1970: 1_700_000_000.25)
         let output = EncodedJSON(Array(#"{"z":1,"a":[true,null]}"#.utf8))
-        let result = AttemptResult<EncodedJSON>(key: "n", attempt: 2, phase: .condition, outcome: .succeeded(output), worker: "w",
-                                                startedAt: at, finishedAt: at.addingTimeInterval(1))
+        let result = AttemptResult<EncodedJSON>(
+            key: "n", attempt: 2, phase: .condition, outcome: .succeeded(output), worker: "w",
+            startedAt: at, finishedAt: at.addingTimeInterval(1))
         let body = ReportMessage.result(runID: "r", result).encoded()
         #expect(String(decoding: body, as: UTF8.self).hasSuffix(#","output":{"z":1,"a":[true,null]}}"#), "the bytes go out as encoded")
         guard case let .result(decoded) = try ReportMessage(decoding: body).event else { Issue.record("not a result"); return }
@@ -29,22 +31,32 @@ struct WireFormatTests {
         guard case let .result(f) = try ReportMessage(decoding: ReportMessage.result(runID: "r", failed).encoded()).event else { return }
         #expect(f.outcome == .failed(message: "boom", permanent: true))
 
-        guard case let .started(key, attempt, worker, when) = try ReportMessage(
-            decoding: ReportMessage.started(runID: "r", key: "k", attempt: 4, worker: "w", at: at).encoded()).event else { return }
+        guard
+            case let .started(key, attempt, worker, when) = try ReportMessage(
+                decoding: ReportMessage.started(runID: "r", key: "k", attempt: 4, worker: "w", at: at).encoded()
+            ).event
+        else { return }
         #expect(key == "k" && attempt == 4 && worker == "w" && when == at)
-        guard case let .progress(_, _, fraction, message) = try ReportMessage(
-            decoding: ReportMessage.progress(runID: "r", key: "k", attempt: 1, fraction: 0.5, message: "half").encoded()).event else { return }
+        guard
+            case let .progress(_, _, fraction, message) = try ReportMessage(
+                decoding: ReportMessage.progress(runID: "r", key: "k", attempt: 1, fraction: 0.5, message: "half").encoded()
+            ).event
+        else { return }
         #expect(fraction == 0.5 && message == "half")
-        guard case let .log(_, _, line) = try ReportMessage(
-            decoding: ReportMessage.log(runID: "r", key: "k", attempt: 1, message: "hi").encoded()).event else { return }
+        guard
+            case let .log(_, _, line) = try ReportMessage(
+                decoding: ReportMessage.log(runID: "r", key: "k", attempt: 1, message: "hi").encoded()
+            ).event
+        else { return }
         #expect(line == "hi")
     }
 
     @Test func controlAndHeartbeatRoundTrip() throws {
         let control = ControlMessage(runID: "r", attempts: [TaskRef(key: "a", attempt: 1), TaskRef(key: "b/c", attempt: 9)])
         #expect(try ControlMessage(decoding: control.encoded()) == control)
-        let beat = WorkerHeartbeat(id: "w-1", host: "h", pid: 42, pools: ["default", "gpu"], procedures: ["baton.echo"], slots: 4,
-                                   startedAt: Date(timeIntervalSince1970: 1_700_000_000), busy: 2, interval: 0.5, stopping: true)
+        let beat = WorkerHeartbeat(
+            id: "w-1", host: "h", pid: 42, pools: ["default", "gpu"], procedures: ["baton.echo"], slots: 4,
+            startedAt: Date(timeIntervalSince1970: 1_700_000_000), busy: 2, interval: 0.5, stopping: true)
         #expect(try WorkerHeartbeat(decoding: beat.encoded()) == beat)
     }
 
@@ -70,14 +82,16 @@ struct WireFormatTests {
     }
 
     @Test func aGraphPlanRoundTrips() throws {
-        let graph = try GraphDecoder().decode(Array(#"""
-            {"name": "p", "defaults": {"retry": {"attempts": 3, "wait": {"exponential": {"initial": "1s", "max": "1m"}}}},
-             "nodes": {"a": {"procedure": "baton.echo", "input": {"x": [1, {"$from": "b", "select": "/y/0"}]}, "timeout": "5s",
-                             "when": {"$from": "b"}, "priority": 3, "pool": "gpu", "on_failure": "ignore"},
-                       "b": {"procedure": "baton.add", "input": {"values": [1]},
-                             "condition": {"procedure": "baton.echo", "input": true, "negate": true},
-                             "repeat": {"until": {"select": "", "equals": 1}, "wait": "immediate", "max": 3}}}}
-            """#.utf8))
+        let graph = try GraphDecoder().decode(
+            Array(
+                #"""
+                {"name": "p", "defaults": {"retry": {"attempts": 3, "wait": {"exponential": {"initial": "1s", "max": "1m"}}}},
+                 "nodes": {"a": {"procedure": "baton.echo", "input": {"x": [1, {"$from": "b", "select": "/y/0"}]}, "timeout": "5s",
+                                 "when": {"$from": "b"}, "priority": 3, "pool": "gpu", "on_failure": "ignore"},
+                           "b": {"procedure": "baton.add", "input": {"values": [1]},
+                                 "condition": {"procedure": "baton.echo", "input": true, "negate": true},
+                                 "repeat": {"until": {"select": "", "equals": 1}, "wait": "immediate", "max": 3}}}}
+                """#.utf8))
         let plan = try JSONDecoder().decode(Graph.self, from: Data(WireFormat.encode(graph)))
         #expect(plan.name == graph.name && plan.order == graph.order)
         for key in graph.order {

@@ -7,15 +7,15 @@ struct CancelTests {
     /// done: succeeded; run: running; queued: queued; retry: waiting for a retry; delay: waiting on baton.delay;
     /// cond: its condition is out; later: pending after run.
     static let text = #"""
-    {"nodes": {
-      "done": {"procedure": "p"},
-      "run": {"procedure": "p"},
-      "queued": {"procedure": "p"},
-      "retry": {"procedure": "p", "retry": {"attempts": 3, "wait": {"constant": "1m"}}},
-      "delay": {"procedure": "baton.delay", "input": {"seconds": 600}},
-      "cond": {"procedure": "p", "condition": {"procedure": "check"}},
-      "later": {"procedure": "p", "input": {"$from": "run"}}}}
-    """#
+        {"nodes": {
+          "done": {"procedure": "p"},
+          "run": {"procedure": "p"},
+          "queued": {"procedure": "p"},
+          "retry": {"procedure": "p", "retry": {"attempts": 3, "wait": {"constant": "1m"}}},
+          "delay": {"procedure": "baton.delay", "input": {"seconds": 600}},
+          "cond": {"procedure": "p", "condition": {"procedure": "check"}},
+          "later": {"procedure": "p", "input": {"$from": "run"}}}}
+        """#
 
     static func busy() throws -> Harness {
         var h = Harness(try graph(text))

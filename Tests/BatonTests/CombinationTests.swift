@@ -8,11 +8,11 @@ struct CombinationTests {
     // MARK: - Named by the issue
 
     static let retriedWithWhen = #"""
-    {"nodes": {
-      "a": {"procedure": "p", "retry": {"attempts": 3, "wait": {"exponential": {"initial": "2s", "max": "1m"}}}},
-      "b": {"procedure": "p", "input": {"$from": "a", "select": "/value"}, "when": {"$from": "a", "select": "/ok"}},
-      "c": {"procedure": "p", "input": {"$from": "b"}}}}
-    """#
+        {"nodes": {
+          "a": {"procedure": "p", "retry": {"attempts": 3, "wait": {"exponential": {"initial": "2s", "max": "1m"}}}},
+          "b": {"procedure": "p", "input": {"$from": "a", "select": "/value"}, "when": {"$from": "a", "select": "/ok"}},
+          "c": {"procedure": "p", "input": {"$from": "b"}}}}
+        """#
 
     @Test("a retried node whose dependent has when", arguments: [true, false])
     func retriedNodeWithWhenDependent(_ ok: Bool) throws {
@@ -58,13 +58,14 @@ struct CombinationTests {
     }
 
     @Test func cancellingARunWithNodesWaitingForRetry() throws {
-        let g = try graph(#"""
-        {"nodes": {
-          "w1": {"procedure": "p", "retry": {"attempts": 5, "wait": {"constant": "30s"}}},
-          "w2": {"procedure": "p", "retry": {"attempts": 5, "wait": {"constant": "1m"}}},
-          "r": {"procedure": "p"},
-          "next": {"procedure": "p", "after": ["w1", "w2", "r"]}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {
+              "w1": {"procedure": "p", "retry": {"attempts": 5, "wait": {"constant": "30s"}}},
+              "w2": {"procedure": "p", "retry": {"attempts": 5, "wait": {"constant": "1m"}}},
+              "r": {"procedure": "p"},
+              "next": {"procedure": "p", "after": ["w1", "w2", "r"]}}}
+            """#)
         var h = Harness(g)
         h.start()
         h.fail("w1", "x", permanent: false)
@@ -92,9 +93,10 @@ struct CombinationTests {
     }
 
     @Test func aTimeoutDoesNotFireDuringARetryBackOff() throws {
-        let g = try graph(#"""
-        {"nodes": {"a": {"procedure": "p", "timeout": "10s", "retry": {"attempts": 3, "wait": {"constant": "100s"}}}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {"a": {"procedure": "p", "timeout": "10s", "retry": {"attempts": 3, "wait": {"constant": "100s"}}}}}
+            """#)
         var h = Harness(g)
         h.start()
         h.started("a")
@@ -126,10 +128,11 @@ struct CombinationTests {
     }
 
     @Test func aCancelRacingAResultDuringRetries() throws {
-        let g = try graph(#"""
-        {"nodes": {"a": {"procedure": "p", "retry": {"attempts": 3, "wait": {"constant": "5s"}}},
-                   "b": {"procedure": "p", "input": {"$from": "a"}}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {"a": {"procedure": "p", "retry": {"attempts": 3, "wait": {"constant": "5s"}}},
+                       "b": {"procedure": "p", "input": {"$from": "a"}}}}
+            """#)
         var h = Harness(g)
         h.start()
         h.fail("a", "once", permanent: false)
@@ -150,9 +153,10 @@ struct CombinationTests {
     // MARK: - Durable timers
 
     @Test func aRetryTimerSurvivesARestart() throws {
-        let g = try graph(#"""
-        {"nodes": {"a": {"procedure": "p", "input": {"k": 1}, "retry": {"attempts": 3, "wait": {"constant": "45s"}}}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {"a": {"procedure": "p", "input": {"k": 1}, "retry": {"attempts": 3, "wait": {"constant": "45s"}}}}}
+            """#)
         var h = Harness(g)
         h.start()
         h.fail("a", "flaky", permanent: false)
@@ -174,8 +178,12 @@ struct CombinationTests {
         #expect(resumed.start().isEmpty, "a waiting node is not published")
         #expect(resumed.advance(to: due.addingTimeInterval(-1)).isEmpty)
         let fired = resumed.advance(to: due)
-        #expect(fired.dispatches == [TaskDispatch(runID: "run-1", key: "a", attempt: 2, procedure: "p", input: ["k": 1],
-                                                  pool: "default", priority: 0)])
+        #expect(
+            fired.dispatches == [
+                TaskDispatch(
+                    runID: "run-1", key: "a", attempt: 2, procedure: "p", input: ["k": 1],
+                    pool: "default", priority: 0)
+            ])
         // The restored failure count still limits the attempts.
         resumed.fail("a", "again", permanent: false)
         resumed.advance(45)
@@ -218,7 +226,9 @@ struct CombinationTests {
         h.fail("a", "x", permanent: false)
         h.advance(3)
         h.succeed("a", 1)
-        let changes = h.log.compactMap { c -> NodeChange? in if case let .node(n) = c { return n }; return nil }
+        let changes = h.log.compactMap { c -> NodeChange? in
+            if case let .node(n) = c { return n }; return nil
+        }
         #expect(changes.allSatisfy { $0.bookkeeping != nil })
         let waiting = try #require(changes.first { $0.status == .waiting })
         #expect(waiting.bookkeeping?["due_at"]?.numberValue == 1_000_003)
@@ -229,9 +239,10 @@ struct CombinationTests {
     // MARK: - More pairs
 
     @Test func aRetryAfterAConditionDoesNotAskTheConditionAgain() throws {
-        let g = try graph(#"""
-        {"nodes": {"a": {"procedure": "work", "retry": {"attempts": 2}, "condition": {"procedure": "check"}}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {"a": {"procedure": "work", "retry": {"attempts": 2}, "condition": {"procedure": "check"}}}}
+            """#)
         var h = Harness(g)
         h.start()
         h.condition("a", .succeeded(true))
@@ -246,11 +257,12 @@ struct CombinationTests {
     }
 
     @Test func aFailedRunOfARepeatIsRetriedWithThePreviousOutput() throws {
-        let g = try graph(#"""
-        {"nodes": {"poll": {"procedure": "p", "input": {"q": 1},
-                            "repeat": {"until": {"select": "/done", "equals": true}, "wait": {"constant": "10s"}, "max": 5},
-                            "retry": {"attempts": 2, "wait": {"constant": "1s"}}}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {"poll": {"procedure": "p", "input": {"q": 1},
+                                "repeat": {"until": {"select": "/done", "equals": true}, "wait": {"constant": "10s"}, "max": 5},
+                                "retry": {"attempts": 2, "wait": {"constant": "1s"}}}}}
+            """#)
         var h = Harness(g)
         h.start()
         h.succeed("poll", ["done": false, "page": 1])
@@ -268,10 +280,11 @@ struct CombinationTests {
     }
 
     @Test func anIgnoredNodeThatTimesOut() throws {
-        let g = try graph(#"""
-        {"nodes": {"a": {"procedure": "p", "timeout": "1s", "on_failure": "ignore"},
-                   "b": {"procedure": "p", "input": {"got": {"$from": "a"}}}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {"a": {"procedure": "p", "timeout": "1s", "on_failure": "ignore"},
+                       "b": {"procedure": "p", "input": {"got": {"$from": "a"}}}}}
+            """#)
         var h = Harness(g)
         h.start()
         h.started("a")
@@ -284,11 +297,12 @@ struct CombinationTests {
     }
 
     @Test func aDelayAfterAWhenSkipIsSkippedAndADelayCanBeCancelled() throws {
-        let g = try graph(#"""
-        {"nodes": {"gate": {"procedure": "p", "when": false},
-                   "d1": {"procedure": "baton.delay", "input": {"seconds": 5}, "after": ["gate"]},
-                   "d2": {"procedure": "baton.delay", "input": {"seconds": 5}}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {"gate": {"procedure": "p", "when": false},
+                       "d1": {"procedure": "baton.delay", "input": {"seconds": 5}, "after": ["gate"]},
+                       "d2": {"procedure": "baton.delay", "input": {"seconds": 5}}}}
+            """#)
         var h = Harness(g)
         h.start()
         #expect(h.state.nodes["d1"]?.status == .skipped)
@@ -300,12 +314,13 @@ struct CombinationTests {
     }
 
     @Test func severalTimersDueAtOneTickAllFire() throws {
-        let g = try graph(#"""
-        {"nodes": {"d": {"procedure": "baton.delay", "input": {"seconds": 5}},
-                   "r": {"procedure": "p", "retry": {"attempts": 2, "wait": {"constant": "3s"}}},
-                   "t": {"procedure": "p", "timeout": "1s"},
-                   "zero": {"procedure": "baton.delay", "input": {"seconds": 0}, "after": ["d"]}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {"d": {"procedure": "baton.delay", "input": {"seconds": 5}},
+                       "r": {"procedure": "p", "retry": {"attempts": 2, "wait": {"constant": "3s"}}},
+                       "t": {"procedure": "p", "timeout": "1s"},
+                       "zero": {"procedure": "baton.delay", "input": {"seconds": 0}, "after": ["d"]}}}
+            """#)
         var h = Harness(g)
         h.start()
         h.fail("r", "x", permanent: false)
@@ -323,11 +338,12 @@ struct CombinationTests {
     // MARK: - With a real clock
 
     @Test func localEngineRetriesWithoutHoldingTheOnlySlot() async throws {
-        let g = try graph(#"""
-        {"nodes": {"f": {"procedure": "baton.fail", "input": {"message": "not yet", "succeed_on_attempt": 2},
-                         "retry": {"attempts": 2, "wait": {"constant": "150ms"}}},
-                   "e": {"procedure": "baton.echo", "input": "hi"}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {"f": {"procedure": "baton.fail", "input": {"message": "not yet", "succeed_on_attempt": 2},
+                             "retry": {"attempts": 2, "wait": {"constant": "150ms"}}},
+                       "e": {"procedure": "baton.echo", "input": "hi"}}}
+            """#)
         let seen = Collected<SchedulerCommand>()
         let state = await LocalEngine(registry: .builtIn, maxConcurrency: 1).run(g) { seen.append($0) }
         #expect(state.status == .succeeded)
@@ -351,9 +367,10 @@ struct CombinationTests {
     @Test func localEngineRepeatsWithThePreviousOutput() async throws {
         var registry = ProcedureRegistry.builtIn
         registry.register(Counter())
-        let g = try graph(#"""
-        {"nodes": {"c": {"procedure": "test.count", "repeat": {"until": {"select": "/done", "equals": true}, "max": 5}}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {"c": {"procedure": "test.count", "repeat": {"until": {"select": "/done", "equals": true}, "max": 5}}}}
+            """#)
         let state = await LocalEngine(registry: registry).run(g)
         #expect(state.status == .succeeded)
         #expect(state.nodes["c"]?.output == ["n": 3, "done": true])

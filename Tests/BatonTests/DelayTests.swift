@@ -6,17 +6,21 @@ import Testing
 @Suite("RunState: baton.delay")
 struct DelayTests {
     static let text = #"""
-    {"nodes": {
-      "d": {"procedure": "baton.delay", "input": {"seconds": 90}},
-      "after": {"procedure": "p", "input": {"at": {"$from": "d", "select": "/fired_at"}}}}}
-    """#
+        {"nodes": {
+          "d": {"procedure": "baton.delay", "input": {"seconds": 90}},
+          "after": {"procedure": "p", "input": {"at": {"$from": "d", "select": "/fired_at"}}}}}
+        """#
 
     @Test func aDelayWaitsWithoutAWorkerThenFires() throws {
         var h = Harness(try graph(Self.text))
         let first = h.start()
         #expect(first.dispatches.isEmpty, "the coordinator runs it, no worker does")
-        #expect(first.changes(for: "d") == [NodeChange(key: "d", status: .waiting, attempt: 1, input: ["seconds": 90], event: "delay",
-                                                       dueAt: h.now.addingTimeInterval(90))])
+        #expect(
+            first.changes(for: "d") == [
+                NodeChange(
+                    key: "d", status: .waiting, attempt: 1, input: ["seconds": 90], event: "delay",
+                    dueAt: h.now.addingTimeInterval(90))
+            ])
         let d = try #require(h.state.nodes["d"])
         #expect(d.status == .waiting)
         #expect(d.waitingFor == .delay)
@@ -75,17 +79,22 @@ struct DelayTests {
         let armed = h.now
         #expect(h.start().changes(for: "d").first?.dueAt == armed, "a due time already past is the time the delay started")
         let fired = h.advance(0.25).changes(for: "d")
-        #expect(fired == [NodeChange(key: "d", status: .succeeded, attempt: 1, output: ["fired_at": "1970-01-12T13:46:40.250Z"],
-                                     startedAt: armed, finishedAt: h.now)])
+        #expect(
+            fired == [
+                NodeChange(
+                    key: "d", status: .succeeded, attempt: 1, output: ["fired_at": "1970-01-12T13:46:40.250Z"],
+                    startedAt: armed, finishedAt: h.now)
+            ])
         let change = try #require(fired.first)
         #expect(try #require(change.startedAt) <= (try #require(change.finishedAt)))
     }
 
     @Test func secondsFromAReference() throws {
-        let g = try graph(#"""
-        {"nodes": {"a": {"procedure": "p"},
-                   "d": {"procedure": "baton.delay", "input": {"seconds": {"$from": "a", "select": "/wait"}}}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {"a": {"procedure": "p"},
+                       "d": {"procedure": "baton.delay", "input": {"seconds": {"$from": "a", "select": "/wait"}}}}}
+            """#)
         var h = Harness(g)
         h.start()
         h.succeed("a", ["wait": 2.5])
@@ -96,10 +105,11 @@ struct DelayTests {
 
     @Test("a bad input from a reference fails the node at once", arguments: [JSON.string("x"), JSON.int(-1), JSON.int(40_000_000)])
     func badInputFromAReference(_ wait: JSON) throws {
-        let g = try graph(#"""
-        {"nodes": {"a": {"procedure": "p"},
-                   "d": {"procedure": "baton.delay", "input": {"seconds": {"$from": "a"}}, "retry": {"attempts": 3}}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {"a": {"procedure": "p"},
+                       "d": {"procedure": "baton.delay", "input": {"seconds": {"$from": "a"}}, "retry": {"attempts": 3}}}}
+            """#)
         var h = Harness(g)
         h.start()
         h.succeed("a", wait)
@@ -110,10 +120,12 @@ struct DelayTests {
         #expect(h.state.status == .failed)
     }
 
-    @Test("a bad literal input is refused when the graph is submitted", arguments: [
-        #"{"seconds": -1}"#, #"{"seconds": "5"}"#, #"{"until": "tomorrow"}"#, #"{"seconds": 1, "until": "1970-01-01T00:00:00Z"}"#,
-        #"{}"#, #"5"#, #"{"minutes": 5}"#,
-    ])
+    @Test(
+        "a bad literal input is refused when the graph is submitted",
+        arguments: [
+            #"{"seconds": -1}"#, #"{"seconds": "5"}"#, #"{"until": "tomorrow"}"#, #"{"seconds": 1, "until": "1970-01-01T00:00:00Z"}"#,
+            #"{}"#, #"5"#, #"{"minutes": 5}"#,
+        ])
     func badLiteralInput(_ input: String) {
         let found = problems(#"{"nodes": {"d": {"procedure": "baton.delay", "input": \#(input)}}}"#)
         #expect(found.count == 1)
@@ -146,10 +158,11 @@ struct DelayTests {
     // MARK: - With a real clock
 
     @Test func localEngineFiresAShortDelay() async throws {
-        let g = try graph(#"""
-        {"nodes": {"d": {"procedure": "baton.delay", "input": {"seconds": 0.1}},
-                   "e": {"procedure": "baton.echo", "input": {"$from": "d"}}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {"d": {"procedure": "baton.delay", "input": {"seconds": 0.1}},
+                       "e": {"procedure": "baton.echo", "input": {"$from": "d"}}}}
+            """#)
         let clock = ContinuousClock()
         let began = clock.now
         let wall = Date()

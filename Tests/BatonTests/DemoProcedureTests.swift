@@ -13,13 +13,15 @@ struct DemoProcedureTests {
         return output
     }
 
-    @Test("chunk-text splits at word boundaries into `parts` pieces", arguments: [
-        ("a b c d e", 2, ["a b c", "d e"]),
-        ("one  two\tthree\nfour", 2, ["one two", "three four"]),
-        ("a b c d e", 4, ["a b", "c d", "e", ""]),
-        ("solo", 1, ["solo"]),
-        ("", 3, ["", "", ""]),
-    ])
+    @Test(
+        "chunk-text splits at word boundaries into `parts` pieces",
+        arguments: [
+            ("a b c d e", 2, ["a b c", "d e"]),
+            ("one  two\tthree\nfour", 2, ["one two", "three four"]),
+            ("a b c d e", 4, ["a b", "c d", "e", ""]),
+            ("solo", 1, ["solo"]),
+            ("", 3, ["", "", ""]),
+        ])
     func chunkText(text: String, parts: Int, chunks: [String]) async {
         let out = await Self.output("demo.chunk-text", ["text": .string(text), "parts": .int(Int64(parts))])
         #expect(out == ["chunks": .array(chunks.map { .string($0) })])
@@ -43,16 +45,22 @@ struct DemoProcedureTests {
 
     @Test func topWordsBreaksTiesByWord() async {
         let counts: JSON = ["pear": 2, "apple": 2, "fig": 5, "kiwi": 1]
-        #expect(await Self.output("demo.top-words", ["counts": counts, "n": 3]) ==
-                [["word": "fig", "count": 5], ["word": "apple", "count": 2], ["word": "pear", "count": 2]])
+        #expect(
+            await Self.output("demo.top-words", ["counts": counts, "n": 3]) == [
+                ["word": "fig", "count": 5], ["word": "apple", "count": 2], ["word": "pear", "count": 2],
+            ])
         #expect(await Self.output("demo.top-words", ["counts": counts, "n": 0]) == [])
         #expect(await Self.output("demo.top-words", ["counts": counts, "n": -3]) == [])
         #expect(await Self.output("demo.top-words", ["counts": counts, "n": 10])?.arrayValue?.count == 4)
     }
 
     @Test func format() async {
-        let out = await Self.output("demo.format", ["template": "{name} has {n} items: {list} {missing}",
-                                                    "values": ["name": "Ada", "n": 3, "list": [1, "x"]]])
+        let out = await Self.output(
+            "demo.format",
+            [
+                "template": "{name} has {n} items: {list} {missing}",
+                "values": ["name": "Ada", "n": 3, "list": [1, "x"]],
+            ])
         #expect(out == ["text": #"Ada has 3 items: [1,"x"] {missing}"#])
     }
 

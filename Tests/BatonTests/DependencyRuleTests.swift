@@ -11,14 +11,14 @@ struct DependencyRuleTests {
     static func graphText(_ rule: String?) -> String {
         let r = rule.map { ", \"dependencies\": \"\($0)\"" } ?? ""
         return #"""
-        {"nodes": {
-          "s": {"procedure": "p"},
-          "x": {"procedure": "p"},
-          "a": {"procedure": "p", "input": {"$from": "x"}, "when": {"$from": "s"}},
-          "b": {"procedure": "p"},
-          "j": {"procedure": "p", "input": {"a": {"$from": "a"}, "a2": {"$from": "a", "select": "/deep/x"}, "b": {"$from": "b"}}\#(r)},
-          "k": {"procedure": "p", "input": {"$from": "j"}}}}
-        """#
+            {"nodes": {
+              "s": {"procedure": "p"},
+              "x": {"procedure": "p"},
+              "a": {"procedure": "p", "input": {"$from": "x"}, "when": {"$from": "s"}},
+              "b": {"procedure": "p"},
+              "j": {"procedure": "p", "input": {"a": {"$from": "a"}, "a2": {"$from": "a", "select": "/deep/x"}, "b": {"$from": "b"}}\#(r)},
+              "k": {"procedure": "p", "input": {"$from": "j"}}}}
+            """#
     }
 
     static func drive(_ rule: String?, _ outcome: Outcome) throws -> Harness {
@@ -90,8 +90,10 @@ struct DependencyRuleTests {
             #expect(j.status == .queued)
             let task = try #require(h.log.dispatches.first { $0.key == "j" })
             // A reference to a node with no output injects null, select or not.
-            let expected: JSON = e.outcome == .succeeded ? ["a": ["deep": ["x": 42]], "a2": 42, "b": "B"]
-                                                         : ["a": nil, "a2": nil, "b": "B"]
+            let expected: JSON =
+                e.outcome == .succeeded
+                ? ["a": ["deep": ["x": 42]], "a2": 42, "b": "B"]
+                : ["a": nil, "a2": nil, "b": "B"]
             #expect(task.input == expected)
             #expect(task.attempt == 1)
             h.succeed("j", "J")
@@ -123,13 +125,14 @@ struct DependencyRuleTests {
     }
 
     @Test func aFailureOutranksASkipAndTheFirstFailedDependencyIsNamed() throws {
-        let g = try graph(#"""
-        {"nodes": {
-          "skip": {"procedure": "p", "when": false},
-          "f1": {"procedure": "p"},
-          "f2": {"procedure": "p"},
-          "j": {"procedure": "p", "input": [{"$from": "skip"}, {"$from": "f2"}], "after": ["f1"]}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {
+              "skip": {"procedure": "p", "when": false},
+              "f1": {"procedure": "p"},
+              "f2": {"procedure": "p"},
+              "j": {"procedure": "p", "input": [{"$from": "skip"}, {"$from": "f2"}], "after": ["f1"]}}}
+            """#)
         var h = Harness(g)
         let first = h.start()
         #expect(first.changes(for: "skip").map(\.status) == [.skipped])
@@ -143,10 +146,11 @@ struct DependencyRuleTests {
     }
 
     @Test func aDecisionWaitsForEveryDependency() throws {
-        let g = try graph(#"""
-        {"nodes": {"a": {"procedure": "p"}, "b": {"procedure": "p"},
-                   "j": {"procedure": "p", "after": ["a", "b"], "dependencies": "all-finished"}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {"a": {"procedure": "p"}, "b": {"procedure": "p"},
+                       "j": {"procedure": "p", "after": ["a", "b"], "dependencies": "all-finished"}}}
+            """#)
         var h = Harness(g)
         h.start()
         #expect(h.fail("a", "boom").changes(for: "j").isEmpty, "b has not ended yet")
@@ -157,13 +161,14 @@ struct DependencyRuleTests {
     }
 
     @Test func aFalseWhenQuietlySkipsEverythingDownstream() throws {
-        let g = try graph(#"""
-        {"nodes": {
-          "gate": {"procedure": "p", "when": false},
-          "d1": {"procedure": "p", "input": {"$from": "gate"}},
-          "d2": {"procedure": "p", "after": ["d1"]},
-          "other": {"procedure": "p"}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {
+              "gate": {"procedure": "p", "when": false},
+              "d1": {"procedure": "p", "input": {"$from": "gate"}},
+              "d2": {"procedure": "p", "after": ["d1"]},
+              "other": {"procedure": "p"}}}
+            """#)
         var h = Harness(g)
         let first = h.start()
         #expect(first.dispatches.map(\.key) == ["other"])
@@ -177,11 +182,12 @@ struct DependencyRuleTests {
     }
 
     @Test func aFinallyRunsAfterAFailureButTheRunStillFails() throws {
-        let g = try graph(#"""
-        {"nodes": {
-          "work": {"procedure": "p"},
-          "cleanup": {"procedure": "p", "input": {"result": {"$from": "work"}}, "dependencies": "all-finished"}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {
+              "work": {"procedure": "p"},
+              "cleanup": {"procedure": "p", "input": {"result": {"$from": "work"}}, "dependencies": "all-finished"}}}
+            """#)
         var h = Harness(g)
         h.start()
         let failed = h.fail("work", "crashed")
@@ -195,13 +201,14 @@ struct DependencyRuleTests {
     }
 
     @Test func noneFailedStillCancelsOnACancelledDependency() throws {
-        let g = try graph(#"""
-        {"nodes": {
-          "a": {"procedure": "p"},
-          "b": {"procedure": "p", "after": ["a"]},
-          "c": {"procedure": "p", "after": ["b"], "dependencies": "none-failed"},
-          "d": {"procedure": "p", "after": ["b"], "dependencies": "all-finished"}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {
+              "a": {"procedure": "p"},
+              "b": {"procedure": "p", "after": ["a"]},
+              "c": {"procedure": "p", "after": ["b"], "dependencies": "none-failed"},
+              "d": {"procedure": "p", "after": ["b"], "dependencies": "all-finished"}}}
+            """#)
         var h = Harness(g)
         h.start()
         let failed = h.fail("a", "no")
@@ -212,13 +219,14 @@ struct DependencyRuleTests {
     }
 
     @Test func defaultsSetTheRuleForEveryNodeAndANodeOverridesIt() throws {
-        let g = try graph(#"""
-        {"defaults": {"dependencies": "all-finished"},
-         "nodes": {
-          "a": {"procedure": "p"},
-          "b": {"procedure": "p", "after": ["a"]},
-          "c": {"procedure": "p", "after": ["a"], "dependencies": "all-succeeded"}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"defaults": {"dependencies": "all-finished"},
+             "nodes": {
+              "a": {"procedure": "p"},
+              "b": {"procedure": "p", "after": ["a"]},
+              "c": {"procedure": "p", "after": ["a"], "dependencies": "all-succeeded"}}}
+            """#)
         #expect(g.nodes["b"]?.policies.dependencies == .allFinished)
         #expect(g.nodes["c"]?.policies.dependencies == .allSucceeded)
         var h = Harness(g)

@@ -51,8 +51,11 @@ struct ExampleGraphTests {
         let state = try await Self.run("arithmetic.json")
         #expect(state.status == .succeeded)
         let sum = 1 + 2 + 3, product = sum * 10, other = sum + 100
-        #expect(state.nodes["summary"]?.output == ["sum": .int(Int64(sum)), "product": .int(Int64(product)),
-                                                    "ratio": .double(Double(product) / Double(other))])
+        #expect(
+            state.nodes["summary"]?.output == [
+                "sum": .int(Int64(sum)), "product": .int(Int64(product)),
+                "ratio": .double(Double(product) / Double(other)),
+            ])
     }
 
     @Test func failingBranch() async throws {

@@ -17,8 +17,10 @@ struct GraphCycleTests {
 
     /// Checks that the graph is rejected with one cycle problem whose path is a
     /// real cycle of the graph made of exactly `members`.
-    static func expectCycle(_ nodes: [(String, [String])], members: Set<String>,
-                            sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectCycle(
+        _ nodes: [(String, [String])], members: Set<String>,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let found = problems(graphText(nodes))
         #expect(found.count == 1, "\(found)", sourceLocation: sourceLocation)
         guard let p = found.first else { return }
@@ -52,15 +54,19 @@ struct GraphCycleTests {
 
     @Test func cycleBehindAnEntryPath() {
         // x -> y -> c1 -> c2 -> c3 -> c1: the path names only the cycle.
-        Self.expectCycle([("x", ["y"]), ("y", ["c1"]), ("c1", ["c2"]), ("c2", ["c3"]), ("c3", ["c1"]), ("free", [])],
-                         members: ["c1", "c2", "c3"])
+        Self.expectCycle(
+            [("x", ["y"]), ("y", ["c1"]), ("c1", ["c2"]), ("c2", ["c3"]), ("c3", ["c1"]), ("free", [])],
+            members: ["c1", "c2", "c3"])
     }
 
     @Test func cycleReachedAfterAcyclicParts() {
         // A diamond explored first must not be taken for a cycle; the real one comes later.
-        Self.expectCycle([("top", ["l", "r"]), ("l", ["base"]), ("r", ["base"]), ("base", []),
-                          ("p", ["q", "base"]), ("q", ["s"]), ("s", ["p"])],
-                         members: ["p", "q", "s"])
+        Self.expectCycle(
+            [
+                ("top", ["l", "r"]), ("l", ["base"]), ("r", ["base"]), ("base", []),
+                ("p", ["q", "base"]), ("q", ["s"]), ("s", ["p"]),
+            ],
+            members: ["p", "q", "s"])
     }
 
     @Test func longChainClosingOnItself() {

@@ -5,20 +5,20 @@ import Testing
 struct GraphDecoderTests {
     /// The example graph of the spec, without the fields this version refuses (retry, timeout).
     static let specExample = #"""
-    {
-      "name": "kitten-thumbnails",
-      "defaults": { "pool": "default" },
-      "nodes": {
-        "read":   { "procedure": "demo.read-file", "input": { "path": "kitten.png" } },
-        "resize": { "procedure": "demo.resize",
-                    "input": { "width": 100, "image": { "$from": "read", "select": "/bytes" } } },
-        "meta":   { "procedure": "demo.exif", "input": { "$from": "read" } },
-        "save":   { "procedure": "demo.write-file",
-                    "input": { "path": "thumbs/kitten.png", "data": { "$from": "resize" } },
-                    "after": ["meta"] }
-      }
-    }
-    """#
+        {
+          "name": "kitten-thumbnails",
+          "defaults": { "pool": "default" },
+          "nodes": {
+            "read":   { "procedure": "demo.read-file", "input": { "path": "kitten.png" } },
+            "resize": { "procedure": "demo.resize",
+                        "input": { "width": 100, "image": { "$from": "read", "select": "/bytes" } } },
+            "meta":   { "procedure": "demo.exif", "input": { "$from": "read" } },
+            "save":   { "procedure": "demo.write-file",
+                        "input": { "path": "thumbs/kitten.png", "data": { "$from": "resize" } },
+                        "after": ["meta"] }
+          }
+        }
+        """#
 
     @Test func specExampleDecodes() throws {
         let g = try graph(Self.specExample)
@@ -62,12 +62,13 @@ struct GraphDecoderTests {
     }
 
     @Test func defaultsAndOverrides() throws {
-        let g = try graph(#"""
-        {"defaults": {"pool": "gpu", "priority": 3},
-         "nodes": {"a": {"procedure": "p"},
-                   "b": {"procedure": "p", "pool": "cpu-2", "priority": 9},
-                   "c": {"procedure": "p", "priority": 0.0e0}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"defaults": {"pool": "gpu", "priority": 3},
+             "nodes": {"a": {"procedure": "p"},
+                       "b": {"procedure": "p", "pool": "cpu-2", "priority": 9},
+                       "c": {"procedure": "p", "priority": 0.0e0}}}
+            """#)
         #expect(g.nodes["a"]?.pool == "gpu")
         #expect(g.nodes["a"]?.priority == 3)
         #expect(g.nodes["b"]?.pool == "cpu-2")
@@ -95,14 +96,15 @@ struct GraphDecoderTests {
     }
 
     @Test func referencesAnywhereMakeDependencies() throws {
-        let g = try graph(#"""
-        {"nodes": {
-          "a": {"procedure": "p"}, "b": {"procedure": "p"}, "c": {"procedure": "p"},
-          "d": {"procedure": "p",
-                "input": {"x": [1, {"y": {"$from": "b", "select": "/k"}}], "z": {"$from": "a"},
-                          "again": {"$from": "b"}},
-                "after": ["c", "a", "c"]}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {
+              "a": {"procedure": "p"}, "b": {"procedure": "p"}, "c": {"procedure": "p"},
+              "d": {"procedure": "p",
+                    "input": {"x": [1, {"y": {"$from": "b", "select": "/k"}}], "z": {"$from": "a"},
+                              "again": {"$from": "b"}},
+                    "after": ["c", "a", "c"]}}}
+            """#)
         let d = try #require(g.nodes["d"])
         #expect(d.input.references.map(\.node) == ["b", "a", "b"])
         #expect(d.dependencies == ["b", "a", "c"])

@@ -5,23 +5,23 @@ import Testing
 struct GraphMultipleProblemsTests {
     @Test func allProblemsAreListedEachWithNodeAndField() {
         let text = #"""
-        {
-          "name": "many-problems",
-          "colour": "blue",
-          "defaults": {"retry": {"attempts": 3}, "pool": "Bad"},
-          "nodes": {
-            "ok":     {"procedure": "baton.echo"},
-            "Bad-Key": {"procedure": "baton.echo"},
-            "no-proc": {"input": {}},
-            "unknown": {"procedure": "demo.nope"},
-            "refs":   {"procedure": "baton.echo",
-                       "input": {"a": {"$from": "ghost"}, "b": [{"$from": "ok", "select": "x"}],
-                                 "c": {"$from": "refs"}, "d": {"$from": "ok", "select": 1, "extra": true}},
-                       "after": ["refs", "phantom", 3]},
-            "fields": {"procedure": "baton.echo", "timeout": "5s", "typo": 1, "pool": 7, "priority": 12}
-          }
-        }
-        """#
+            {
+              "name": "many-problems",
+              "colour": "blue",
+              "defaults": {"retry": {"attempts": 3}, "pool": "Bad"},
+              "nodes": {
+                "ok":     {"procedure": "baton.echo"},
+                "Bad-Key": {"procedure": "baton.echo"},
+                "no-proc": {"input": {}},
+                "unknown": {"procedure": "demo.nope"},
+                "refs":   {"procedure": "baton.echo",
+                           "input": {"a": {"$from": "ghost"}, "b": [{"$from": "ok", "select": "x"}],
+                                     "c": {"$from": "refs"}, "d": {"$from": "ok", "select": 1, "extra": true}},
+                           "after": ["refs", "phantom", 3]},
+                "fields": {"procedure": "baton.echo", "timeout": "5s", "typo": 1, "pool": 7, "priority": 12}
+              }
+            }
+            """#
         let found = problems(text, knownProcedures: ["baton.echo"])
         let places = found.map { "\($0.node ?? "-") \($0.field)" }
         let expected: [String] = [
@@ -41,7 +41,7 @@ struct GraphMultipleProblemsTests {
             found.first { $0.node == node && $0.field == field }?.message
         }
         #expect(message(nil, "defaults/retry") == nil)  // {"attempts": 3} is a valid retry policy
-        #expect(message("fields", "timeout") == nil)    // "5s" is a valid timeout
+        #expect(message("fields", "timeout") == nil)  // "5s" is a valid timeout
         #expect(message("fields", "typo")?.contains("unknown field") == true)
         #expect(message("unknown", "procedure")?.contains("demo.nope") == true)
         #expect(message("refs", "input/a/$from")?.contains("ghost") == true)

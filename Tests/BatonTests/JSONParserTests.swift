@@ -3,12 +3,13 @@ import Testing
 
 @Suite("JSONParser: valid documents")
 struct JSONParserValidTests {
-    @Test("integers stay integers, anything with a fraction or exponent is a double",
-          arguments: [
-              ("0", "int", 0.0), ("-0", "int", 0.0), ("42", "int", 42.0), ("-17", "int", -17.0),
-              ("1.0", "double", 1.0), ("-0.5", "double", -0.5), ("1e2", "double", 100.0),
-              ("1E-2", "double", 0.01), ("2.5e+3", "double", 2500.0), ("0.125", "double", 0.125),
-          ])
+    @Test(
+        "integers stay integers, anything with a fraction or exponent is a double",
+        arguments: [
+            ("0", "int", 0.0), ("-0", "int", 0.0), ("42", "int", 42.0), ("-17", "int", -17.0),
+            ("1.0", "double", 1.0), ("-0.5", "double", -0.5), ("1e2", "double", 100.0),
+            ("1E-2", "double", 0.01), ("2.5e+3", "double", 2500.0), ("0.125", "double", 0.125),
+        ])
     func numberKinds(text: String, kind: String, value: Double) throws {
         let parsed = try JSONParser.parse(text)
         #expect(representation(parsed) == kind)
@@ -31,11 +32,13 @@ struct JSONParserValidTests {
         #expect(parsed.numberValue == 9223372036854775808.0)
     }
 
-    @Test("escapes", arguments: [
-        (#""\"""#, "\""), (#""\\""#, "\\"), (#""\/""#, "/"), (#""\b""#, "\u{8}"), (#""\f""#, "\u{C}"),
-        (#""\n""#, "\n"), (#""\r""#, "\r"), (#""\t""#, "\t"), (#""a\u0041b""#, "aAb"),
-        (#""\u00e9""#, "\u{E9}"), (#""\u20AC""#, "\u{20AC}"), (#""\u0000""#, "\u{0}"),
-    ])
+    @Test(
+        "escapes",
+        arguments: [
+            (#""\"""#, "\""), (#""\\""#, "\\"), (#""\/""#, "/"), (#""\b""#, "\u{8}"), (#""\f""#, "\u{C}"),
+            (#""\n""#, "\n"), (#""\r""#, "\r"), (#""\t""#, "\t"), (#""a\u0041b""#, "aAb"),
+            (#""\u00e9""#, "\u{E9}"), (#""\u20AC""#, "\u{20AC}"), (#""\u0000""#, "\u{0}"),
+        ])
     func escapes(text: String, expected: String) throws {
         #expect(try JSONParser.parse(text) == .string(expected))
     }
@@ -95,43 +98,45 @@ struct JSONParserErrorTests {
         var testDescription: String { text.debugDescription }
     }
 
-    @Test("errors name line, column and reason", arguments: [
-        Case(text: "", line: 1, column: 1, reason: "unexpected end of input, expected a value"),
-        Case(text: "   ", line: 1, column: 4, reason: "unexpected end of input, expected a value"),
-        Case(text: #"{"a": 1"#, line: 1, column: 8, reason: "unexpected end of input inside an object"),
-        Case(text: #"{"a": "#, line: 1, column: 7, reason: "unexpected end of input, expected a value"),
-        Case(text: #"{"a": "x"#, line: 1, column: 7, reason: "unterminated string"),
-        Case(text: "[1, 2", line: 1, column: 6, reason: "unexpected end of input inside an array"),
-        Case(text: #""abc"#, line: 1, column: 1, reason: "unterminated string"),
-        Case(text: "[1, 2,]", line: 1, column: 7, reason: "unexpected ']', expected a value"),
-        Case(text: #"{"a": 1,}"#, line: 1, column: 9, reason: "expected a member name in double quotes"),
-        Case(text: #"{"a": 1, "b": 2, "a": 3}"#, line: 1, column: 18, reason: #"duplicate member name "a""#),
-        Case(text: "01", line: 1, column: 2, reason: "leading zero"),
-        Case(text: "[-012]", line: 1, column: 4, reason: "leading zero"),
-        Case(text: "\"a\u{1}b\"", line: 1, column: 3, reason: "control character in string"),
-        Case(text: "\"tab\there\"", line: 1, column: 5, reason: "control character in string"),
-        Case(text: #"["ok", "\x"]"#, line: 1, column: 9, reason: #"invalid escape '\x'"#),
-        Case(text: #""\u12G4""#, line: 1, column: 6, reason: "invalid hex digit"),
-        Case(text: #""\u12""#, line: 1, column: 4, reason: "truncated"),
-        Case(text: #""\ud800""#, line: 1, column: 8, reason: "unpaired UTF-16 surrogate"),
-        Case(text: #""\udc00""#, line: 1, column: 8, reason: "unpaired UTF-16 surrogate"),
-        Case(text: #""\ud800\u0041""#, line: 1, column: 14, reason: "invalid UTF-16 surrogate pair"),
-        Case(text: "[1] x", line: 1, column: 5, reason: "unexpected text after the JSON value"),
-        Case(text: "{} {}", line: 1, column: 4, reason: "unexpected text after the JSON value"),
-        Case(text: "{\n  \"a\": tru\n}", line: 2, column: 8, reason: "invalid literal, expected 'true'"),
-        Case(text: "[\n1,\n\n  nul]", line: 4, column: 3, reason: "expected 'null'"),
-        Case(text: "[\"é\", x]", line: 1, column: 7, reason: "unexpected 'x', expected a value"),
-        Case(text: "{\"a\" 1}", line: 1, column: 6, reason: "expected ':' after member name"),
-        Case(text: "[1 2]", line: 1, column: 4, reason: "expected ',' or ']'"),
-        Case(text: "{\"a\": 1 \"b\": 2}", line: 1, column: 9, reason: "expected ',' or '}'"),
-        Case(text: "{a: 1}", line: 1, column: 2, reason: "expected a member name in double quotes"),
-        Case(text: "-", line: 1, column: 2, reason: "expected a digit"),
-        Case(text: "1.", line: 1, column: 3, reason: "expected a digit after '.'"),
-        Case(text: "1e+", line: 1, column: 4, reason: "expected a digit in the exponent"),
-        Case(text: "[1e400]", line: 1, column: 2, reason: "number out of range"),
-        Case(text: "+1", line: 1, column: 1, reason: "unexpected '+', expected a value"),
-        Case(text: "'a'", line: 1, column: 1, reason: "expected a value"),
-    ])
+    @Test(
+        "errors name line, column and reason",
+        arguments: [
+            Case(text: "", line: 1, column: 1, reason: "unexpected end of input, expected a value"),
+            Case(text: "   ", line: 1, column: 4, reason: "unexpected end of input, expected a value"),
+            Case(text: #"{"a": 1"#, line: 1, column: 8, reason: "unexpected end of input inside an object"),
+            Case(text: #"{"a": "#, line: 1, column: 7, reason: "unexpected end of input, expected a value"),
+            Case(text: #"{"a": "x"#, line: 1, column: 7, reason: "unterminated string"),
+            Case(text: "[1, 2", line: 1, column: 6, reason: "unexpected end of input inside an array"),
+            Case(text: #""abc"#, line: 1, column: 1, reason: "unterminated string"),
+            Case(text: "[1, 2,]", line: 1, column: 7, reason: "unexpected ']', expected a value"),
+            Case(text: #"{"a": 1,}"#, line: 1, column: 9, reason: "expected a member name in double quotes"),
+            Case(text: #"{"a": 1, "b": 2, "a": 3}"#, line: 1, column: 18, reason: #"duplicate member name "a""#),
+            Case(text: "01", line: 1, column: 2, reason: "leading zero"),
+            Case(text: "[-012]", line: 1, column: 4, reason: "leading zero"),
+            Case(text: "\"a\u{1}b\"", line: 1, column: 3, reason: "control character in string"),
+            Case(text: "\"tab\there\"", line: 1, column: 5, reason: "control character in string"),
+            Case(text: #"["ok", "\x"]"#, line: 1, column: 9, reason: #"invalid escape '\x'"#),
+            Case(text: #""\u12G4""#, line: 1, column: 6, reason: "invalid hex digit"),
+            Case(text: #""\u12""#, line: 1, column: 4, reason: "truncated"),
+            Case(text: #""\ud800""#, line: 1, column: 8, reason: "unpaired UTF-16 surrogate"),
+            Case(text: #""\udc00""#, line: 1, column: 8, reason: "unpaired UTF-16 surrogate"),
+            Case(text: #""\ud800\u0041""#, line: 1, column: 14, reason: "invalid UTF-16 surrogate pair"),
+            Case(text: "[1] x", line: 1, column: 5, reason: "unexpected text after the JSON value"),
+            Case(text: "{} {}", line: 1, column: 4, reason: "unexpected text after the JSON value"),
+            Case(text: "{\n  \"a\": tru\n}", line: 2, column: 8, reason: "invalid literal, expected 'true'"),
+            Case(text: "[\n1,\n\n  nul]", line: 4, column: 3, reason: "expected 'null'"),
+            Case(text: "[\"é\", x]", line: 1, column: 7, reason: "unexpected 'x', expected a value"),
+            Case(text: "{\"a\" 1}", line: 1, column: 6, reason: "expected ':' after member name"),
+            Case(text: "[1 2]", line: 1, column: 4, reason: "expected ',' or ']'"),
+            Case(text: "{\"a\": 1 \"b\": 2}", line: 1, column: 9, reason: "expected ',' or '}'"),
+            Case(text: "{a: 1}", line: 1, column: 2, reason: "expected a member name in double quotes"),
+            Case(text: "-", line: 1, column: 2, reason: "expected a digit"),
+            Case(text: "1.", line: 1, column: 3, reason: "expected a digit after '.'"),
+            Case(text: "1e+", line: 1, column: 4, reason: "expected a digit in the exponent"),
+            Case(text: "[1e400]", line: 1, column: 2, reason: "number out of range"),
+            Case(text: "+1", line: 1, column: 1, reason: "unexpected '+', expected a value"),
+            Case(text: "'a'", line: 1, column: 1, reason: "expected a value"),
+        ])
     func reportsPosition(_ c: Case) throws {
         let error = try #require(parseError(c.text))
         #expect(error.line == c.line)

@@ -5,25 +5,27 @@ import Testing
 struct JSONPointerTests {
     /// The example document of RFC 6901, section 5.
     static let rfcDocument = #"""
-    {
-      "foo": ["bar", "baz"],
-      "": 0,
-      "a/b": 1,
-      "c%d": 2,
-      "e^f": 3,
-      "g|h": 4,
-      "i\\j": 5,
-      "k\"l": 6,
-      " ": 7,
-      "m~n": 8
-    }
-    """#
+        {
+          "foo": ["bar", "baz"],
+          "": 0,
+          "a/b": 1,
+          "c%d": 2,
+          "e^f": 3,
+          "g|h": 4,
+          "i\\j": 5,
+          "k\"l": 6,
+          " ": 7,
+          "m~n": 8
+        }
+        """#
 
-    @Test("RFC 6901 section 5 examples", arguments: [
-        ("/foo", #"["bar", "baz"]"#), ("/foo/0", #""bar""#), ("/foo/1", #""baz""#), ("/", "0"),
-        ("/a~1b", "1"), ("/c%d", "2"), ("/e^f", "3"), ("/g|h", "4"), (#"/i\j"#, "5"),
-        (#"/k"l"#, "6"), ("/ ", "7"), ("/m~0n", "8"),
-    ])
+    @Test(
+        "RFC 6901 section 5 examples",
+        arguments: [
+            ("/foo", #"["bar", "baz"]"#), ("/foo/0", #""bar""#), ("/foo/1", #""baz""#), ("/", "0"),
+            ("/a~1b", "1"), ("/c%d", "2"), ("/e^f", "3"), ("/g|h", "4"), (#"/i\j"#, "5"),
+            (#"/k"l"#, "6"), ("/ ", "7"), ("/m~0n", "8"),
+        ])
     func rfcExamples(pointer: String, expected: String) throws {
         let document = try JSONParser.parse(Self.rfcDocument)
         let resolved = try JSONPointer(parsing: pointer).resolve(in: document)
@@ -39,10 +41,12 @@ struct JSONPointerTests {
         #expect(pointer.description == "")
     }
 
-    @Test("tokens are unescaped ~1 then ~0", arguments: [
-        ("/a~01", ["a~1"]), ("/a~10", ["a/0"]), ("/~0~1", ["~/"]), ("//", ["", ""]),
-        ("/a/b/", ["a", "b", ""]), ("/0/-", ["0", "-"]),
-    ])
+    @Test(
+        "tokens are unescaped ~1 then ~0",
+        arguments: [
+            ("/a~01", ["a~1"]), ("/a~10", ["a/0"]), ("/~0~1", ["~/"]), ("//", ["", ""]),
+            ("/a/b/", ["a", "b", ""]), ("/0/-", ["0", "-"]),
+        ])
     func unescaping(text: String, tokens: [String]) throws {
         let pointer = try JSONPointer(parsing: text)
         #expect(pointer.tokens == tokens)
@@ -55,11 +59,13 @@ struct JSONPointerTests {
         #expect(try JSONPointer(parsing: pointer.description) == pointer)
     }
 
-    @Test("malformed pointers are refused", arguments: [
-        ("foo", "must be empty or start with '/'"), ("foo/0", "must be empty or start with '/'"),
-        ("/a~", "'~' must be followed by 0 or 1"), ("/a~2", "'~' must be followed by 0 or 1"),
-        ("/~x/b", "'~' must be followed by 0 or 1"),
-    ])
+    @Test(
+        "malformed pointers are refused",
+        arguments: [
+            ("foo", "must be empty or start with '/'"), ("foo/0", "must be empty or start with '/'"),
+            ("/a~", "'~' must be followed by 0 or 1"), ("/a~2", "'~' must be followed by 0 or 1"),
+            ("/~x/b", "'~' must be followed by 0 or 1"),
+        ])
     func malformed(text: String, reason: String) {
         do {
             let pointer = try JSONPointer(parsing: text)
@@ -71,17 +77,19 @@ struct JSONPointerTests {
         }
     }
 
-    @Test("missing targets say which step is missing", arguments: [
-        ("/nope", #"no member "nope" at ''"#),
-        ("/foo/2", #"no element "2" at '/foo' (array of 2)"#),
-        ("/foo/01", #"no element "01" at '/foo' (array of 2)"#),
-        ("/foo/-", #"no element "-" at '/foo' (array of 2)"#),
-        ("/foo/-1", #"no element "-1" at '/foo' (array of 2)"#),
-        ("/foo/+1", #"no element "+1" at '/foo' (array of 2)"#),
-        ("/foo/0/x", "'/foo/0' is a string, not an object or array"),
-        ("/a~1b/c", "'/a~1b' is a number, not an object or array"),
-        ("/m~0n/z", "'/m~0n' is a number, not an object or array"),
-    ])
+    @Test(
+        "missing targets say which step is missing",
+        arguments: [
+            ("/nope", #"no member "nope" at ''"#),
+            ("/foo/2", #"no element "2" at '/foo' (array of 2)"#),
+            ("/foo/01", #"no element "01" at '/foo' (array of 2)"#),
+            ("/foo/-", #"no element "-" at '/foo' (array of 2)"#),
+            ("/foo/-1", #"no element "-1" at '/foo' (array of 2)"#),
+            ("/foo/+1", #"no element "+1" at '/foo' (array of 2)"#),
+            ("/foo/0/x", "'/foo/0' is a string, not an object or array"),
+            ("/a~1b/c", "'/a~1b' is a number, not an object or array"),
+            ("/m~0n/z", "'/m~0n' is a number, not an object or array"),
+        ])
     func missingTargets(text: String, reason: String) throws {
         let document = try JSONParser.parse(Self.rfcDocument)
         do {

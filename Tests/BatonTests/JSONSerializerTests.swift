@@ -47,11 +47,13 @@ struct JSONSerializerTests {
         #expect(JSON.array(["b", "a"]).serialized(sortedKeys: true) == #"["b","a"]"#)
     }
 
-    @Test("string escaping", arguments: [
-        ("a\"b", #""a\"b""#), ("a\\b", #""a\\b""#), ("\n\r\t", #""\n\r\t""#),
-        ("\u{1}", #""\u0001""#), ("\u{1F}", #""\u001f""#), ("\u{8}\u{C}", #""\u0008\u000c""#),
-        ("/", #""/""#), ("é", "\"é\""),
-    ])
+    @Test(
+        "string escaping",
+        arguments: [
+            ("a\"b", #""a\"b""#), ("a\\b", #""a\\b""#), ("\n\r\t", #""\n\r\t""#),
+            ("\u{1}", #""\u0001""#), ("\u{1F}", #""\u001f""#), ("\u{8}\u{C}", #""\u0008\u000c""#),
+            ("/", #""/""#), ("é", "\"é\""),
+        ])
     func escaping(raw: String, text: String) {
         #expect(JSON.string(raw).serialized() == text)
     }

@@ -5,11 +5,11 @@ import Testing
 @Suite("RunState: worker leases")
 struct LeaseTests {
     static let text = #"""
-    {"nodes": {
-      "a": {"procedure": "p", "input": {"n": 1}, "retry": {"attempts": 1}},
-      "b": {"procedure": "p", "input": {"n": 2}},
-      "c": {"procedure": "p", "input": {"from-a": {"$from": "a"}}}}}
-    """#
+        {"nodes": {
+          "a": {"procedure": "p", "input": {"n": 1}, "retry": {"attempts": 1}},
+          "b": {"procedure": "p", "input": {"n": 2}},
+          "c": {"procedure": "p", "input": {"from-a": {"$from": "a"}}}}}
+        """#
 
     @Test func aLostWorkersRunningAttemptsGoOutAgainAsNewAttempts() throws {
         var h = Harness(try graph(Self.text))
@@ -48,11 +48,13 @@ struct LeaseTests {
 @Suite("RunState: dead letters")
 struct DeadLetterTests {
     @Test func aDeadLetteredAttemptFailsItsNodeForGoodAndCancelsDependents() throws {
-        var h = Harness(try graph(#"""
-        {"nodes": {"poison": {"procedure": "p", "retry": {"attempts": 5}},
-                   "after": {"procedure": "p", "input": {"$from": "poison"}},
-                   "other": {"procedure": "p"}}}
-        """#))
+        var h = Harness(
+            try graph(
+                #"""
+                {"nodes": {"poison": {"procedure": "p", "retry": {"attempts": 5}},
+                           "after": {"procedure": "p", "input": {"$from": "poison"}},
+                           "other": {"procedure": "p"}}}
+                """#))
         h.start()
         let commands = h.send(.deadLettered(key: "poison", attempt: 1, reason: "dead-lettered after 5 deliveries"))
         #expect(commands.cancelled == [TaskRef(key: "poison", attempt: 1)])
@@ -77,9 +79,11 @@ struct DeadLetterTests {
 @Suite("RunState: worker leases and conditions")
 struct LeaseConditionTests {
     @Test func aLostWorkersConditionGoesOutAgainAsANewConditionAttempt() throws {
-        var h = Harness(try graph(#"""
-        {"nodes": {"a": {"procedure": "p", "condition": {"procedure": "check", "input": {"x": 1}}}}}
-        """#))
+        var h = Harness(
+            try graph(
+                #"""
+                {"nodes": {"a": {"procedure": "p", "condition": {"procedure": "check", "input": {"x": 1}}}}}
+                """#))
         let first = h.start()
         #expect(first.dispatches.map(\.phase) == [.condition])
         h.send(.started(key: "a", attempt: 1, worker: "w1", at: h.now))

@@ -18,8 +18,9 @@ struct LimitTests {
     }
 
     @Test func anOutputTooLargeFailsTheAttemptPermanently() async {
-        let task = TaskDispatch(runID: "r", key: "k", attempt: 1, procedure: "baton.echo", input: ["big": .string(String(repeating: "y", count: 100))],
-                                pool: "default", priority: 0)
+        let task = TaskDispatch(
+            runID: "r", key: "k", attempt: 1, procedure: "baton.echo", input: ["big": .string(String(repeating: "y", count: 100))],
+            pool: "default", priority: 0)
         let result = await ProcedureRegistry.builtIn.attempt(task, worker: "w", logger: testLogger, maxOutputBytes: 50)
         let size = task.input.serializedBytes().count
         #expect(result.outcome == .failed(message: "output is \(size) bytes, more than the limit of 50 (BATON_MAX_OUTPUT_BYTES)", permanent: true))

@@ -5,12 +5,13 @@ import Testing
 @Suite("RunState: on_failure")
 struct OnFailureTests {
     @Test func anIgnoredFailureEndsFailedButDependentsRunWithNull() throws {
-        let g = try graph(#"""
-        {"nodes": {
-          "a": {"procedure": "p", "on_failure": "ignore"},
-          "b": {"procedure": "p", "input": {"x": {"$from": "a"}, "y": 1}},
-          "c": {"procedure": "p", "after": ["a"], "dependencies": "none-failed"}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {
+              "a": {"procedure": "p", "on_failure": "ignore"},
+              "b": {"procedure": "p", "input": {"x": {"$from": "a"}, "y": 1}},
+              "c": {"procedure": "p", "after": ["a"], "dependencies": "none-failed"}}}
+            """#)
         #expect(g.nodes["a"]?.policies.onFailure == .ignore)
         #expect(g.nodes["b"]?.policies.onFailure == .fail)
         var h = Harness(g)
@@ -33,9 +34,10 @@ struct OnFailureTests {
     }
 
     @Test func theDefaultIsFail() throws {
-        let g = try graph(#"""
-        {"nodes": {"a": {"procedure": "p", "on_failure": "fail"}, "b": {"procedure": "p", "input": {"$from": "a"}}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {"a": {"procedure": "p", "on_failure": "fail"}, "b": {"procedure": "p", "input": {"$from": "a"}}}}
+            """#)
         var h = Harness(g)
         h.start()
         h.fail("a", "boom")
@@ -52,11 +54,12 @@ struct OnFailureTests {
     }
 
     @Test func anIgnoredFailureAfterItsRetriesRunsDependents() throws {
-        let g = try graph(#"""
-        {"nodes": {
-          "a": {"procedure": "p", "on_failure": "ignore", "retry": {"attempts": 2, "wait": {"constant": "1s"}}},
-          "b": {"procedure": "p", "input": {"$from": "a"}}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {
+              "a": {"procedure": "p", "on_failure": "ignore", "retry": {"attempts": 2, "wait": {"constant": "1s"}}},
+              "b": {"procedure": "p", "input": {"$from": "a"}}}}
+            """#)
         var h = Harness(g)
         h.start()
         #expect(h.fail("a", "one", permanent: false).dispatches.isEmpty)
@@ -72,11 +75,12 @@ struct OnFailureTests {
     }
 
     @Test func aWhenOnAnIgnoredFailureSeesNull() throws {
-        let g = try graph(#"""
-        {"nodes": {
-          "a": {"procedure": "p", "on_failure": "ignore"},
-          "b": {"procedure": "p", "when": {"$from": "a"}}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {
+              "a": {"procedure": "p", "on_failure": "ignore"},
+              "b": {"procedure": "p", "when": {"$from": "a"}}}}
+            """#)
         var h = Harness(g)
         h.start()
         h.fail("a", "boom")
@@ -86,11 +90,12 @@ struct OnFailureTests {
     }
 
     @Test func defaultsOnFailureAppliesAndANodeOverridesIt() throws {
-        let g = try graph(#"""
-        {"defaults": {"on_failure": "ignore"},
-         "nodes": {"a": {"procedure": "p"}, "b": {"procedure": "p", "on_failure": "fail"},
-                   "c": {"procedure": "p", "after": ["a"]}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"defaults": {"on_failure": "ignore"},
+             "nodes": {"a": {"procedure": "p"}, "b": {"procedure": "p", "on_failure": "fail"},
+                       "c": {"procedure": "p", "after": ["a"]}}}
+            """#)
         #expect(g.nodes["a"]?.policies.onFailure == .ignore)
         #expect(g.nodes["b"]?.policies.onFailure == .fail)
         var h = Harness(g)
@@ -106,11 +111,12 @@ struct OnFailureTests {
     /// an ignored failure has no output, so a `select` into it must inject null too, not fail the dependent.
     @Test
     func aSelectIntoAnIgnoredFailureInjectsNull() throws {
-        let g = try graph(#"""
-        {"nodes": {
-          "a": {"procedure": "p", "on_failure": "ignore"},
-          "b": {"procedure": "p", "input": {"x": {"$from": "a", "select": "/x"}}}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {
+              "a": {"procedure": "p", "on_failure": "ignore"},
+              "b": {"procedure": "p", "input": {"x": {"$from": "a", "select": "/x"}}}}}
+            """#)
         var h = Harness(g)
         h.start()
         let failed = h.fail("a", "boom")

@@ -12,13 +12,15 @@ struct PolicyDecodingTests {
     // MARK: - Valid
 
     @Test func everyFieldDecodes() throws {
-        let g = try graph(Self.node(#"""
-        "dependencies": "none-failed", "on_failure": "ignore", "timeout": "1.5m",
-        "retry": {"attempts": 4, "wait": {"exponential": {"initial": "250ms", "factor": 3, "max": "1h"}}, "jitter": true},
-        "when": {"$from": "a", "select": "/ok"},
-        "condition": {"procedure": "check", "input": {"v": {"$from": "a"}}, "negate": true},
-        "repeat": {"until": {"select": "/state", "equals": "done"}, "wait": {"constant": "5s"}, "max": 7}
-        """#))
+        let g = try graph(
+            Self.node(
+                #"""
+                "dependencies": "none-failed", "on_failure": "ignore", "timeout": "1.5m",
+                "retry": {"attempts": 4, "wait": {"exponential": {"initial": "250ms", "factor": 3, "max": "1h"}}, "jitter": true},
+                "when": {"$from": "a", "select": "/ok"},
+                "condition": {"procedure": "check", "input": {"v": {"$from": "a"}}, "negate": true},
+                "repeat": {"until": {"select": "/state", "equals": "done"}, "wait": {"constant": "5s"}, "max": 7}
+                """#))
         let p = try #require(g.nodes["n"]?.policies)
         #expect(p.dependencies == .noneFailed)
         #expect(p.onFailure == .ignore)
@@ -47,16 +49,18 @@ struct PolicyDecodingTests {
         #expect(p.retry == nil && p.timeout == nil && p.when == nil && p.condition == nil && p.repeatPolicy == nil)
     }
 
-    @Test("wait strategies decode", arguments: [
-        (#""immediate""#, WaitStrategy.immediate),
-        (#"{"constant": "2s"}"#, .constant(2)),
-        (#"{"incrementing": {"initial": "1s", "increment": "500ms"}}"#, .incrementing(initial: 1, increment: 0.5)),
-        (#"{"fibonacci": {"period": "1s", "max": "1m"}}"#, .fibonacci(period: 1, max: 60)),
-        (#"{"fibonacci": {"period": "1s"}}"#, .fibonacci(period: 1, max: 3600)),
-        (#"{"exponential": {"initial": "1s"}}"#, .exponential(initial: 1, factor: 2, max: 3600)),
-        (#"{"random": {"min": "1s", "max": "5s"}}"#, .random(min: 1, max: 5)),
-        (#"{"random": {"min": "2s", "max": "2s"}}"#, .random(min: 2, max: 2)),
-    ])
+    @Test(
+        "wait strategies decode",
+        arguments: [
+            (#""immediate""#, WaitStrategy.immediate),
+            (#"{"constant": "2s"}"#, .constant(2)),
+            (#"{"incrementing": {"initial": "1s", "increment": "500ms"}}"#, .incrementing(initial: 1, increment: 0.5)),
+            (#"{"fibonacci": {"period": "1s", "max": "1m"}}"#, .fibonacci(period: 1, max: 60)),
+            (#"{"fibonacci": {"period": "1s"}}"#, .fibonacci(period: 1, max: 3600)),
+            (#"{"exponential": {"initial": "1s"}}"#, .exponential(initial: 1, factor: 2, max: 3600)),
+            (#"{"random": {"min": "1s", "max": "5s"}}"#, .random(min: 1, max: 5)),
+            (#"{"random": {"min": "2s", "max": "2s"}}"#, .random(min: 2, max: 2)),
+        ])
     func waitStrategies(_ text: String, _ expected: WaitStrategy) throws {
         let g = try graph(Self.node(#""retry": {"attempts": 2, "wait": \#(text)}"#))
         #expect(g.nodes["n"]?.policies.retry?.wait == expected)
@@ -70,14 +74,15 @@ struct PolicyDecodingTests {
     }
 
     @Test func defaultsApplyToEveryNodeAndNodesOverrideThem() throws {
-        let g = try graph(#"""
-        {"defaults": {"retry": {"attempts": 3, "wait": {"constant": "1s"}}, "timeout": "5m",
-                      "dependencies": "none-failed", "on_failure": "ignore"},
-         "nodes": {
-          "plain": {"procedure": "p"},
-          "own": {"procedure": "p", "retry": {"attempts": 9}, "timeout": "10s", "dependencies": "all-finished", "on_failure": "fail"},
-          "partial": {"procedure": "p", "timeout": "1h"}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"defaults": {"retry": {"attempts": 3, "wait": {"constant": "1s"}}, "timeout": "5m",
+                          "dependencies": "none-failed", "on_failure": "ignore"},
+             "nodes": {
+              "plain": {"procedure": "p"},
+              "own": {"procedure": "p", "retry": {"attempts": 9}, "timeout": "10s", "dependencies": "all-finished", "on_failure": "fail"},
+              "partial": {"procedure": "p", "timeout": "1h"}}}
+            """#)
         let plain = try #require(g.nodes["plain"]?.policies)
         #expect(plain.retry == RetryPolicy(attempts: 3, wait: .constant(1)))
         #expect(plain.timeout == 300)
@@ -126,17 +131,31 @@ struct PolicyDecodingTests {
         Bad(fields: #""retry": {"attempts": 2, "wait": {"constant": "-1s"}}"#, field: "retry/wait/constant", message: "is negative"),
         Bad(fields: #""retry": {"attempts": 2, "wait": {"constant": ""}}"#, field: "retry/wait/constant", message: "is not a duration"),
         Bad(fields: #""retry": {"attempts": 2, "wait": {"constant": 5}}"#, field: "retry/wait/constant", message: "found number"),
-        Bad(fields: #""retry": {"attempts": 2, "wait": {"exponential": {"initial": "1 s"}}}"#, field: "retry/wait/exponential/initial", message: "is not a duration"),
-        Bad(fields: #""retry": {"attempts": 2, "wait": {"random": {"min": "1s", "max": 5}}}"#, field: "retry/wait/random/max", message: "found number"),
+        Bad(
+            fields: #""retry": {"attempts": 2, "wait": {"exponential": {"initial": "1 s"}}}"#, field: "retry/wait/exponential/initial",
+            message: "is not a duration"),
+        Bad(
+            fields: #""retry": {"attempts": 2, "wait": {"random": {"min": "1s", "max": 5}}}"#, field: "retry/wait/random/max", message: "found number"
+        ),
         Bad(fields: #""repeat": {"until": {"equals": true}, "wait": {"constant": "-1s"}}"#, field: "repeat/wait/constant", message: "is negative"),
         // wait strategies
         Bad(fields: #""retry": {"attempts": 2, "wait": {"linear": "1s"}}"#, field: "retry/wait/linear", message: "unknown wait strategy"),
         Bad(fields: #""retry": {"attempts": 2, "wait": "constant"}"#, field: "retry/wait", message: "must be \"immediate\" or an object"),
-        Bad(fields: #""retry": {"attempts": 2, "wait": {"constant": "1s", "immediate": true}}"#, field: "retry/wait", message: "must be \"immediate\" or an object"),
-        Bad(fields: #""retry": {"attempts": 2, "wait": {"incrementing": {"initial": "1s"}}}"#, field: "retry/wait/incrementing/increment", message: "is required"),
-        Bad(fields: #""retry": {"attempts": 2, "wait": {"fibonacci": {"period": "1s", "cap": "1m"}}}"#, field: "retry/wait/fibonacci/cap", message: "unknown field"),
-        Bad(fields: #""retry": {"attempts": 2, "wait": {"exponential": {"initial": "1s", "factor": 0.5}}}"#, field: "retry/wait/exponential/factor", message: "must be a number from 1 to 100"),
-        Bad(fields: #""retry": {"attempts": 2, "wait": {"random": {"min": "5s", "max": "1s"}}}"#, field: "retry/wait/random", message: "min must not be greater than max"),
+        Bad(
+            fields: #""retry": {"attempts": 2, "wait": {"constant": "1s", "immediate": true}}"#, field: "retry/wait",
+            message: "must be \"immediate\" or an object"),
+        Bad(
+            fields: #""retry": {"attempts": 2, "wait": {"incrementing": {"initial": "1s"}}}"#, field: "retry/wait/incrementing/increment",
+            message: "is required"),
+        Bad(
+            fields: #""retry": {"attempts": 2, "wait": {"fibonacci": {"period": "1s", "cap": "1m"}}}"#, field: "retry/wait/fibonacci/cap",
+            message: "unknown field"),
+        Bad(
+            fields: #""retry": {"attempts": 2, "wait": {"exponential": {"initial": "1s", "factor": 0.5}}}"#, field: "retry/wait/exponential/factor",
+            message: "must be a number from 1 to 100"),
+        Bad(
+            fields: #""retry": {"attempts": 2, "wait": {"random": {"min": "5s", "max": "1s"}}}"#, field: "retry/wait/random",
+            message: "min must not be greater than max"),
         Bad(fields: #""retry": {"attempts": 2, "wait": {"incrementing": "1s"}}"#, field: "retry/wait/incrementing", message: "must be an object"),
         // retry
         Bad(fields: #""retry": {"attempts": 0}"#, field: "retry/attempts", message: "must be an integer from 1 to 1000, found 0"),
@@ -160,9 +179,12 @@ struct PolicyDecodingTests {
         Bad(fields: #""condition": {"procedure": "check", "negate": "no"}"#, field: "condition/negate", message: "must be true or false"),
         Bad(fields: #""condition": {"procedure": "check", "if": 1}"#, field: "condition/if", message: "unknown field"),
         Bad(fields: #""condition": "check""#, field: "condition", message: "must be an object"),
-        Bad(fields: #""condition": {"procedure": "check", "input": {"$from": "ghost"}}"#, field: "condition/input/$from", message: "refers to missing node 'ghost'"),
+        Bad(
+            fields: #""condition": {"procedure": "check", "input": {"$from": "ghost"}}"#, field: "condition/input/$from",
+            message: "refers to missing node 'ghost'"),
         // dependencies, on_failure, when
-        Bad(fields: #""dependencies": "sometimes""#, field: "dependencies", message: "must be \"all-succeeded\", \"none-failed\" or \"all-finished\""),
+        Bad(
+            fields: #""dependencies": "sometimes""#, field: "dependencies", message: "must be \"all-succeeded\", \"none-failed\" or \"all-finished\""),
         Bad(fields: #""dependencies": true"#, field: "dependencies", message: "must be"),
         Bad(fields: #""on_failure": "maybe""#, field: "on_failure", message: "must be \"fail\" or \"ignore\""),
         Bad(fields: #""when": 5"#, field: "when", message: "must be a boolean or a $from reference, found number"),
@@ -190,22 +212,28 @@ struct PolicyDecodingTests {
     }
 
     @Test func badDefaultsAreNamedAsDefaults() {
-        let found = problems(#"""
-        {"defaults": {"timeout": "-1s", "retry": {"attempts": 0}, "dependencies": "sometimes", "on_failure": "maybe"},
-         "nodes": {"a": {"procedure": "p"}}}
-        """#)
+        let found = problems(
+            #"""
+            {"defaults": {"timeout": "-1s", "retry": {"attempts": 0}, "dependencies": "sometimes", "on_failure": "maybe"},
+             "nodes": {"a": {"procedure": "p"}}}
+            """#)
         #expect(Set(found.map(\.field)) == ["defaults/timeout", "defaults/retry/attempts", "defaults/dependencies", "defaults/on_failure"])
         #expect(found.allSatisfy { $0.node == nil })
         #expect(found.count == 4)
     }
 
     @Test func everyProblemIsListedAtOnce() {
-        let found = problems(Self.node(#"""
-        "timeout": "soon", "retry": {"attempts": 0}, "dependencies": "sometimes", "on_failure": "maybe", "when": 5,
-        "condition": {}, "repeat": {}
-        """#))
-        #expect(Set(found.map(\.field)) == ["timeout", "retry/attempts", "dependencies", "on_failure", "when",
-                                            "condition/procedure", "repeat/until"])
+        let found = problems(
+            Self.node(
+                #"""
+                "timeout": "soon", "retry": {"attempts": 0}, "dependencies": "sometimes", "on_failure": "maybe", "when": 5,
+                "condition": {}, "repeat": {}
+                """#))
+        #expect(
+            Set(found.map(\.field)) == [
+                "timeout", "retry/attempts", "dependencies", "on_failure", "when",
+                "condition/procedure", "repeat/until",
+            ])
     }
 
     @Test func aConditionProcedureMustBeKnown() {

@@ -46,8 +46,9 @@ extension Harness {
 func storedNodes(_ state: RunState) throws -> [String: NodeState] {
     var stored: [String: NodeState] = [:]
     for (key, node) in state.nodes {
-        var copy = NodeState(status: node.status, attempt: node.attempt, input: node.input, output: node.output,
-                             error: node.error, worker: node.worker)
+        var copy = NodeState(
+            status: node.status, attempt: node.attempt, input: node.input, output: node.output,
+            error: node.error, worker: node.worker)
         copy.restore(bookkeeping: try JSONParser.parse(node.bookkeeping.serialized()))
         stored[key] = copy
     }

@@ -14,10 +14,12 @@ struct ProcedureRegistryTests {
         #expect(await runAttempt("baton.echo", "just a string").outcome == .succeeded("just a string"))
     }
 
-    @Test("baton.add", arguments: [
-        ("[1, 2, 3]", "int", 6.0), ("[]", "int", 0.0), ("[1.5, 2.25]", "double", 3.75),
-        ("[-1, 0.5]", "double", -0.5), ("[2.5, 2.5]", "int", 5.0), ("[-4, -6]", "int", -10.0),
-    ])
+    @Test(
+        "baton.add",
+        arguments: [
+            ("[1, 2, 3]", "int", 6.0), ("[]", "int", 0.0), ("[1.5, 2.25]", "double", 3.75),
+            ("[-1, 0.5]", "double", -0.5), ("[2.5, 2.5]", "int", 5.0), ("[-4, -6]", "int", -10.0),
+        ])
     func add(values: String, kind: String, sum: Double) async throws {
         let result = await runAttempt("baton.add", ["values": try JSONParser.parse(values)])
         guard case let .succeeded(output) = result.outcome else {
@@ -34,8 +36,9 @@ struct ProcedureRegistryTests {
     }
 
     @Test func sleepRefusesNegativeSeconds() async {
-        #expect(await runAttempt("baton.sleep", ["seconds": -1]).outcome ==
-                .failed(message: "seconds must be a number from 0 to 31622400, got -1.0", permanent: true))
+        #expect(
+            await runAttempt("baton.sleep", ["seconds": -1]).outcome
+                == .failed(message: "seconds must be a number from 0 to 31622400, got -1.0", permanent: true))
     }
 
     @Test func sleepEndsEarlyWhenCancelled() async {
@@ -45,32 +48,38 @@ struct ProcedureRegistryTests {
         #expect(result.outcome == .failed(message: "cancelled while running", permanent: false))
     }
 
-    @Test("baton.fail", arguments: [
-        (#"{"message": "nope"}"#, 1, NodeResult.Outcome.failed(message: "nope", permanent: false)),
-        (#"{"message": "nope", "permanent": true}"#, 1, .failed(message: "nope", permanent: true)),
-        (#"{"message": "nope", "permanent": false}"#, 5, .failed(message: "nope", permanent: false)),
-        (#"{"message": "later", "succeed_on_attempt": 3}"#, 2, .failed(message: "later", permanent: false)),
-        (#"{"message": "later", "succeed_on_attempt": 3}"#, 3, .succeeded(["attempt": 3])),
-        (#"{"message": "later", "succeed_on_attempt": 3}"#, 4, .succeeded(["attempt": 4])),
-        (#"{"message": "now", "succeed_on_attempt": 1, "permanent": true}"#, 1, .succeeded(["attempt": 1])),
-    ])
+    @Test(
+        "baton.fail",
+        arguments: [
+            (#"{"message": "nope"}"#, 1, NodeResult.Outcome.failed(message: "nope", permanent: false)),
+            (#"{"message": "nope", "permanent": true}"#, 1, .failed(message: "nope", permanent: true)),
+            (#"{"message": "nope", "permanent": false}"#, 5, .failed(message: "nope", permanent: false)),
+            (#"{"message": "later", "succeed_on_attempt": 3}"#, 2, .failed(message: "later", permanent: false)),
+            (#"{"message": "later", "succeed_on_attempt": 3}"#, 3, .succeeded(["attempt": 3])),
+            (#"{"message": "later", "succeed_on_attempt": 3}"#, 4, .succeeded(["attempt": 4])),
+            (#"{"message": "now", "succeed_on_attempt": 1, "permanent": true}"#, 1, .succeeded(["attempt": 1])),
+        ])
     func fail(input: String, attempt: Int, expected: NodeResult.Outcome) async throws {
         let result = await runAttempt("baton.fail", try JSONParser.parse(input), attempt: attempt)
         #expect(result.outcome == expected)
         #expect(result.attempt == attempt)
     }
 
-    @Test("input that does not fit fails permanently, naming the field", arguments: [
-        ("baton.add", #"{}"#, "input does not fit baton.add: '/values': required field is missing"),
-        ("baton.add", #"{"values": "x"}"#, "input does not fit baton.add: '/values': expected an array"),
-        ("baton.add", #"{"values": [1, "two"]}"#, "input does not fit baton.add: '/values[1]': expected a number"),
-        ("baton.add", #"{"values": null}"#, "input does not fit baton.add: '/values': expected an array, found null"),
-        ("baton.sleep", #"{"seconds": "1"}"#, "input does not fit baton.sleep: '/seconds': expected a number"),
-        ("baton.fail", #"{"permanent": true}"#, "input does not fit baton.fail: '/message': required field is missing"),
-        ("baton.fail", #"{"message": "m", "succeed_on_attempt": "2"}"#,
-         "input does not fit baton.fail: '/succeed_on_attempt': expected an integer"),
-        ("baton.fail", #"{"message": "m", "permanent": "yes"}"#, "input does not fit baton.fail: '/permanent': expected a boolean"),
-    ])
+    @Test(
+        "input that does not fit fails permanently, naming the field",
+        arguments: [
+            ("baton.add", #"{}"#, "input does not fit baton.add: '/values': required field is missing"),
+            ("baton.add", #"{"values": "x"}"#, "input does not fit baton.add: '/values': expected an array"),
+            ("baton.add", #"{"values": [1, "two"]}"#, "input does not fit baton.add: '/values[1]': expected a number"),
+            ("baton.add", #"{"values": null}"#, "input does not fit baton.add: '/values': expected an array, found null"),
+            ("baton.sleep", #"{"seconds": "1"}"#, "input does not fit baton.sleep: '/seconds': expected a number"),
+            ("baton.fail", #"{"permanent": true}"#, "input does not fit baton.fail: '/message': required field is missing"),
+            (
+                "baton.fail", #"{"message": "m", "succeed_on_attempt": "2"}"#,
+                "input does not fit baton.fail: '/succeed_on_attempt': expected an integer"
+            ),
+            ("baton.fail", #"{"message": "m", "permanent": "yes"}"#, "input does not fit baton.fail: '/permanent': expected a boolean"),
+        ])
     func inputMismatch(procedure: String, input: String, message: String) async throws {
         let result = await runAttempt(procedure, try JSONParser.parse(input))
         #expect(result.outcome == .failed(message: message, permanent: true))
@@ -143,9 +152,11 @@ struct ProcedureRegistryTests {
         #expect(ProcedureRegistry().names.isEmpty)
         #expect(ProcedureRegistry.builtIn.names == ["baton.add", "baton.echo", "baton.fail", "baton.sleep"])
         let demo = ProcedureRegistry.demo
-        for name in ["baton.add", "baton.echo", "baton.fail", "baton.sleep", "demo.chunk-text", "demo.count-words",
-                     "demo.merge-counts", "demo.top-words", "demo.format", "demo.multiply", "demo.divide",
-                     "demo.countdown", "demo.steps", "demo.slow-add"] {
+        for name in [
+            "baton.add", "baton.echo", "baton.fail", "baton.sleep", "demo.chunk-text", "demo.count-words",
+            "demo.merge-counts", "demo.top-words", "demo.format", "demo.multiply", "demo.divide",
+            "demo.countdown", "demo.steps", "demo.slow-add",
+        ] {
             #expect(demo.contains(name), "\(name)")
         }
         #expect(demo.names.count == 14)

@@ -44,8 +44,10 @@ struct ProgressLogTests {
         h.start()
         var kept = 0
         for i in 0..<RunState.logLimit {
-            let out = i % 2 == 0 ? h.send(.log(key: "a", attempt: 1, message: "line \(i)"))
-                                 : h.send(.progress(key: "a", attempt: 1, fraction: Double(i) / 1000, message: nil))
+            let out =
+                i % 2 == 0
+                ? h.send(.log(key: "a", attempt: 1, message: "line \(i)"))
+                : h.send(.progress(key: "a", attempt: 1, fraction: Double(i) / 1000, message: nil))
             kept += out.events.filter { $0.kind == "log" || $0.kind == "progress" }.count
         }
         #expect(kept == 200)
@@ -78,9 +80,11 @@ struct ProgressLogTests {
     }
 
     @Test func eventsForOtherAttemptsOrNodesNotOutAreDropped() throws {
-        var h = Harness(try graph(#"""
-        {"nodes": {"a": {"procedure": "p"}, "b": {"procedure": "p", "after": ["a"]}}}
-        """#))
+        var h = Harness(
+            try graph(
+                #"""
+                {"nodes": {"a": {"procedure": "p"}, "b": {"procedure": "p", "after": ["a"]}}}
+                """#))
         h.start()
         #expect(h.send(.log(key: "a", attempt: 2, message: "wrong attempt")).isEmpty)
         #expect(h.send(.log(key: "b", attempt: 0, message: "pending")).isEmpty)

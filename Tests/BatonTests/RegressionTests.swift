@@ -6,7 +6,8 @@ import Testing
 @Suite("regressions")
 struct RegressionTests {
     @Test func aCycleIsReportedAlongsideOtherProblems() throws {
-        let graph = try json(#"{"colour": 1, "nodes": {"a": {"procedure": "baton.echo", "after": ["b"]}, "b": {"procedure": "baton.echo", "after": ["a"]}}}"#)
+        let graph = try json(
+            #"{"colour": 1, "nodes": {"a": {"procedure": "baton.echo", "after": ["b"]}, "b": {"procedure": "baton.echo", "after": ["a"]}}}"#)
         do {
             _ = try GraphDecoder().decode(graph)
             Issue.record("accepted")
@@ -61,8 +62,9 @@ struct RegressionTests {
     }
 
     @Test func formatFillsEachPlaceholderOnce() async throws {
-        let result = await runAttempt("demo.format", ["template": "{a} and {b} and {missing}", "values": ["a": "{b}", "b": "B"]],
-                                      registry: .demo)
+        let result = await runAttempt(
+            "demo.format", ["template": "{a} and {b} and {missing}", "values": ["a": "{b}", "b": "B"]],
+            registry: .demo)
         #expect(result.outcome == .succeeded(["text": "{b} and B and {missing}"]))
     }
 }

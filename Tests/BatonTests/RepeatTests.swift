@@ -5,23 +5,30 @@ import Testing
 @Suite("RunState: repeat")
 struct RepeatTests {
     static let text = #"""
-    {"nodes": {
-      "poll": {"procedure": "check", "input": {"id": 7},
-               "repeat": {"until": {"select": "/done", "equals": true},
-                          "wait": {"incrementing": {"initial": "1s", "increment": "2s"}}, "max": 4}},
-      "next": {"procedure": "p", "input": {"$from": "poll", "select": "/n"}}}}
-    """#
+        {"nodes": {
+          "poll": {"procedure": "check", "input": {"id": 7},
+                   "repeat": {"until": {"select": "/done", "equals": true},
+                              "wait": {"incrementing": {"initial": "1s", "increment": "2s"}}, "max": 4}},
+          "next": {"procedure": "p", "input": {"$from": "poll", "select": "/n"}}}}
+        """#
 
     @Test func runsAgainWithThePreviousOutputUntilItMatches() throws {
         var h = Harness(try graph(Self.text))
         let first = h.start()
-        #expect(first.dispatches == [TaskDispatch(runID: "run-1", key: "poll", attempt: 1, procedure: "check", input: ["id": 7],
-                                                  pool: "default", priority: 0, previousOutput: nil)])
+        #expect(
+            first.dispatches == [
+                TaskDispatch(
+                    runID: "run-1", key: "poll", attempt: 1, procedure: "check", input: ["id": 7],
+                    pool: "default", priority: 0, previousOutput: nil)
+            ])
 
         let r1 = h.succeed("poll", ["done": false, "n": 1])
         #expect(r1.dispatches.isEmpty)
-        #expect(r1.changes(for: "poll").last == NodeChange(key: "poll", status: .waiting, attempt: 1, output: ["done": false, "n": 1],
-                                                           finishedAt: h.now, event: "repeating", dueAt: h.now.addingTimeInterval(1)))
+        #expect(
+            r1.changes(for: "poll").last
+                == NodeChange(
+                    key: "poll", status: .waiting, attempt: 1, output: ["done": false, "n": 1],
+                    finishedAt: h.now, event: "repeating", dueAt: h.now.addingTimeInterval(1)))
         let poll = try #require(h.state.nodes["poll"])
         #expect(poll.waitingFor == .repeat)
         #expect(poll.runs == 1)
@@ -32,8 +39,12 @@ struct RepeatTests {
         let due1 = h.now.addingTimeInterval(1)
         #expect(h.advance(to: due1.addingTimeInterval(-0.001)).isEmpty)
         let second = h.advance(to: due1)
-        #expect(second.dispatches == [TaskDispatch(runID: "run-1", key: "poll", attempt: 2, procedure: "check", input: ["id": 7],
-                                                   pool: "default", priority: 0, previousOutput: ["done": false, "n": 1])])
+        #expect(
+            second.dispatches == [
+                TaskDispatch(
+                    runID: "run-1", key: "poll", attempt: 2, procedure: "check", input: ["id": 7],
+                    pool: "default", priority: 0, previousOutput: ["done": false, "n": 1])
+            ])
         h.succeed("poll", ["done": false, "n": 2])
         #expect(h.dueIn("poll") == 3)
         let due2 = h.now.addingTimeInterval(3)
@@ -71,9 +82,10 @@ struct RepeatTests {
     }
 
     @Test func aMissingSelectTargetIsNotAMatch() throws {
-        let g = try graph(#"""
-        {"nodes": {"poll": {"procedure": "p", "repeat": {"until": {"select": "/state", "equals": "ok"}, "max": 2}}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {"poll": {"procedure": "p", "repeat": {"until": {"select": "/state", "equals": "ok"}, "max": 2}}}}
+            """#)
         var h = Harness(g)
         h.start()
         h.succeed("poll", ["other": 1])
@@ -85,9 +97,10 @@ struct RepeatTests {
     }
 
     @Test func theWholeOutputAndStructuredValuesCanBeMatched() throws {
-        let g = try graph(#"""
-        {"nodes": {"poll": {"procedure": "p", "repeat": {"until": {"equals": {"state": "ok", "items": [1, 2]}}, "max": 3}}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {"poll": {"procedure": "p", "repeat": {"until": {"equals": {"state": "ok", "items": [1, 2]}}, "max": 3}}}}
+            """#)
         var h = Harness(g)
         h.start()
         h.succeed("poll", ["state": "ok", "items": [1]])

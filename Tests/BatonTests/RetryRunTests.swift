@@ -5,12 +5,12 @@ import Testing
 @Suite("RunState: retrying a finished run")
 struct RetryRunTests {
     static let chain = #"""
-    {"nodes": {
-      "a": {"procedure": "p"},
-      "b": {"procedure": "p", "input": {"$from": "a"}},
-      "c": {"procedure": "p", "input": {"$from": "b"}},
-      "side": {"procedure": "p"}}}
-    """#
+        {"nodes": {
+          "a": {"procedure": "p"},
+          "b": {"procedure": "p", "input": {"$from": "a"}},
+          "c": {"procedure": "p", "input": {"$from": "b"}},
+          "side": {"procedure": "p"}}}
+        """#
 
     @Test func failedAndCancelledNodesRunAgainWithStoredOutputs() throws {
         var h = Harness(try graph(Self.chain))
@@ -26,10 +26,15 @@ struct RetryRunTests {
         #expect(h.state.status == .running)
         #expect(h.state.error == nil)
         // b and c are reset, then b runs at once with a's stored output.
-        #expect(out.changes(for: "b") == [NodeChange(key: "b", status: .pending, attempt: 1, event: "reset"),
-                                          NodeChange(key: "b", status: .queued, attempt: 2, input: "A")])
+        #expect(
+            out.changes(for: "b") == [
+                NodeChange(key: "b", status: .pending, attempt: 1, event: "reset"),
+                NodeChange(key: "b", status: .queued, attempt: 2, input: "A"),
+            ])
         #expect(out.changes(for: "c") == [NodeChange(key: "c", status: .pending, attempt: 0, event: "reset")])
-        let resets = out.compactMap { c -> NodeChange? in if case let .node(n) = c, n.event == "reset" { return n }; return nil }
+        let resets = out.compactMap { c -> NodeChange? in
+            if case let .node(n) = c, n.event == "reset" { return n }; return nil
+        }
         #expect(resets.map(\.key) == ["b", "c"])
         #expect(resets.allSatisfy { $0.reset })
         #expect(out.changes(for: "a").isEmpty)
@@ -96,14 +101,15 @@ struct RetryRunTests {
     }
 
     @Test func fromANodeRerunsTheFailedNodesItNeedsTransitivelyAndWhatTheyBroughtDown() throws {
-        let g = try graph(#"""
-        {"nodes": {
-          "root": {"procedure": "p"},
-          "a": {"procedure": "p", "input": {"$from": "root"}},
-          "b": {"procedure": "p", "input": {"$from": "a"}},
-          "sibling": {"procedure": "p", "after": ["a"]},
-          "ok": {"procedure": "p"}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {
+              "root": {"procedure": "p"},
+              "a": {"procedure": "p", "input": {"$from": "root"}},
+              "b": {"procedure": "p", "input": {"$from": "a"}},
+              "sibling": {"procedure": "p", "after": ["a"]},
+              "ok": {"procedure": "p"}}}
+            """#)
         var h = Harness(g)
         h.start()
         h.succeed("ok", 1)
@@ -135,7 +141,8 @@ struct RetryRunTests {
         do {
             _ = try h.state.nodesToRetry(from: "b")
         } catch {
-            #expect(error.description == "node 'side' failed and would not run again, so the run could not succeed; retry without --from to rerun it too")
+            #expect(
+                error.description == "node 'side' failed and would not run again, so the run could not succeed; retry without --from to rerun it too")
         }
         #expect(h.send(.retry(from: "b")).isEmpty)
         #expect(h.state.status == .failed)
@@ -145,12 +152,13 @@ struct RetryRunTests {
     }
 
     @Test func aFailureThatIsIgnoredDoesNotStandInTheWay() throws {
-        let g = try graph(#"""
-        {"nodes": {
-          "a": {"procedure": "p"},
-          "b": {"procedure": "p", "input": {"$from": "a"}},
-          "flaky": {"procedure": "p", "on_failure": "ignore"}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {
+              "a": {"procedure": "p"},
+              "b": {"procedure": "p", "input": {"$from": "a"}},
+              "flaky": {"procedure": "p", "on_failure": "ignore"}}}
+            """#)
         var h = Harness(g)
         h.start()
         h.fail("flaky", "meh")
@@ -198,14 +206,15 @@ struct RetryRunTests {
     }
 
     @Test func failedCancelledAndDependencySkippedNodesAreResetButAWhenSkipIsNot() throws {
-        let g = try graph(#"""
-        {"nodes": {
-          "a": {"procedure": "p"},
-          "b": {"procedure": "p", "input": {"$from": "a"}},
-          "gate": {"procedure": "p", "when": false},
-          "after": {"procedure": "p", "after": ["gate"]},
-          "ok": {"procedure": "p"}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {
+              "a": {"procedure": "p"},
+              "b": {"procedure": "p", "input": {"$from": "a"}},
+              "gate": {"procedure": "p", "when": false},
+              "after": {"procedure": "p", "after": ["gate"]},
+              "ok": {"procedure": "p"}}}
+            """#)
         var h = Harness(g)
         h.start()
         h.succeed("ok", 1)

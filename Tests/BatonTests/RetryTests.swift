@@ -5,11 +5,11 @@ import Testing
 @Suite("RunState: retry")
 struct RetryTests {
     static let text = #"""
-    {"nodes": {
-      "x": {"procedure": "p"},
-      "a": {"procedure": "p", "input": {"n": {"$from": "x"}}, "retry": {"attempts": 3, "wait": {"constant": "10s"}}},
-      "b": {"procedure": "p", "input": {"$from": "a"}}}}
-    """#
+        {"nodes": {
+          "x": {"procedure": "p"},
+          "a": {"procedure": "p", "input": {"n": {"$from": "x"}}, "retry": {"attempts": 3, "wait": {"constant": "10s"}}},
+          "b": {"procedure": "p", "input": {"$from": "a"}}}}
+        """#
 
     static func atA() throws -> Harness {
         var h = Harness(try graph(text))
@@ -22,11 +22,13 @@ struct RetryTests {
         var h = try Self.atA()
         let failed = h.fail("a", "e1", permanent: false)
         #expect(failed.dispatches.isEmpty)
-        #expect(failed.changes(for: "a") == [
-            NodeChange(key: "a", status: .running, attempt: 1, worker: "w"),
-            NodeChange(key: "a", status: .waiting, attempt: 1, error: "e1", finishedAt: h.now, event: "retrying",
-                       dueAt: h.now.addingTimeInterval(10)),
-        ])
+        #expect(
+            failed.changes(for: "a") == [
+                NodeChange(key: "a", status: .running, attempt: 1, worker: "w"),
+                NodeChange(
+                    key: "a", status: .waiting, attempt: 1, error: "e1", finishedAt: h.now, event: "retrying",
+                    dueAt: h.now.addingTimeInterval(10)),
+            ])
         let a = try #require(h.state.nodes["a"])
         #expect(a.status == .waiting)
         #expect(a.waitingFor == .retry)
@@ -38,10 +40,11 @@ struct RetryTests {
         #expect(h.state.nodes["b"]?.status == .pending)
 
         // The bookkeeping says why and until when the node waits.
-        let bookkeeping = try #require(failed.compactMap { c -> JSON? in
-            if case let .node(change) = c, change.key == "a", change.status == .waiting { return change.bookkeeping }
-            return nil
-        }.first)
+        let bookkeeping = try #require(
+            failed.compactMap { c -> JSON? in
+                if case let .node(change) = c, change.key == "a", change.status == .waiting { return change.bookkeeping }
+                return nil
+            }.first)
         #expect(bookkeeping["waiting_for"] == "retry")
         #expect(bookkeeping["failures"] == 1)
         #expect(bookkeeping["due_at"]?.numberValue == 1_000_010)
@@ -51,8 +54,12 @@ struct RetryTests {
         #expect(h.state.nodes["a"]?.status == .waiting)
 
         let again = h.advance(to: due)
-        #expect(again.dispatches == [TaskDispatch(runID: "run-1", key: "a", attempt: 2, procedure: "p", input: ["n": 1],
-                                                  pool: "default", priority: 0)])
+        #expect(
+            again.dispatches == [
+                TaskDispatch(
+                    runID: "run-1", key: "a", attempt: 2, procedure: "p", input: ["n": 1],
+                    pool: "default", priority: 0)
+            ])
         #expect(again.changes(for: "a") == [NodeChange(key: "a", status: .queued, attempt: 2, input: ["n": 1])])
         #expect(h.state.nodes["a"]?.error == nil)
         #expect(h.state.nodes["a"]?.dueAt == nil)
@@ -74,7 +81,9 @@ struct RetryTests {
         }
         #expect(firstQueue.map(\.reset) == [true])
         h.fail("a", "e1", permanent: false)
-        let retried = h.advance(10).compactMap { c -> NodeChange? in if case let .node(change) = c { return change }; return nil }
+        let retried = h.advance(10).compactMap { c -> NodeChange? in
+            if case let .node(change) = c { return change }; return nil
+        }
         #expect(retried.map(\.reset) == [false])
     }
 
@@ -117,10 +126,11 @@ struct RetryTests {
     }
 
     @Test func aWaitingRetryHoldsNoWorkerAndOthersGoOn() throws {
-        let g = try graph(#"""
-        {"nodes": {"a": {"procedure": "p", "retry": {"attempts": 2, "wait": {"constant": "1h"}}},
-                   "b": {"procedure": "p"}, "c": {"procedure": "p", "after": ["b"]}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {"a": {"procedure": "p", "retry": {"attempts": 2, "wait": {"constant": "1h"}}},
+                       "b": {"procedure": "p"}, "c": {"procedure": "p", "after": ["b"]}}}
+            """#)
         var h = Harness(g)
         h.start()
         h.fail("a", "later", permanent: false)

@@ -7,15 +7,18 @@ struct SchedulerCommandTests {
     /// Sends `event` and checks that every node whose status or attempt changed got
     /// exactly one `.node` command describing its new state (preceded by the implied
     /// `running` one when a result ends a node whose start was never reported), and no other node got one.
-    static func sendChecked(_ h: inout Harness, _ event: SchedulerEvent,
-                            sourceLocation: SourceLocation = #_sourceLocation) -> [SchedulerCommand] {
+    static func sendChecked(
+        _ h: inout Harness, _ event: SchedulerEvent,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> [SchedulerCommand] {
         let before = h.state.nodes
         let commands = h.send(event)
         let after = h.state.nodes
         let changed = Set(after.keys.filter { before[$0]?.status != after[$0]?.status || before[$0]?.attempt != after[$0]?.attempt })
         let byKey = Dictionary(grouping: commands.nodeChanges, by: \.key)
-        #expect(Set(byKey.keys) == changed, "changed \(changed.sorted()), commands for \(byKey.keys.sorted())",
-                sourceLocation: sourceLocation)
+        #expect(
+            Set(byKey.keys) == changed, "changed \(changed.sorted()), commands for \(byKey.keys.sorted())",
+            sourceLocation: sourceLocation)
         for (key, changes) in byKey {
             let impliedStart = changes.count == 2 && changes[0].status == .running && before[key]?.status == .queued
             #expect(changes.count == 1 || impliedStart, "\(key) got \(changes.count) node commands", sourceLocation: sourceLocation)
@@ -31,14 +34,15 @@ struct SchedulerCommandTests {
     }
 
     @Test func everyTransitionProducesExactlyOneNodeCommand() throws {
-        let g = try graph(#"""
-        {"nodes": {
-          "a": {"procedure": "p"}, "b": {"procedure": "p", "input": {"$from": "a"}},
-          "c": {"procedure": "p", "input": {"$from": "b", "select": "/missing"}},
-          "d": {"procedure": "p", "after": ["c"]}, "e": {"procedure": "p", "after": ["d", "b"]},
-          "f": {"procedure": "p"}, "g": {"procedure": "p", "input": [{"$from": "f"}, {"$from": "a"}]},
-          "h": {"procedure": "p"}, "i": {"procedure": "p", "after": ["h"]}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {
+              "a": {"procedure": "p"}, "b": {"procedure": "p", "input": {"$from": "a"}},
+              "c": {"procedure": "p", "input": {"$from": "b", "select": "/missing"}},
+              "d": {"procedure": "p", "after": ["c"]}, "e": {"procedure": "p", "after": ["d", "b"]},
+              "f": {"procedure": "p"}, "g": {"procedure": "p", "input": [{"$from": "f"}, {"$from": "a"}]},
+              "h": {"procedure": "p"}, "i": {"procedure": "p", "after": ["h"]}}}
+            """#)
         var h = Harness(g)
         let t = Date(timeIntervalSince1970: 0)
         _ = Self.sendChecked(&h, .start)

@@ -60,10 +60,17 @@ struct SchedulerEventFilterTests {
         #expect(h.state.nodes["a"]?.worker == "worker-7")
 
         // A result without a worker keeps the one that started the attempt.
-        let done = h.send(.result(NodeResult(key: "a", attempt: 1, outcome: .succeeded(1), worker: nil,
-                                             startedAt: at, finishedAt: at.addingTimeInterval(2))))
-        #expect(done.changes(for: "a") == [NodeChange(key: "a", status: .succeeded, attempt: 1, output: 1, worker: "worker-7",
-                                                      startedAt: at, finishedAt: at.addingTimeInterval(2))])
+        let done = h.send(
+            .result(
+                NodeResult(
+                    key: "a", attempt: 1, outcome: .succeeded(1), worker: nil,
+                    startedAt: at, finishedAt: at.addingTimeInterval(2))))
+        #expect(
+            done.changes(for: "a") == [
+                NodeChange(
+                    key: "a", status: .succeeded, attempt: 1, output: 1, worker: "worker-7",
+                    startedAt: at, finishedAt: at.addingTimeInterval(2))
+            ])
         #expect(h.state.nodes["a"]?.worker == "worker-7")
         // Started after the end is ignored.
         #expect(h.send(.started(key: "a", attempt: 1, worker: "w", at: nil)).isEmpty)

@@ -4,13 +4,13 @@ import Testing
 @Suite("RunState: failures")
 struct SchedulerFailureTests {
     static let branches = #"""
-    {"nodes": {
-      "a": {"procedure": "p"},
-      "b": {"procedure": "p", "input": {"$from": "a"}},
-      "c": {"procedure": "p", "after": ["b"]},
-      "x": {"procedure": "p"},
-      "y": {"procedure": "p", "input": {"$from": "x"}}}}
-    """#
+        {"nodes": {
+          "a": {"procedure": "p"},
+          "b": {"procedure": "p", "input": {"$from": "a"}},
+          "c": {"procedure": "p", "after": ["b"]},
+          "x": {"procedure": "p"},
+          "y": {"procedure": "p", "input": {"$from": "x"}}}}
+        """#
 
     @Test func failureCancelsDependentsTransitively() throws {
         var h = Harness(try graph(Self.branches))
@@ -18,8 +18,11 @@ struct SchedulerFailureTests {
 
         let failed = h.fail("a", "disk full")
         #expect(failed.dispatches.isEmpty)
-        #expect(failed.changes(for: "a") == [NodeChange(key: "a", status: .running, attempt: 1, worker: "w"),
-                                             NodeChange(key: "a", status: .failed, attempt: 1, error: "disk full", worker: "w")])
+        #expect(
+            failed.changes(for: "a") == [
+                NodeChange(key: "a", status: .running, attempt: 1, worker: "w"),
+                NodeChange(key: "a", status: .failed, attempt: 1, error: "disk full", worker: "w"),
+            ])
         #expect(failed.changes(for: "b").map(\.status) == [.cancelled])
         #expect(failed.changes(for: "b").first?.error == "dependency 'a' failed")
         #expect(failed.changes(for: "c").map(\.status) == [.cancelled])
@@ -46,10 +49,11 @@ struct SchedulerFailureTests {
     }
 
     @Test func aJoinWaitsForEveryDependencyBeforeBeingCancelled() throws {
-        let g = try graph(#"""
-        {"nodes": {"w0": {"procedure": "p"}, "w1": {"procedure": "p"}, "w2": {"procedure": "p"},
-                   "join": {"procedure": "p", "input": [{"$from": "w0"}, {"$from": "w1"}], "after": ["w2"]}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {"w0": {"procedure": "p"}, "w1": {"procedure": "p"}, "w2": {"procedure": "p"},
+                       "join": {"procedure": "p", "input": [{"$from": "w0"}, {"$from": "w1"}], "after": ["w2"]}}}
+            """#)
         var h = Harness(g)
         h.start()
         #expect(h.fail("w1", "boom").changes(for: "join").isEmpty)
@@ -83,13 +87,14 @@ struct SchedulerFailureTests {
     }
 
     @Test func missingPointerAtRunTimeFailsTheDependent() throws {
-        let g = try graph(#"""
-        {"nodes": {
-          "a": {"procedure": "p"},
-          "b": {"procedure": "p", "input": {"v": {"$from": "a", "select": "/y/0"}}},
-          "c": {"procedure": "p", "input": {"$from": "b"}},
-          "ok": {"procedure": "p", "input": {"$from": "a", "select": "/x"}}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {
+              "a": {"procedure": "p"},
+              "b": {"procedure": "p", "input": {"v": {"$from": "a", "select": "/y/0"}}},
+              "c": {"procedure": "p", "input": {"$from": "b"}},
+              "ok": {"procedure": "p", "input": {"$from": "a", "select": "/x"}}}}
+            """#)
         var h = Harness(g)
         h.start()
         let commands = h.succeed("a", ["x": 1])

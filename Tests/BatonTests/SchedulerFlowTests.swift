@@ -4,12 +4,13 @@ import Testing
 @Suite("RunState: dependencies and injection")
 struct SchedulerFlowTests {
     @Test func chain() throws {
-        let g = try graph(#"""
-        {"nodes": {
-          "a": {"procedure": "baton.echo", "input": {"seed": 1}},
-          "b": {"procedure": "demo.step", "input": {"$from": "a"}, "pool": "gpu", "priority": 7},
-          "c": {"procedure": "demo.step", "input": {"v": {"$from": "b", "select": "/x"}}}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {
+              "a": {"procedure": "baton.echo", "input": {"seed": 1}},
+              "b": {"procedure": "demo.step", "input": {"$from": "a"}, "pool": "gpu", "priority": 7},
+              "c": {"procedure": "demo.step", "input": {"v": {"$from": "b", "select": "/x"}}}}}
+            """#)
         var h = Harness(g, runID: "run-chain")
         #expect(h.state.status == .pending)
 
@@ -17,21 +18,30 @@ struct SchedulerFlowTests {
         #expect(started.runStatuses == [.running])
         if case .runStatus(.running, nil)? = started.first {} else { Issue.record("the run status must come first: \(started)") }
         #expect(started.nodeChanges == [NodeChange(key: "a", status: .queued, attempt: 1, input: ["seed": 1])])
-        #expect(started.dispatches == [TaskDispatch(runID: "run-chain", key: "a", attempt: 1, procedure: "baton.echo",
-                                                    input: ["seed": 1], pool: "default", priority: 0)])
+        #expect(
+            started.dispatches == [
+                TaskDispatch(
+                    runID: "run-chain", key: "a", attempt: 1, procedure: "baton.echo",
+                    input: ["seed": 1], pool: "default", priority: 0)
+            ])
         #expect(h.state.status == .running)
         #expect(h.state.nodes["a"] == NodeState(status: .queued, attempt: 1, input: ["seed": 1]))
         #expect(h.state.nodes["b"]?.status == .pending)
         #expect(h.state.nodes["c"]?.status == .pending)
 
         let afterA = h.succeed("a", ["x": 5])
-        #expect(afterA.nodeChanges == [
-            NodeChange(key: "a", status: .running, attempt: 1, worker: "w"),  // implied: no "started" report came first
-            NodeChange(key: "a", status: .succeeded, attempt: 1, output: ["x": 5], worker: "w"),
-            NodeChange(key: "b", status: .queued, attempt: 1, input: ["x": 5]),
-        ])
-        #expect(afterA.dispatches == [TaskDispatch(runID: "run-chain", key: "b", attempt: 1, procedure: "demo.step",
-                                                   input: ["x": 5], pool: "gpu", priority: 7)])
+        #expect(
+            afterA.nodeChanges == [
+                NodeChange(key: "a", status: .running, attempt: 1, worker: "w"),  // implied: no "started" report came first
+                NodeChange(key: "a", status: .succeeded, attempt: 1, output: ["x": 5], worker: "w"),
+                NodeChange(key: "b", status: .queued, attempt: 1, input: ["x": 5]),
+            ])
+        #expect(
+            afterA.dispatches == [
+                TaskDispatch(
+                    runID: "run-chain", key: "b", attempt: 1, procedure: "demo.step",
+                    input: ["x": 5], pool: "gpu", priority: 7)
+            ])
         #expect(afterA.runStatuses.isEmpty)
 
         let afterB = h.succeed("b", ["x": 7, "y": 0])
@@ -50,13 +60,14 @@ struct SchedulerFlowTests {
     }
 
     @Test func diamond() throws {
-        let g = try graph(#"""
-        {"nodes": {
-          "a": {"procedure": "p"},
-          "b": {"procedure": "p", "input": {"$from": "a", "select": "/left"}},
-          "c": {"procedure": "p", "input": {"$from": "a", "select": "/right"}},
-          "d": {"procedure": "p", "input": {"l": {"$from": "b"}, "r": {"$from": "c"}}}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {
+              "a": {"procedure": "p"},
+              "b": {"procedure": "p", "input": {"$from": "a", "select": "/left"}},
+              "c": {"procedure": "p", "input": {"$from": "a", "select": "/right"}},
+              "d": {"procedure": "p", "input": {"l": {"$from": "b"}, "r": {"$from": "c"}}}}}
+            """#)
         var h = Harness(g)
         #expect(h.start().dispatches.map(\.key) == ["a"])
         let fanned = h.succeed("a", ["left": 1, "right": 2])
@@ -107,25 +118,28 @@ struct SchedulerFlowTests {
     }
 
     @Test func nestedSelectionsAreInjected() throws {
-        let g = try graph(#"""
-        {"nodes": {
-          "a": {"procedure": "p"},
-          "b": {"procedure": "p", "input": {
-             "first": {"$from": "a", "select": "/items/0/name"},
-             "tag": {"$from": "a", "select": "/items/0/tags/1"},
-             "escaped": {"$from": "a", "select": "/a~1b/m~0n"},
-             "whole": {"$from": "a"},
-             "list": [{"$from": "a", "select": "/items/0/tags/0"}, "literal", {"k": {"$from": "a", "select": "/items/1"}}],
-             "n": 3}}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {
+              "a": {"procedure": "p"},
+              "b": {"procedure": "p", "input": {
+                 "first": {"$from": "a", "select": "/items/0/name"},
+                 "tag": {"$from": "a", "select": "/items/0/tags/1"},
+                 "escaped": {"$from": "a", "select": "/a~1b/m~0n"},
+                 "whole": {"$from": "a"},
+                 "list": [{"$from": "a", "select": "/items/0/tags/0"}, "literal", {"k": {"$from": "a", "select": "/items/1"}}],
+                 "n": 3}}}}
+            """#)
         var h = Harness(g)
         h.start()
         let output: JSON = ["items": [["name": "x", "tags": ["p", "q"]], nil], "a/b": ["m~n": 3.5]]
         let dispatched = h.succeed("a", output).dispatches
         let task = try #require(dispatched.first)
         #expect(dispatched.count == 1)
-        let expected: JSON = ["first": "x", "tag": "q", "escaped": 3.5, "whole": output,
-                              "list": ["p", "literal", ["k": nil]], "n": 3]
+        let expected: JSON = [
+            "first": "x", "tag": "q", "escaped": 3.5, "whole": output,
+            "list": ["p", "literal", ["k": nil]], "n": 3,
+        ]
         #expect(task.input == expected)
         #expect(task.input.objectValue?.keys == ["first", "tag", "escaped", "whole", "list", "n"])
         #expect(h.state.nodes["b"]?.input == expected)
@@ -140,12 +154,13 @@ struct SchedulerFlowTests {
     }
 
     @Test func afterOrdersWithoutInjecting() throws {
-        let g = try graph(#"""
-        {"nodes": {
-          "a": {"procedure": "p", "input": {"v": "a"}},
-          "b": {"procedure": "p", "input": {"v": "b"}, "after": ["a"]},
-          "c": {"procedure": "p", "input": {"v": "c"}}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {
+              "a": {"procedure": "p", "input": {"v": "a"}},
+              "b": {"procedure": "p", "input": {"v": "b"}, "after": ["a"]},
+              "c": {"procedure": "p", "input": {"v": "c"}}}}
+            """#)
         var h = Harness(g)
         #expect(Set(h.start().dispatches.map(\.key)) == ["a", "c"])
         #expect(h.succeed("c", 3).dispatches.isEmpty)
@@ -156,12 +171,13 @@ struct SchedulerFlowTests {
 
     @Test func computesThroughASimulatedWorker() throws {
         // ((1 + 2) * 4) + (1 + 2) with a worker simulated here: "sum" adds, "product" multiplies.
-        let g = try graph(#"""
-        {"nodes": {
-          "three": {"procedure": "sum", "input": {"values": [1, 2]}},
-          "twelve": {"procedure": "product", "input": {"values": [{"$from": "three"}, 4]}},
-          "fifteen": {"procedure": "sum", "input": {"values": [{"$from": "twelve"}, {"$from": "three"}]}}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {
+              "three": {"procedure": "sum", "input": {"values": [1, 2]}},
+              "twelve": {"procedure": "product", "input": {"values": [{"$from": "three"}, 4]}},
+              "fifteen": {"procedure": "sum", "input": {"values": [{"$from": "twelve"}, {"$from": "three"}]}}}}
+            """#)
         var h = Harness(g)
         h.runToEnd { task in
             let values = task.input["values"]?.arrayValue?.compactMap(\.intValue) ?? []

@@ -4,13 +4,13 @@ import Testing
 @Suite("RunState: recovery from stored state")
 struct SchedulerRecoveryTests {
     static let text = #"""
-    {"nodes": {
-      "a": {"procedure": "p"},
-      "b": {"procedure": "step", "input": {"$from": "a", "select": "/v"}, "pool": "gpu", "priority": 4},
-      "c": {"procedure": "p", "input": {"c": true}},
-      "d": {"procedure": "p", "input": {"$from": "b"}, "after": ["c"]},
-      "e": {"procedure": "p", "input": {"$from": "a"}}}}
-    """#
+        {"nodes": {
+          "a": {"procedure": "p"},
+          "b": {"procedure": "step", "input": {"$from": "a", "select": "/v"}, "pool": "gpu", "priority": 4},
+          "c": {"procedure": "p", "input": {"c": true}},
+          "d": {"procedure": "p", "input": {"$from": "b"}, "after": ["c"]},
+          "e": {"procedure": "p", "input": {"$from": "a"}}}}
+        """#
 
     @Test func queuedNodesTheBrokerMayNotHaveAreDispatchedAgainWithTheSameAttemptAndInput() throws {
         let g = try graph(Self.text)
@@ -28,8 +28,9 @@ struct SchedulerRecoveryTests {
         #expect(resumed.nodeChanges.isEmpty, "re-dispatching changes no node state")
         // b runs on a worker (its lease covers a worker that died); c may not have reached the broker.
         #expect(resumed.dispatches.map(\.key) == ["c"])
-        #expect(resumed.dispatches.first { $0.key == "c" } ==
-                TaskDispatch(runID: "run-r", key: "c", attempt: 1, procedure: "p", input: ["c": true], pool: "default", priority: 0))
+        #expect(
+            resumed.dispatches.first { $0.key == "c" }
+                == TaskDispatch(runID: "run-r", key: "c", attempt: 1, procedure: "p", input: ["c": true], pool: "default", priority: 0))
 
         // A report from the attempt before the restart is stale.
         #expect(h.succeed("b", "old", attempt: 2).isEmpty)

@@ -5,10 +5,11 @@ import Testing
 struct TemplateTests {
     /// The template of node `t` in a graph where nodes `x`, `y` and `z` exist.
     static func template(_ input: String) throws -> Template {
-        let g = try graph(#"""
-        {"nodes": {"x": {"procedure": "p"}, "y": {"procedure": "p"}, "z": {"procedure": "p"},
-                   "t": {"procedure": "p", "input": \#(input)}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {"x": {"procedure": "p"}, "y": {"procedure": "p"}, "z": {"procedure": "p"},
+                       "t": {"procedure": "p", "input": \#(input)}}}
+            """#)
         return try #require(g.nodes["t"]).input
     }
 
@@ -23,29 +24,32 @@ struct TemplateTests {
     }
 
     @Test func nestedReferencesAnywhere() throws {
-        let t = try Self.template(#"""
-        {"a": [1, {"b": {"$from": "x", "select": "/k/0"}}, [{"$from": "z"}]],
-         "c": {"$from": "y"},
-         "d": "literal",
-         "e": {"f": {"g": {"$from": "x", "select": "/k/2/deep/v"}}}}
-        """#)
+        let t = try Self.template(
+            #"""
+            {"a": [1, {"b": {"$from": "x", "select": "/k/0"}}, [{"$from": "z"}]],
+             "c": {"$from": "y"},
+             "d": "literal",
+             "e": {"f": {"g": {"$from": "x", "select": "/k/2/deep/v"}}}}
+            """#)
         let resolved = try Self.resolve(t)
         let expected: JSON = ["a": [1, ["b": 10], ["plain"]], "c": [true, nil, 2.5], "d": "literal", "e": ["f": ["g": "found"]]]
         #expect(resolved == expected)
         #expect(resolved.objectValue?.keys == ["a", "c", "d", "e"])
-        #expect(t.references == [
-            Reference(node: "x", select: JSONPointer(tokens: ["k", "0"])),
-            Reference(node: "z"),
-            Reference(node: "y"),
-            Reference(node: "x", select: JSONPointer(tokens: ["k", "2", "deep", "v"])),
-        ])
+        #expect(
+            t.references == [
+                Reference(node: "x", select: JSONPointer(tokens: ["k", "0"])),
+                Reference(node: "z"),
+                Reference(node: "y"),
+                Reference(node: "x", select: JSONPointer(tokens: ["k", "2", "deep", "v"])),
+            ])
     }
 
     @Test func severalReferencesInOneInput() throws {
-        let t = try Self.template(#"""
-        {"sum": [{"$from": "x", "select": "/k/0"}, {"$from": "x", "select": "/k/1"}, {"$from": "y", "select": "/2"}],
-         "name": {"$from": "x", "select": "/name"}, "escaped": {"$from": "x", "select": "/a~1b/m~0n"}}
-        """#)
+        let t = try Self.template(
+            #"""
+            {"sum": [{"$from": "x", "select": "/k/0"}, {"$from": "x", "select": "/k/1"}, {"$from": "y", "select": "/2"}],
+             "name": {"$from": "x", "select": "/name"}, "escaped": {"$from": "x", "select": "/a~1b/m~0n"}}
+            """#)
         #expect(try Self.resolve(t) == ["sum": [10, 20, 2.5], "name": "ex", "escaped": 99])
     }
 
@@ -62,7 +66,9 @@ struct TemplateTests {
         let t = try Self.template(input)
         #expect(t == .literal(try JSONParser.parse(input)))
         var asked: [String] = []
-        let resolved = try t.resolve { asked.append($0); return .null }
+        let resolved = try t.resolve {
+            asked.append($0); return .null
+        }
         #expect(resolved == (try JSONParser.parse(input)))
         #expect(asked.isEmpty)
     }
@@ -70,17 +76,21 @@ struct TemplateTests {
     @Test func onlyReferencedOutputsAreRead() throws {
         let t = try Self.template(#"{"one": {"$from": "z"}, "lit": [1, 2], "two": [{"$from": "y", "select": "/0"}]}"#)
         var asked: [String] = []
-        let resolved = try t.resolve { asked.append($0); return Self.outputs[$0] ?? .null }
+        let resolved = try t.resolve {
+            asked.append($0); return Self.outputs[$0] ?? .null
+        }
         #expect(asked == ["z", "y"])
         #expect(resolved == ["one": "plain", "lit": [1, 2], "two": [true]])
     }
 
-    @Test("a missing target names the node and the pointer", arguments: [
-        (#"{"v": {"$from": "x", "select": "/k/5"}}"#, "x", "/k/5", #"no element "5" at '/k' (array of 3)"#),
-        (#"[{"$from": "x", "select": "/nope"}]"#, "x", "/nope", #"no member "nope" at ''"#),
-        (#"{"v": {"w": {"$from": "z", "select": "/0"}}}"#, "z", "/0", "'' is a string, not an object or array"),
-        (#"{"$from": "x", "select": "/a~1b/zz"}"#, "x", "/a~1b/zz", #"no member "zz" at '/a~1b'"#),
-    ])
+    @Test(
+        "a missing target names the node and the pointer",
+        arguments: [
+            (#"{"v": {"$from": "x", "select": "/k/5"}}"#, "x", "/k/5", #"no element "5" at '/k' (array of 3)"#),
+            (#"[{"$from": "x", "select": "/nope"}]"#, "x", "/nope", #"no member "nope" at ''"#),
+            (#"{"v": {"w": {"$from": "z", "select": "/0"}}}"#, "z", "/0", "'' is a string, not an object or array"),
+            (#"{"$from": "x", "select": "/a~1b/zz"}"#, "x", "/a~1b/zz", #"no member "zz" at '/a~1b'"#),
+        ])
     func missingTarget(input: String, node: String, pointer: String, reason: String) throws {
         let t = try Self.template(input)
         do {

@@ -41,8 +41,10 @@ func representation(_ value: JSON) -> String {
 }
 
 /// Decodes a graph that must be valid.
-func graph(_ text: String, knownProcedures: Set<String>? = nil,
-           sourceLocation: SourceLocation = #_sourceLocation) throws -> Graph {
+func graph(
+    _ text: String, knownProcedures: Set<String>? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws -> Graph {
     do {
         return try GraphDecoder(knownProcedures: knownProcedures).decode(Array(text.utf8))
     } catch {
@@ -72,7 +74,9 @@ func quoted(_ s: String) -> String { JSON.string(s).serialized() }
 
 extension Array where Element == SchedulerCommand {
     var dispatches: [TaskDispatch] {
-        compactMap { if case let .dispatch(task) = $0 { return task }; return nil }
+        compactMap {
+            if case let .dispatch(task) = $0 { return task }; return nil
+        }
     }
 
     /// The node changes, without the bookkeeping snapshot and reset flag (tested on their own).
@@ -86,19 +90,27 @@ extension Array where Element == SchedulerCommand {
     }
 
     var events: [(key: String, kind: String, detail: JSON)] {
-        compactMap { if case let .event(key, kind, detail) = $0 { return (key, kind, detail) }; return nil }
+        compactMap {
+            if case let .event(key, kind, detail) = $0 { return (key, kind, detail) }; return nil
+        }
     }
 
     var cancelled: [TaskRef] {
-        flatMap { (c: SchedulerCommand) -> [TaskRef] in if case let .cancelTasks(_, refs) = c { return refs }; return [] }
+        flatMap { (c: SchedulerCommand) -> [TaskRef] in
+            if case let .cancelTasks(_, refs) = c { return refs }; return []
+        }
     }
 
     var runStatuses: [RunStatus] {
-        compactMap { if case let .runStatus(status, _) = $0 { return status }; return nil }
+        compactMap {
+            if case let .runStatus(status, _) = $0 { return status }; return nil
+        }
     }
 
     var runErrors: [String?] {
-        compactMap { if case let .runStatus(_, error) = $0 { return error }; return nil }
+        compactMap {
+            if case let .runStatus(_, error) = $0 { return error }; return nil
+        }
     }
 
     func changes(for key: String) -> [NodeChange] { nodeChanges.filter { $0.key == key } }
@@ -175,10 +187,13 @@ final class Collected<Element>: @unchecked Sendable {
 }
 
 /// One attempt of `procedure` on `input`, as a worker would run it.
-func runAttempt(_ procedure: String, _ input: JSON, attempt: Int = 1, registry: ProcedureRegistry = .builtIn,
-                progress: @escaping @Sendable (Double, String?) -> Void = { _, _ in }) async -> NodeResult {
-    let task = TaskDispatch(runID: "run-t", key: "node-t", attempt: attempt, procedure: procedure, input: input,
-                            pool: "default", priority: 0)
+func runAttempt(
+    _ procedure: String, _ input: JSON, attempt: Int = 1, registry: ProcedureRegistry = .builtIn,
+    progress: @escaping @Sendable (Double, String?) -> Void = { _, _ in }
+) async -> NodeResult {
+    let task = TaskDispatch(
+        runID: "run-t", key: "node-t", attempt: attempt, procedure: procedure, input: input,
+        pool: "default", priority: 0)
     return await registry.attempt(task, worker: "test-worker", logger: testLogger, progress: progress)
 }
 

@@ -12,10 +12,12 @@ struct TimeoutTests {
         var testDescription: String { text }
     }
 
-    @Test("deadline = started + timeout + grace, grace = max(2s, 10%)", arguments: [
-        Case(text: "250ms", timeout: 0.25, grace: 2), Case(text: "10s", timeout: 10, grace: 2),
-        Case(text: "30s", timeout: 30, grace: 3), Case(text: "5m", timeout: 300, grace: 30),
-    ])
+    @Test(
+        "deadline = started + timeout + grace, grace = max(2s, 10%)",
+        arguments: [
+            Case(text: "250ms", timeout: 0.25, grace: 2), Case(text: "10s", timeout: 10, grace: 2),
+            Case(text: "30s", timeout: 30, grace: 3), Case(text: "5m", timeout: 300, grace: 30),
+        ])
     func deadline(_ c: Case) throws {
         let (text, timeout, grace) = (c.text, c.timeout, c.grace)
         #expect(RunState.timeoutGrace(timeout) == grace)
@@ -29,9 +31,11 @@ struct TimeoutTests {
     }
 
     @Test func aLateAttemptFailsTimedOutAndIsCancelled() throws {
-        var h = Harness(try graph(#"""
-        {"nodes": {"a": {"procedure": "p", "timeout": "30s"}, "b": {"procedure": "p", "input": {"$from": "a"}}}}
-        """#))
+        var h = Harness(
+            try graph(
+                #"""
+                {"nodes": {"a": {"procedure": "p", "timeout": "30s"}, "b": {"procedure": "p", "input": {"$from": "a"}}}}
+                """#))
         h.start()
         h.started("a")
         let deadline = h.now.addingTimeInterval(33)
@@ -81,9 +85,11 @@ struct TimeoutTests {
     }
 
     @Test func aTimedOutAttemptIsRetriedWhenThePolicyAllows() throws {
-        var h = Harness(try graph(#"""
-        {"nodes": {"a": {"procedure": "p", "timeout": "10s", "retry": {"attempts": 2, "wait": {"constant": "5s"}}}}}
-        """#))
+        var h = Harness(
+            try graph(
+                #"""
+                {"nodes": {"a": {"procedure": "p", "timeout": "10s", "retry": {"attempts": 2, "wait": {"constant": "5s"}}}}}
+                """#))
         h.start()
         h.started("a")
         let out = h.advance(12)
@@ -93,8 +99,12 @@ struct TimeoutTests {
         #expect(timedOut.count == 1)
         #expect(timedOut.first?.key == "a")
         #expect(timedOut.first?.detail == ["attempt": 1, "error": .string(message)])
-        #expect(out.changes(for: "a") == [NodeChange(key: "a", status: .waiting, attempt: 1, error: message, finishedAt: h.now,
-                                                     event: "retrying", dueAt: h.now.addingTimeInterval(5))])
+        #expect(
+            out.changes(for: "a") == [
+                NodeChange(
+                    key: "a", status: .waiting, attempt: 1, error: message, finishedAt: h.now,
+                    event: "retrying", dueAt: h.now.addingTimeInterval(5))
+            ])
         #expect(h.state.nodes["a"]?.deadline == nil)
         // Attempt 1's result arrives while waiting, then after attempt 2 was queued: both stale.
         #expect(h.succeed("a", "late", attempt: 1).isEmpty)
@@ -107,9 +117,11 @@ struct TimeoutTests {
     }
 
     @Test func aConditionAttemptHasNoDeadlineButItsProcedureDoes() throws {
-        var h = Harness(try graph(#"""
-        {"nodes": {"a": {"procedure": "p", "timeout": "10s", "condition": {"procedure": "check"}}}}
-        """#))
+        var h = Harness(
+            try graph(
+                #"""
+                {"nodes": {"a": {"procedure": "p", "timeout": "10s", "condition": {"procedure": "check"}}}}
+                """#))
         h.start()
         h.started("a")
         #expect(h.advance(1000).isEmpty)
@@ -135,9 +147,11 @@ struct TimeoutTests {
     }
 
     @Test func defaultsTimeoutAppliesAndANodeOverridesIt() throws {
-        var h = Harness(try graph(#"""
-        {"defaults": {"timeout": "5m"}, "nodes": {"a": {"procedure": "p"}, "b": {"procedure": "p", "timeout": "250ms"}}}
-        """#))
+        var h = Harness(
+            try graph(
+                #"""
+                {"defaults": {"timeout": "5m"}, "nodes": {"a": {"procedure": "p"}, "b": {"procedure": "p", "timeout": "250ms"}}}
+                """#))
         let first = h.start()
         #expect(first.dispatches.map(\.timeout) == [300, 0.25])
     }

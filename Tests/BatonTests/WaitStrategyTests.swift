@@ -67,8 +67,10 @@ struct WaitStrategyTests {
     @Test("jitter spreads the wait over [0.5, 1.5) of itself", arguments: [0.0, 0.25, 0.9])
     func jitter(_ r: Double) throws {
         #expect(Self.close(try Self.backoffs(#"{"constant": "10s"}"#, failures: 2, jitter: true, random: r), [10 * (0.5 + r), 10 * (0.5 + r)]))
-        #expect(Self.close(try Self.backoffs(#"{"exponential": {"initial": "2s", "max": "1m"}}"#, failures: 3, jitter: true, random: r),
-                           [2 * (0.5 + r), 4 * (0.5 + r), 8 * (0.5 + r)]))
+        #expect(
+            Self.close(
+                try Self.backoffs(#"{"exponential": {"initial": "2s", "max": "1m"}}"#, failures: 3, jitter: true, random: r),
+                [2 * (0.5 + r), 4 * (0.5 + r), 8 * (0.5 + r)]))
         // The random wait and its jitter both draw from the random source.
         let base = 1 + 4 * r
         #expect(Self.close(try Self.backoffs(#"{"random": {"min": "1s", "max": "5s"}}"#, failures: 1, jitter: true, random: r), [base * (0.5 + r)]))
@@ -86,7 +88,8 @@ struct WaitStrategyTests {
         #expect(WaitStrategy.constant(3).delay(after: 9, random: 0.7) == 3)
         #expect(WaitStrategy.incrementing(initial: 2, increment: 0.5).delay(after: 4, random: 0) == 3.5)
         #expect((1...7).map { WaitStrategy.fibonacci(period: 0.5, max: 100).delay(after: $0, random: 0) } == [0.5, 0.5, 1, 1.5, 2.5, 4, 6.5])
-        #expect((1...4).map { WaitStrategy.exponential(initial: 0.1, factor: 10, max: 50).delay(after: $0, random: 0) }
+        #expect(
+            (1...4).map { WaitStrategy.exponential(initial: 0.1, factor: 10, max: 50).delay(after: $0, random: 0) }
                 .enumerated().allSatisfy { abs($1 - [0.1, 1, 10, 50][$0]) < 1e-9 })
         #expect(WaitStrategy.random(min: 2, max: 4).delay(after: 1, random: 0.75) == 3.5)
         // n below 1 counts as the first.
@@ -100,7 +103,9 @@ struct WaitStrategyTests {
         #expect(p.delay(afterFailures: 1, random: 0.3, jitterRandom: 0.5) == 8)
         #expect(p.delay(afterFailures: 1, random: 0.3, jitterRandom: 0.75) == 10)
         #expect(RetryPolicy(attempts: 3, wait: .constant(8)).delay(afterFailures: 1, random: 0.3, jitterRandom: 0.75) == 8)
-        #expect(abs(RetryPolicy(attempts: 3, wait: .random(min: 0, max: 10), jitter: true).delay(afterFailures: 2, random: 0.4, jitterRandom: 0.1) - 2.4) < 1e-9)
+        #expect(
+            abs(RetryPolicy(attempts: 3, wait: .random(min: 0, max: 10), jitter: true).delay(afterFailures: 2, random: 0.4, jitterRandom: 0.1) - 2.4)
+                < 1e-9)
     }
 
     /// min(max, period * fib(n)) must reach `max`: with period 1s and max 4s the waits are 1, 1, 2, 3, 4, 4.

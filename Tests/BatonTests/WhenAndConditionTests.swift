@@ -5,9 +5,10 @@ import Testing
 @Suite("RunState: when")
 struct WhenTests {
     @Test func literalTrueRunsAndLiteralFalseSkips() throws {
-        let g = try graph(#"""
-        {"nodes": {"yes": {"procedure": "p", "when": true}, "no": {"procedure": "p", "when": false}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {"yes": {"procedure": "p", "when": true}, "no": {"procedure": "p", "when": false}}}
+            """#)
         var h = Harness(g)
         let first = h.start()
         #expect(first.dispatches.map(\.key) == ["yes"])
@@ -23,20 +24,23 @@ struct WhenTests {
         var testDescription: String { output.serialized() }
     }
 
-    @Test("a reference must be exactly JSON true", arguments: [
-        Case(output: ["go": true], runs: true, error: nil),
-        Case(output: ["go": false], runs: false, error: "when is false, not true"),
-        Case(output: ["go": "true"], runs: false, error: #"when is "true", not true"#),
-        Case(output: ["go": 1], runs: false, error: "when is 1, not true"),
-        Case(output: ["go": nil], runs: false, error: "when is null, not true"),
-        Case(output: ["go": [true]], runs: false, error: "when is [true], not true"),
-    ])
+    @Test(
+        "a reference must be exactly JSON true",
+        arguments: [
+            Case(output: ["go": true], runs: true, error: nil),
+            Case(output: ["go": false], runs: false, error: "when is false, not true"),
+            Case(output: ["go": "true"], runs: false, error: #"when is "true", not true"#),
+            Case(output: ["go": 1], runs: false, error: "when is 1, not true"),
+            Case(output: ["go": nil], runs: false, error: "when is null, not true"),
+            Case(output: ["go": [true]], runs: false, error: "when is [true], not true"),
+        ])
     func referenceMustBeTrue(_ c: Case) throws {
-        let g = try graph(#"""
-        {"nodes": {"a": {"procedure": "p"},
-                   "b": {"procedure": "p", "input": {"v": 1}, "when": {"$from": "a", "select": "/go"}},
-                   "c": {"procedure": "p", "input": {"$from": "b"}}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {"a": {"procedure": "p"},
+                       "b": {"procedure": "p", "input": {"v": 1}, "when": {"$from": "a", "select": "/go"}},
+                       "c": {"procedure": "p", "input": {"$from": "b"}}}}
+            """#)
         #expect(g.nodes["b"]?.dependencies == ["a"], "a when reference is a dependency")
         var h = Harness(g)
         #expect(h.start().dispatches.map(\.key) == ["a"])
@@ -54,9 +58,10 @@ struct WhenTests {
     }
 
     @Test func aMissingSelectTargetFailsTheNode() throws {
-        let g = try graph(#"""
-        {"nodes": {"a": {"procedure": "p"}, "b": {"procedure": "p", "when": {"$from": "a", "select": "/go"}}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {"a": {"procedure": "p"}, "b": {"procedure": "p", "when": {"$from": "a", "select": "/go"}}}}
+            """#)
         var h = Harness(g)
         h.start()
         h.succeed("a", ["other": true])
@@ -70,10 +75,11 @@ struct WhenTests {
     }
 
     @Test func aWhenOnASkippedNodeWithAllFinishedSeesNull() throws {
-        let g = try graph(#"""
-        {"nodes": {"a": {"procedure": "p", "when": false},
-                   "b": {"procedure": "p", "when": {"$from": "a"}, "dependencies": "all-finished"}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {"a": {"procedure": "p", "when": false},
+                       "b": {"procedure": "p", "when": {"$from": "a"}, "dependencies": "all-finished"}}}
+            """#)
         var h = Harness(g)
         h.start()
         #expect(h.state.nodes["b"]?.status == .skipped)
@@ -83,9 +89,10 @@ struct WhenTests {
 
     @Test func whenIsCheckedAfterTheDependencyRule() throws {
         // A cancelled dependency cancels the node even though its when would be true.
-        let g = try graph(#"""
-        {"nodes": {"a": {"procedure": "p"}, "b": {"procedure": "p", "after": ["a"], "when": true}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {"a": {"procedure": "p"}, "b": {"procedure": "p", "after": ["a"], "when": true}}}
+            """#)
         var h = Harness(g)
         h.start()
         h.fail("a", "no")
@@ -100,20 +107,24 @@ struct ConditionTests {
         let n = negate.map { ", \"negate\": \($0)" } ?? ""
         let r = retry ? #", "retry": {"attempts": 3}"# : ""
         return #"""
-        {"nodes": {
-          "a": {"procedure": "p"},
-          "n": {"procedure": "work", "input": {"v": {"$from": "a"}}, "timeout": "1m", "pool": "gpu", "priority": 3\#(r),
-                "condition": {"procedure": "check", "input": {"x": {"$from": "a", "select": "/x"}}\#(n)}},
-          "after": {"procedure": "p", "input": {"$from": "n"}}}}
-        """#
+            {"nodes": {
+              "a": {"procedure": "p"},
+              "n": {"procedure": "work", "input": {"v": {"$from": "a"}}, "timeout": "1m", "pool": "gpu", "priority": 3\#(r),
+                    "condition": {"procedure": "check", "input": {"x": {"$from": "a", "select": "/x"}}\#(n)}},
+              "after": {"procedure": "p", "input": {"$from": "n"}}}}
+            """#
     }
 
     @Test func theConditionRunsFirstAsATaskOfItsOwn() throws {
         var h = Harness(try graph(Self.text()))
         h.start()
         let queued = h.succeed("a", ["x": 5])
-        #expect(queued.dispatches == [TaskDispatch(runID: "run-1", key: "n", attempt: 1, procedure: "check", input: ["x": 5],
-                                                   pool: "gpu", priority: 3, phase: .condition, timeout: nil)])
+        #expect(
+            queued.dispatches == [
+                TaskDispatch(
+                    runID: "run-1", key: "n", attempt: 1, procedure: "check", input: ["x": 5],
+                    pool: "gpu", priority: 3, phase: .condition, timeout: nil)
+            ])
         #expect(queued.changes(for: "n") == [NodeChange(key: "n", status: .queued, attempt: 1, event: "condition_queued")])
         #expect(h.state.nodes["n"]?.phase == .condition)
 
@@ -123,8 +134,12 @@ struct ConditionTests {
         #expect(h.state.nodes["n"]?.deadline == nil)
 
         let run = h.condition("n", .succeeded(true))
-        #expect(run.dispatches == [TaskDispatch(runID: "run-1", key: "n", attempt: 1, procedure: "work", input: ["v": ["x": 5]],
-                                                pool: "gpu", priority: 3, phase: .run, timeout: 60)])
+        #expect(
+            run.dispatches == [
+                TaskDispatch(
+                    runID: "run-1", key: "n", attempt: 1, procedure: "work", input: ["v": ["x": 5]],
+                    pool: "gpu", priority: 3, phase: .run, timeout: 60)
+            ])
         #expect(run.changes(for: "n").map(\.status) == [.queued])
         #expect(h.state.nodes["n"]?.phase == .run)
         #expect(h.state.nodes["n"]?.attempt == 1)
@@ -142,14 +157,16 @@ struct ConditionTests {
         var testDescription: String { "negate \(negate.map(String.init) ?? "unset"), condition \(value.serialized())" }
     }
 
-    @Test("true runs, false skips, negate inverts", arguments: [
-        Case(negate: nil, value: true, runs: true, error: nil),
-        Case(negate: nil, value: false, runs: false, error: "condition check was false"),
-        Case(negate: false, value: true, runs: true, error: nil),
-        Case(negate: false, value: false, runs: false, error: "condition check was false"),
-        Case(negate: true, value: true, runs: false, error: "condition check was true (negated)"),
-        Case(negate: true, value: false, runs: true, error: nil),
-    ])
+    @Test(
+        "true runs, false skips, negate inverts",
+        arguments: [
+            Case(negate: nil, value: true, runs: true, error: nil),
+            Case(negate: nil, value: false, runs: false, error: "condition check was false"),
+            Case(negate: false, value: true, runs: true, error: nil),
+            Case(negate: false, value: false, runs: false, error: "condition check was false"),
+            Case(negate: true, value: true, runs: false, error: "condition check was true (negated)"),
+            Case(negate: true, value: false, runs: true, error: nil),
+        ])
     func outcome(_ c: Case) throws {
         var h = Harness(try graph(Self.text(negate: c.negate)))
         h.start()
@@ -205,10 +222,11 @@ struct ConditionTests {
     }
 
     @Test func aConditionInputReferenceIsADependency() throws {
-        let g = try graph(#"""
-        {"nodes": {"a": {"procedure": "p"},
-                   "n": {"procedure": "work", "condition": {"procedure": "check", "input": {"$from": "a"}}}}}
-        """#)
+        let g = try graph(
+            #"""
+            {"nodes": {"a": {"procedure": "p"},
+                       "n": {"procedure": "work", "condition": {"procedure": "check", "input": {"$from": "a"}}}}}
+            """#)
         #expect(g.nodes["n"]?.dependencies == ["a"])
         let spec = try #require(g.nodes["n"]?.policies.condition)
         #expect(spec.procedure == "check")
@@ -228,8 +246,12 @@ struct ConditionTests {
         var resumed = Harness(state: try rebuilt(h.state))
         #expect(resumed.state.nodes["n"]?.phase == .condition)
         let again = resumed.start()
-        #expect(again.dispatches == [TaskDispatch(runID: "run-1", key: "n", attempt: 1, procedure: "check", input: ["x": 5],
-                                                  pool: "gpu", priority: 3, phase: .condition, timeout: nil)])
+        #expect(
+            again.dispatches == [
+                TaskDispatch(
+                    runID: "run-1", key: "n", attempt: 1, procedure: "check", input: ["x": 5],
+                    pool: "gpu", priority: 3, phase: .condition, timeout: nil)
+            ])
         #expect(resumed.condition("n", .succeeded(true)).dispatches.map(\.procedure) == ["work"])
     }
 }

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# The whole test suite on a fresh machine: services up (installed if needed),
-# every unit and integration test, then the chaos suite's short form.
+# The whole test suite on a fresh machine: the format check, services up (installed if
+# needed), every unit and integration test, the README's custom-worker walkthrough, then
+# the chaos suite's short form.
 # Integration tests get a database and a RabbitMQ vhost of their own (and the
 # chaos suite another pair), so a demo running beside them is not disturbed.
 # Extra arguments go to `swift test`; BATON_SKIP_CHAOS=1 skips the chaos suite.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
+# Formatting is part of the suite: .swift-format says how; `swift format format -i -r Sources Tests` fixes it.
+swift format lint --strict --recursive Sources Tests
 "$ROOT/deploy/local/services.sh" up
 "$ROOT/deploy/local/services.sh" test-env
 "$ROOT/deploy/local/services.sh" chaos-env
@@ -14,6 +17,8 @@ swift build --build-tests
 BATON_DATABASE_URL="${BATON_TEST_DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/baton_test}" \
 BATON_AMQP_URL="${BATON_TEST_AMQP_URL:-amqp://guest:guest@127.0.0.1:5672/baton-test}" \
     swift test --skip-build "$@"
+# The README's walkthrough, literally: a worker package of its own beside `baton worker --demo`.
+"$ROOT/deploy/local/walkthrough.sh"
 if [ "${BATON_SKIP_CHAOS:-0}" != 1 ]; then
     # Short form: 1,000 nodes under worker SIGKILLs, a coordinator kill, RabbitMQ and PostgreSQL restarts.
     "$(swift build --show-bin-path)/BatonChaos" --time-limit 400

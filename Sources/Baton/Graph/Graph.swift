@@ -36,8 +36,10 @@ public struct GraphNode: Sendable, Codable {
     /// `condition`), then `after`, without repeats.
     public let dependencies: [String]
 
-    public init(key: String, procedure: String, input: Template, after: [String] = [], pool: String = "default", priority: Int = 0,
-                policies: NodePolicies = NodePolicies()) {
+    public init(
+        key: String, procedure: String, input: Template, after: [String] = [], pool: String = "default", priority: Int = 0,
+        policies: NodePolicies = NodePolicies()
+    ) {
         self.key = key
         self.procedure = procedure
         self.input = input
@@ -65,8 +67,9 @@ extension Graph: Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let v = try c.decode(Int.self, forKey: .v)
         guard v == Self.planVersion else { throw MessageError("stored plan has version \(v), not \(Self.planVersion)") }
-        self.init(name: try c.decode(String.self, forKey: .name), order: try c.decode([String].self, forKey: .order),
-                  nodes: try c.decode([String: GraphNode].self, forKey: .nodes), source: .null)
+        self.init(
+            name: try c.decode(String.self, forKey: .name), order: try c.decode([String].self, forKey: .order),
+            nodes: try c.decode([String: GraphNode].self, forKey: .nodes), source: .null)
     }
 
     public func encode(to encoder: Encoder) throws {

@@ -1,18 +1,26 @@
+import Foundation
+
 extension GraphDecoder {
     /// Reads the control-flow fields of a node (or of `defaults`) on top of `base`.
-    func decodePolicies(_ fields: JSONObject, base: NodePolicies, node: String?, fieldPrefix: String, allKeys: Set<String>,
-                        problem: @escaping (String?, String, String) -> Void) -> NodePolicies {
+    func decodePolicies(
+        _ fields: JSONObject, base: NodePolicies, node: String?, fieldPrefix: String, allKeys: Set<String>,
+        problem: @escaping (String?, String, String) -> Void
+    ) -> NodePolicies {
         var p = base
         func report(_ field: String) -> (String, String) -> Void {
             { sub, message in problem(node, fieldPrefix + field + (sub.isEmpty ? "" : "/" + sub), message) }
         }
         if let v = fields["dependencies"] {
-            if let s = v.stringValue, let rule = DependencyRule(rawValue: s) { p.dependencies = rule } else {
+            if let s = v.stringValue, let rule = DependencyRule(rawValue: s) {
+                p.dependencies = rule
+            } else {
                 problem(node, fieldPrefix + "dependencies", "must be \"all-succeeded\", \"none-failed\" or \"all-finished\", found \(v)")
             }
         }
         if let v = fields["on_failure"] {
-            if let s = v.stringValue, let policy = FailurePolicy(rawValue: s) { p.onFailure = policy } else {
+            if let s = v.stringValue, let policy = FailurePolicy(rawValue: s) {
+                p.onFailure = policy
+            } else {
                 problem(node, fieldPrefix + "on_failure", "must be \"fail\" or \"ignore\", found \(v)")
             }
         }
@@ -38,7 +46,9 @@ extension GraphDecoder {
 
     private func decodeRetry(_ json: JSON, report: (String, String) -> Void) -> RetryPolicy? {
         guard case let .object(o) = json else { report("", "must be an object like {\"attempts\": 3, \"wait\": {\"constant\": \"1s\"}}"); return nil }
-        for key in o.keys where !["attempts", "wait", "jitter"].contains(key) { report(key, "unknown field (expected one of: attempts, jitter, wait)") }
+        for key in o.keys where !["attempts", "wait", "jitter"].contains(key) {
+            report(key, "unknown field (expected one of: attempts, jitter, wait)")
+        }
         guard let attemptsJSON = o["attempts"] else { report("attempts", "is required"); return nil }
         guard let attempts = attemptsJSON.intValue, (1...1000).contains(attempts) else {
             report("attempts", "must be an integer from 1 to 1000, found \(attemptsJSON)")
@@ -58,14 +68,18 @@ extension GraphDecoder {
     }
 
     private func decodeRepeat(_ json: JSON, report: (String, String) -> Void) -> RepeatPolicy? {
-        guard case let .object(o) = json else { report("", "must be an object like {\"until\": {\"select\": \"/done\", \"equals\": true}, \"max\": 10}"); return nil }
+        guard case let .object(o) = json else {
+            report("", "must be an object like {\"until\": {\"select\": \"/done\", \"equals\": true}, \"max\": 10}"); return nil
+        }
         for key in o.keys where !["until", "wait", "max"].contains(key) { report(key, "unknown field (expected one of: max, until, wait)") }
         guard case let .object(until)? = o["until"] else { report("until", "is required: an object with select and equals"); return nil }
         for key in until.keys where !["select", "equals"].contains(key) { report("until/\(key)", "unknown field (expected one of: equals, select)") }
         var pointer = JSONPointer(tokens: [])
         if let s = until["select"] {
             guard case let .string(text) = s else { report("until/select", "must be a JSON pointer string, found \(s.kindName)"); return nil }
-            do { pointer = try JSONPointer(parsing: text) } catch { report("until/select", "invalid JSON pointer '\(text)': \(error.reason)"); return nil }
+            do { pointer = try JSONPointer(parsing: text) } catch {
+                report("until/select", "invalid JSON pointer '\(text)': \(error.reason)"); return nil
+            }
         }
         guard let equals = until["equals"] else { report("until/equals", "is required"); return nil }
         var wait = WaitStrategy.immediate
@@ -115,5 +129,3 @@ extension GraphDecoder {
         }
     }
 }
-
-import Foundation

@@ -21,7 +21,9 @@ public struct GraphDecoder: Sendable {
     /// Parses and validates graph file bytes (JSON).
     public func decode(_ bytes: [UInt8], defaultName: String = "unnamed") throws(GraphValidationError) -> Graph {
         if bytes.count > limits.maxGraphBytes {
-            throw GraphValidationError(problems: [GraphProblem(node: nil, field: "", message: "graph file is \(bytes.count) bytes, more than the limit of \(limits.maxGraphBytes)")])
+            throw GraphValidationError(problems: [
+                GraphProblem(node: nil, field: "", message: "graph file is \(bytes.count) bytes, more than the limit of \(limits.maxGraphBytes)")
+            ])
         }
         let json: JSON
         do {
@@ -45,7 +47,9 @@ public struct GraphDecoder: Sendable {
         }
 
         guard case let .object(root) = json else {
-            throw GraphValidationError(problems: [GraphProblem(node: nil, field: "", message: "a graph must be a JSON object, found \(json.kindName)")])
+            throw GraphValidationError(problems: [
+                GraphProblem(node: nil, field: "", message: "a graph must be a JSON object, found \(json.kindName)")
+            ])
         }
         for key in root.keys where !Self.graphFields.contains(key) {
             problem(nil, key, "unknown field (expected one of: \(Self.graphFields.sorted().joined(separator: ", ")))")
@@ -53,8 +57,11 @@ public struct GraphDecoder: Sendable {
 
         var name = defaultName
         if let n = root["name"] {
-            if case let .string(s) = n, !s.isEmpty { name = s } else {
-                problem(nil, "name", n == "" ? "must be a non-empty string, found an empty string" : "must be a non-empty string, found \(n.kindName)")
+            if case let .string(s) = n, !s.isEmpty {
+                name = s
+            } else {
+                problem(
+                    nil, "name", n == "" ? "must be a non-empty string, found an empty string" : "must be a non-empty string, found \(n.kindName)")
             }
         }
 
@@ -73,7 +80,9 @@ public struct GraphDecoder: Sendable {
                     }
                 }
                 if let p = d["pool"], let pool = decodePool(p, node: nil, field: "defaults/pool", problem: problem) { defaultPool = pool }
-                if let p = d["priority"], let priority = decodePriority(p, node: nil, field: "defaults/priority", problem: problem) { defaultPriority = priority }
+                if let p = d["priority"], let priority = decodePriority(p, node: nil, field: "defaults/priority", problem: problem) {
+                    defaultPriority = priority
+                }
                 defaultPolicies = decodePolicies(d, base: NodePolicies(), node: nil, fieldPrefix: "defaults/", allKeys: [], problem: problem)
             } else {
                 problem(nil, "defaults", "must be an object, found \(defaults.kindName)")
@@ -132,10 +141,16 @@ public struct GraphDecoder: Sendable {
             if let a = fields["after"] {
                 if case let .array(items) = a {
                     for (i, item) in items.enumerated() {
-                        guard case let .string(dep) = item else { problem(key, "after/\(i)", "must be a node key string, found \(item.kindName)"); continue }
-                        if dep == key { problem(key, "after/\(i)", "a node cannot come after itself") }
-                        else if !allKeys.contains(dep) { problem(key, "after/\(i)", "refers to missing node '\(dep)'") }
-                        else { after.append(dep) }
+                        guard case let .string(dep) = item else {
+                            problem(key, "after/\(i)", "must be a node key string, found \(item.kindName)"); continue
+                        }
+                        if dep == key {
+                            problem(key, "after/\(i)", "a node cannot come after itself")
+                        } else if !allKeys.contains(dep) {
+                            problem(key, "after/\(i)", "refers to missing node '\(dep)'")
+                        } else {
+                            after.append(dep)
+                        }
                     }
                 } else {
                     problem(key, "after", "must be an array of node keys, found \(a.kindName)")
@@ -176,7 +191,11 @@ public struct GraphDecoder: Sendable {
         switch json {
         case let .array(items):
             let templates = items.enumerated().map { decodeTemplate($1, node: node, field: "\(field)/\($0)", allKeys: allKeys, problem: problem) }
-            if templates.allSatisfy({ if case .literal = $0 { return true }; return false }) { return .literal(json) }
+            if templates.allSatisfy({
+                if case .literal = $0 { return true }; return false
+            }) {
+                return .literal(json)
+            }
             return .array(templates)
         case let .object(members):
             if let from = members["$from"] {
@@ -187,20 +206,33 @@ public struct GraphDecoder: Sendable {
                     problem(node, "\(field)/$from", "must be a node key string, found \(from.kindName)")
                     return .literal(.null)
                 }
-                if target == node { problem(node, "\(field)/$from", "a node cannot refer to its own output") }
-                else if !allKeys.contains(target) { problem(node, "\(field)/$from", "refers to missing node '\(target)'") }
+                if target == node {
+                    problem(node, "\(field)/$from", "a node cannot refer to its own output")
+                } else if !allKeys.contains(target) {
+                    problem(node, "\(field)/$from", "refers to missing node '\(target)'")
+                }
                 var pointer = JSONPointer(tokens: [])
                 if let select = members["select"] {
                     if case let .string(text) = select {
-                        do { pointer = try JSONPointer(parsing: text) } catch { problem(node, "\(field)/select", "invalid JSON pointer '\(text)': \(error.reason)") }
+                        do { pointer = try JSONPointer(parsing: text) } catch {
+                            problem(node, "\(field)/select", "invalid JSON pointer '\(text)': \(error.reason)")
+                        }
                     } else {
                         problem(node, "\(field)/select", "must be a JSON pointer string such as \"/items/0\", found \(select.kindName)")
                     }
                 }
                 return .reference(Reference(node: target, select: pointer))
             }
-            let templates = members.members.map { TemplateMember(key: $0.key, value: decodeTemplate($0.value, node: node, field: "\(field)/\(escapeField($0.key))", allKeys: allKeys, problem: problem)) }
-            if templates.allSatisfy({ if case .literal = $0.value { return true }; return false }) { return .literal(json) }
+            let templates = members.members.map {
+                TemplateMember(
+                    key: $0.key,
+                    value: decodeTemplate($0.value, node: node, field: "\(field)/\(escapeField($0.key))", allKeys: allKeys, problem: problem))
+            }
+            if templates.allSatisfy({
+                if case .literal = $0.value { return true }; return false
+            }) {
+                return .literal(json)
+            }
             return .object(templates)
         default:
             return .literal(json)

@@ -12,8 +12,10 @@ public struct GraphLimits: Sendable, Equatable {
     /// Largest output a procedure may return (JSON bytes).
     public var maxOutputBytes: Int
 
-    public init(maxNodes: Int = 100_000, maxGraphBytes: Int = 64 << 20, maxDepth: Int = 64,
-                maxInputBytes: Int = 16 << 20, maxOutputBytes: Int = 16 << 20) {
+    public init(
+        maxNodes: Int = 100_000, maxGraphBytes: Int = 64 << 20, maxDepth: Int = 64,
+        maxInputBytes: Int = 16 << 20, maxOutputBytes: Int = 16 << 20
+    ) {
         self.maxNodes = maxNodes
         self.maxGraphBytes = maxGraphBytes
         self.maxDepth = maxDepth

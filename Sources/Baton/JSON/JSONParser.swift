@@ -110,7 +110,9 @@ public struct JSONParser {
             let key = try parseString()
             if !seen.insert(Array(key.unicodeScalars)).inserted { throw error("duplicate member name \"\(key)\"", at: keyStart) }
             skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("unexpected \(describeCurrent()), expected ':' after member name") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw error("unexpected \(describeCurrent()), expected ':' after member name")
+            }
             index += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)

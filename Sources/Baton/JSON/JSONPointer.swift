@@ -65,4 +65,3 @@ public struct PointerError: Error, Sendable, Equatable, CustomStringConvertible 
     public let reason: String
     public var description: String { "pointer '\(pointer)': \(reason)" }
 }
-

@@ -23,7 +23,8 @@ extension JSON {
         case let .array(a) where !a.isEmpty:
             return "[\n" + a.map { inner + $0.prettyPrinted(indent: indent + 1) }.joined(separator: ",\n") + "\n\(pad)]"
         case let .object(o) where !o.isEmpty:
-            return "{\n" + o.members.map { inner + JSON.string($0.key).serialized() + ": " + $0.value.prettyPrinted(indent: indent + 1) }
+            return "{\n"
+                + o.members.map { inner + JSON.string($0.key).serialized() + ": " + $0.value.prettyPrinted(indent: indent + 1) }
                 .joined(separator: ",\n") + "\n\(pad)}"
         default:
             return serialized()

@@ -72,10 +72,13 @@ public struct ReportMessage: Sendable, Codable {
         case .started:
             return .started(key: key, attempt: attempt, worker: worker ?? "?", at: startedAt)
         case .result:
-            let outcome: NodeResult.Outcome = failure.map { .failed(message: $0.message, permanent: $0.permanent) }
+            let outcome: NodeResult.Outcome =
+                failure.map { .failed(message: $0.message, permanent: $0.permanent) }
                 ?? .succeeded(output ?? .null)
-            return .result(NodeResult(key: key, attempt: attempt, phase: phase, outcome: outcome, worker: worker,
-                                      startedAt: startedAt, finishedAt: finishedAt))
+            return .result(
+                NodeResult(
+                    key: key, attempt: attempt, phase: phase, outcome: outcome, worker: worker,
+                    startedAt: startedAt, finishedAt: finishedAt))
         case .progress:
             return .progress(key: key, attempt: attempt, fraction: fraction ?? 0, message: message)
         case .log:
@@ -91,8 +94,9 @@ public struct ReportMessage: Sendable, Codable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         try WireFormat.checkVersion(c, key: .v, what: "report")
-        self.init(kind: try c.decode(Kind.self, forKey: .type), runID: try c.decode(String.self, forKey: .run),
-                  key: try c.decode(String.self, forKey: .node), attempt: try c.decode(Int.self, forKey: .attempt))
+        self.init(
+            kind: try c.decode(Kind.self, forKey: .type), runID: try c.decode(String.self, forKey: .run),
+            key: try c.decode(String.self, forKey: .node), attempt: try c.decode(Int.self, forKey: .attempt))
         func date(_ key: CodingKeys) throws -> Date? { try c.decodeIfPresent(Double.self, forKey: key).map(Date.init(timeIntervalSince1970:)) }
         worker = try c.decodeIfPresent(String.self, forKey: .worker)
         switch kind {

@@ -13,8 +13,10 @@ public struct TaskDispatch: Sendable, Equatable {
     /// For `repeat`: the output of the previous run.
     public var previousOutput: JSON?
 
-    public init(runID: String, key: String, attempt: Int, procedure: String, input: JSON, pool: String, priority: Int,
-                phase: TaskPhase = .run, timeout: Double? = nil, previousOutput: JSON? = nil) {
+    public init(
+        runID: String, key: String, attempt: Int, procedure: String, input: JSON, pool: String, priority: Int,
+        phase: TaskPhase = .run, timeout: Double? = nil, previousOutput: JSON? = nil
+    ) {
         self.runID = runID
         self.key = key
         self.attempt = attempt
@@ -39,13 +41,14 @@ extension TaskDispatch: Codable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         try WireFormat.checkVersion(c, key: .v, what: "task message")
-        self.init(runID: try c.decode(String.self, forKey: .run), key: try c.decode(String.self, forKey: .node),
-                  attempt: try c.decode(Int.self, forKey: .attempt), procedure: try c.decode(String.self, forKey: .procedure),
-                  input: try c.decodeIfPresent(JSON.self, forKey: .input) ?? .null, pool: try c.decode(String.self, forKey: .pool),
-                  priority: try c.decode(Int.self, forKey: .priority),
-                  phase: try c.decodeIfPresent(TaskPhase.self, forKey: .phase) ?? .run,
-                  timeout: try c.decodeIfPresent(Double.self, forKey: .timeout),
-                  previousOutput: try c.decodeIfPresent(JSON.self, forKey: .previousOutput))
+        self.init(
+            runID: try c.decode(String.self, forKey: .run), key: try c.decode(String.self, forKey: .node),
+            attempt: try c.decode(Int.self, forKey: .attempt), procedure: try c.decode(String.self, forKey: .procedure),
+            input: try c.decodeIfPresent(JSON.self, forKey: .input) ?? .null, pool: try c.decode(String.self, forKey: .pool),
+            priority: try c.decode(Int.self, forKey: .priority),
+            phase: try c.decodeIfPresent(TaskPhase.self, forKey: .phase) ?? .run,
+            timeout: try c.decodeIfPresent(Double.self, forKey: .timeout),
+            previousOutput: try c.decodeIfPresent(JSON.self, forKey: .previousOutput))
     }
 
     public func encode(to encoder: Encoder) throws {

@@ -18,8 +18,10 @@ public struct WorkerHeartbeat: Codable, Sendable, Equatable {
     /// True in the last heartbeat of a worker that is shutting down.
     public let stopping: Bool
 
-    public init(id: String, host: String, pid: Int, pools: [String], procedures: [String], slots: Int, startedAt: Date,
-                busy: Int = 0, interval: Double = 5, stopping: Bool = false) {
+    public init(
+        id: String, host: String, pid: Int, pools: [String], procedures: [String], slots: Int, startedAt: Date,
+        busy: Int = 0, interval: Double = 5, stopping: Bool = false
+    ) {
         self.id = id
         self.host = host
         self.pid = pid
@@ -40,12 +42,13 @@ public struct WorkerHeartbeat: Codable, Sendable, Equatable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         try WireFormat.checkVersion(c, key: .v, what: "heartbeat")
-        self.init(id: try c.decode(String.self, forKey: .id), host: try c.decode(String.self, forKey: .host),
-                  pid: try c.decode(Int.self, forKey: .pid), pools: try c.decode([String].self, forKey: .pools),
-                  procedures: try c.decode([String].self, forKey: .procedures), slots: try c.decode(Int.self, forKey: .slots),
-                  startedAt: Date(timeIntervalSince1970: try c.decode(Double.self, forKey: .startedAt)),
-                  busy: try c.decode(Int.self, forKey: .busy), interval: try c.decode(Double.self, forKey: .interval),
-                  stopping: try c.decodeIfPresent(Bool.self, forKey: .stopping) ?? false)
+        self.init(
+            id: try c.decode(String.self, forKey: .id), host: try c.decode(String.self, forKey: .host),
+            pid: try c.decode(Int.self, forKey: .pid), pools: try c.decode([String].self, forKey: .pools),
+            procedures: try c.decode([String].self, forKey: .procedures), slots: try c.decode(Int.self, forKey: .slots),
+            startedAt: Date(timeIntervalSince1970: try c.decode(Double.self, forKey: .startedAt)),
+            busy: try c.decode(Int.self, forKey: .busy), interval: try c.decode(Double.self, forKey: .interval),
+            stopping: try c.decodeIfPresent(Bool.self, forKey: .stopping) ?? false)
     }
 
     public func encode(to encoder: Encoder) throws {

@@ -2,14 +2,17 @@
 public enum DurationText {
     /// Seconds, or a reason the text is not a duration.
     public static func parse(_ json: JSON) -> Result<Double, DurationError> {
-        guard case let .string(text) = json else { return .failure(DurationError("must be a duration string such as \"30s\", found \(json.kindName)")) }
+        guard case let .string(text) = json else {
+            return .failure(DurationError("must be a duration string such as \"30s\", found \(json.kindName)"))
+        }
         let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
         for unit in units where text.hasSuffix(unit.suffix) {
             let number = text.dropLast(unit.suffix.count)
             // Plain decimals only: Double() would also take "0x10", "inf" or "1e3".
             let digits = number.hasPrefix("-") ? number.dropFirst() : number[...]
             guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-                  digits.filter({ $0 == "." }).count <= 1 else { continue }
+                digits.filter({ $0 == "." }).count <= 1
+            else { continue }
             // "5m" must not be read as "5" + "m" of "ms"; the order of `units` makes "ms" win.
             guard let value = Double(number), value.isFinite, !number.hasPrefix("+"), !number.contains("e"), !number.contains("E") else { continue }
             guard value >= 0 else { return .failure(DurationError("'\(text)' is negative")) }

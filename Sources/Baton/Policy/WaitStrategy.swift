@@ -1,3 +1,5 @@
+import Foundation
+
 /// How long to wait before the next attempt (or repetition), as ProcedureKit's `WaitStrategy`.
 public enum WaitStrategy: Sendable, Equatable, Codable {
     case immediate
@@ -44,8 +46,12 @@ public enum WaitStrategy: Sendable, Equatable, Codable {
             }
         }
         func fields(_ allowed: Set<String>) -> JSONObject? {
-            guard case let .object(inner) = value else { report(kind, "must be an object with \(allowed.sorted().joined(separator: ", "))"); return nil }
-            for key in inner.keys where !allowed.contains(key) { report("\(kind)/\(key)", "unknown field (expected one of: \(allowed.sorted().joined(separator: ", ")))") }
+            guard case let .object(inner) = value else {
+                report(kind, "must be an object with \(allowed.sorted().joined(separator: ", "))"); return nil
+            }
+            for key in inner.keys where !allowed.contains(key) {
+                report("\(kind)/\(key)", "unknown field (expected one of: \(allowed.sorted().joined(separator: ", ")))")
+            }
             return inner
         }
         switch kind {
@@ -55,16 +61,23 @@ public enum WaitStrategy: Sendable, Equatable, Codable {
             case let .failure(e): report(kind, e.description); return nil
             }
         case "incrementing":
-            guard let f = fields(["initial", "increment"]), let i = duration("initial", in: f), let inc = duration("increment", in: f) else { return nil }
+            guard let f = fields(["initial", "increment"]), let i = duration("initial", in: f), let inc = duration("increment", in: f) else {
+                return nil
+            }
             return .incrementing(initial: i, increment: inc)
         case "fibonacci":
-            guard let f = fields(["period", "max"]), let p = duration("period", in: f), let m = duration("max", in: f, default: 3600) else { return nil }
+            guard let f = fields(["period", "max"]), let p = duration("period", in: f), let m = duration("max", in: f, default: 3600) else {
+                return nil
+            }
             return .fibonacci(period: p, max: m)
         case "exponential":
-            guard let f = fields(["initial", "factor", "max"]), let i = duration("initial", in: f), let m = duration("max", in: f, default: 3600) else { return nil }
+            guard let f = fields(["initial", "factor", "max"]), let i = duration("initial", in: f), let m = duration("max", in: f, default: 3600)
+            else { return nil }
             var factor = 2.0
             if let v = f["factor"] {
-                guard let x = v.numberValue, x >= 1, x <= 100 else { report("exponential/factor", "must be a number from 1 to 100, found \(v)"); return nil }
+                guard let x = v.numberValue, x >= 1, x <= 100 else {
+                    report("exponential/factor", "must be a number from 1 to 100, found \(v)"); return nil
+                }
                 factor = x
             }
             return .exponential(initial: i, factor: factor, max: m)
@@ -78,5 +91,3 @@ public enum WaitStrategy: Sendable, Equatable, Codable {
         }
     }
 }
-
-import Foundation

@@ -18,7 +18,8 @@ public enum DelayProcedure {
         }
         if let u = o["until"] {
             guard let text = u.stringValue, let date = parseDate(text) else {
-                return .failure(ProcedureFailure("baton.delay: until must be an ISO 8601 time such as \"2026-01-01T12:00:00Z\", found \(u)", permanent: true))
+                return .failure(
+                    ProcedureFailure("baton.delay: until must be an ISO 8601 time such as \"2026-01-01T12:00:00Z\", found \(u)", permanent: true))
             }
             return .success(date)
         }

@@ -12,9 +12,11 @@ public struct ProcedureContext: Sendable {
     private let progressSink: @Sendable (Double, String?) -> Void
     private let logSink: @Sendable (String) -> Void
 
-    public init(runID: String, nodeKey: String, attempt: Int, logger: Logger, previousOutput: JSON? = nil,
-                progress: @escaping @Sendable (Double, String?) -> Void = { _, _ in },
-                log: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(
+        runID: String, nodeKey: String, attempt: Int, logger: Logger, previousOutput: JSON? = nil,
+        progress: @escaping @Sendable (Double, String?) -> Void = { _, _ in },
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.runID = runID
         self.nodeKey = nodeKey
         self.attempt = attempt

@@ -6,15 +6,18 @@ extension ProcedureRegistry {
     /// encoded it; a thrown error becomes a failed outcome whose message says what went wrong.
     /// With a timeout, the attempt is cancelled and reported as timed out when the time is up,
     /// even if the procedure ignores cancellation.
-    public func encodedAttempt(_ task: TaskDispatch, worker: String, logger: Logger, maxOutputBytes: Int = GraphLimits().maxOutputBytes,
-                               progress: @escaping @Sendable (Double, String?) -> Void = { _, _ in },
-                               log: @escaping @Sendable (String) -> Void = { _ in }) async -> AttemptResult<EncodedJSON> {
+    public func encodedAttempt(
+        _ task: TaskDispatch, worker: String, logger: Logger, maxOutputBytes: Int = GraphLimits().maxOutputBytes,
+        progress: @escaping @Sendable (Double, String?) -> Void = { _, _ in },
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) async -> AttemptResult<EncodedJSON> {
         let started = Date()
         var logger = logger
         logger[metadataKey: "run"] = "\(task.runID)"
         logger[metadataKey: "node"] = "\(task.key)"
-        let context = ProcedureContext(runID: task.runID, nodeKey: task.key, attempt: task.attempt, logger: logger,
-                                       previousOutput: task.previousOutput, progress: progress, log: log)
+        let context = ProcedureContext(
+            runID: task.runID, nodeKey: task.key, attempt: task.attempt, logger: logger,
+            previousOutput: task.previousOutput, progress: progress, log: log)
         let run: @Sendable () async -> AttemptOutcome<EncodedJSON> = { [self] in
             do {
                 return .succeeded(try await self.run(task.procedure, input: task.input, context: context))
@@ -33,32 +36,40 @@ extension ProcedureRegistry {
             outcome = await run()
         }
         if case let .succeeded(output) = outcome, output.bytes.count > maxOutputBytes {
-            outcome = .failed(message: "output is \(output.bytes.count) bytes, more than the limit of \(maxOutputBytes) (BATON_MAX_OUTPUT_BYTES)",
-                              permanent: true)
+            outcome = .failed(
+                message: "output is \(output.bytes.count) bytes, more than the limit of \(maxOutputBytes) (BATON_MAX_OUTPUT_BYTES)",
+                permanent: true)
         }
-        return AttemptResult(key: task.key, attempt: task.attempt, phase: task.phase, outcome: outcome, worker: worker,
-                             startedAt: started, finishedAt: Date())
+        return AttemptResult(
+            key: task.key, attempt: task.attempt, phase: task.phase, outcome: outcome, worker: worker,
+            startedAt: started, finishedAt: Date())
     }
 
     /// `encodedAttempt` with the output parsed, for running in process.
-    public func attempt(_ task: TaskDispatch, worker: String, logger: Logger, maxOutputBytes: Int = GraphLimits().maxOutputBytes,
-                        progress: @escaping @Sendable (Double, String?) -> Void = { _, _ in },
-                        log: @escaping @Sendable (String) -> Void = { _ in }) async -> NodeResult {
-        let result = await encodedAttempt(task, worker: worker, logger: logger, maxOutputBytes: maxOutputBytes,
-                                          progress: progress, log: log)
+    public func attempt(
+        _ task: TaskDispatch, worker: String, logger: Logger, maxOutputBytes: Int = GraphLimits().maxOutputBytes,
+        progress: @escaping @Sendable (Double, String?) -> Void = { _, _ in },
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) async -> NodeResult {
+        let result = await encodedAttempt(
+            task, worker: worker, logger: logger, maxOutputBytes: maxOutputBytes,
+            progress: progress, log: log)
         do {
             return try result.mapOutput { try $0.decoded() }
         } catch {
-            return NodeResult(key: task.key, attempt: task.attempt, phase: task.phase,
-                              outcome: .failed(message: "\(task.procedure) returned output that is not JSON: \(error)", permanent: true),
-                              worker: worker, startedAt: result.startedAt, finishedAt: result.finishedAt)
+            return NodeResult(
+                key: task.key, attempt: task.attempt, phase: task.phase,
+                outcome: .failed(message: "\(task.procedure) returned output that is not JSON: \(error)", permanent: true),
+                worker: worker, startedAt: result.startedAt, finishedAt: result.finishedAt)
         }
     }
 
     /// The procedure's outcome, or a timeout failure once `timeout` seconds pass (the procedure is
     /// then cancelled). Whichever comes second is cancelled: nothing is left running behind.
-    static func race<Output: Sendable>(_ run: @escaping @Sendable () async -> AttemptOutcome<Output>,
-                                       timeout: Double) async -> AttemptOutcome<Output> {
+    static func race<Output: Sendable>(
+        _ run: @escaping @Sendable () async -> AttemptOutcome<Output>,
+        timeout: Double
+    ) async -> AttemptOutcome<Output> {
         let once = OnceFlag()
         let work = Task { await run() }
         return await withTaskCancellationHandler {

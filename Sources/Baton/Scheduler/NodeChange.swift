@@ -20,9 +20,11 @@ public struct NodeChange: Sendable, Equatable {
     /// True when this transition starts the node afresh: earlier output, times and worker are cleared.
     public var reset: Bool = false
 
-    public init(key: String, status: NodeStatus, attempt: Int, input: JSON? = nil, output: JSON? = nil,
-                error: String? = nil, worker: String? = nil, startedAt: Date? = nil, finishedAt: Date? = nil,
-                event: String? = nil, dueAt: Date? = nil) {
+    public init(
+        key: String, status: NodeStatus, attempt: Int, input: JSON? = nil, output: JSON? = nil,
+        error: String? = nil, worker: String? = nil, startedAt: Date? = nil, finishedAt: Date? = nil,
+        event: String? = nil, dueAt: Date? = nil
+    ) {
         self.key = key
         self.status = status
         self.attempt = attempt

@@ -12,8 +12,10 @@ public struct AttemptResult<Output: Sendable>: Sendable {
     public let startedAt: Date?
     public let finishedAt: Date?
 
-    public init(key: String, attempt: Int, phase: TaskPhase = .run, outcome: Outcome, worker: String? = nil,
-                startedAt: Date? = nil, finishedAt: Date? = nil) {
+    public init(
+        key: String, attempt: Int, phase: TaskPhase = .run, outcome: Outcome, worker: String? = nil,
+        startedAt: Date? = nil, finishedAt: Date? = nil
+    ) {
         self.key = key
         self.attempt = attempt
         self.phase = phase
@@ -30,8 +32,9 @@ public struct AttemptResult<Output: Sendable>: Sendable {
         case let .succeeded(output): outcome = .succeeded(try transform(output))
         case let .failed(message, permanent): outcome = .failed(message: message, permanent: permanent)
         }
-        return AttemptResult<New>(key: key, attempt: attempt, phase: phase, outcome: outcome, worker: worker,
-                                  startedAt: startedAt, finishedAt: finishedAt)
+        return AttemptResult<New>(
+            key: key, attempt: attempt, phase: phase, outcome: outcome, worker: worker,
+            startedAt: startedAt, finishedAt: finishedAt)
     }
 }
 

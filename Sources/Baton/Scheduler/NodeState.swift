@@ -28,8 +28,10 @@ public struct NodeState: Sendable, Equatable {
     /// publish it again. Nil when unknown, which publishes again (duplicates are harmless).
     public var publishedAttempt: Int?
 
-    public init(status: NodeStatus = .pending, attempt: Int = 0, input: JSON? = nil, output: JSON? = nil,
-                error: String? = nil, worker: String? = nil) {
+    public init(
+        status: NodeStatus = .pending, attempt: Int = 0, input: JSON? = nil, output: JSON? = nil,
+        error: String? = nil, worker: String? = nil
+    ) {
         self.status = status
         self.attempt = attempt
         self.input = input
@@ -40,8 +42,10 @@ public struct NodeState: Sendable, Equatable {
 
     /// The bookkeeping that is not a column of its own, stored as `baton.nodes.scheduler`.
     public var bookkeeping: JSON {
-        var o: [(key: String, value: JSON)] = [("phase", .string(phase.rawValue)), ("failures", .int(Int64(failures))),
-                                               ("runs", .int(Int64(runs))), ("logged", .int(Int64(logged)))]
+        var o: [(key: String, value: JSON)] = [
+            ("phase", .string(phase.rawValue)), ("failures", .int(Int64(failures))),
+            ("runs", .int(Int64(runs))), ("logged", .int(Int64(logged))),
+        ]
         if let dueAt { o.append(("due_at", .double(dueAt.timeIntervalSince1970))) }
         if let waitingFor { o.append(("waiting_for", .string(waitingFor.rawValue))) }
         if let deadline { o.append(("deadline", .double(deadline.timeIntervalSince1970))) }

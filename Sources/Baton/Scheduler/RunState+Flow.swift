@@ -17,8 +17,11 @@ extension RunState {
                 break  // the broker confirmed it: publishing it again would only multiply the backlog
             case .queued:
                 // Resume: publish what may not have reached the broker; the attempt number makes a duplicate harmless.
-                out.append(.dispatch(dispatch(for: key, attempt: node.attempt, input: redispatchInput(key), phase: node.phase,
-                                              previousOutput: node.runs > 0 ? node.output : nil)))
+                out.append(
+                    .dispatch(
+                        dispatch(
+                            for: key, attempt: node.attempt, input: redispatchInput(key), phase: node.phase,
+                            previousOutput: node.runs > 0 ? node.output : nil)))
             case .pending where openDependencies[key] == 0:
                 ready.append(key)
             default:
@@ -44,8 +47,11 @@ extension RunState {
         if node.phase == .run, let timeout = graph.nodes[key]!.policies.timeout {
             node.deadline = at.addingTimeInterval(timeout + Self.timeoutGrace(timeout))
         }
-        set(key, node, NodeChange(key: key, status: .running, attempt: attempt, worker: worker, startedAt: at,
-                                  event: node.phase == .condition ? "condition_started" : nil), into: &out)
+        set(
+            key, node,
+            NodeChange(
+                key: key, status: .running, attempt: attempt, worker: worker, startedAt: at,
+                event: node.phase == .condition ? "condition_started" : nil), into: &out)
     }
 
     /// Decides each node whose dependencies have all ended, and everything that follows from it.
@@ -127,7 +133,9 @@ extension RunState {
             }
             let size = input.serializedBytes().count
             if size > maxInputBytes {
-                return end(key, as: .failed, error: "input is \(size) bytes after injection, more than the limit of \(maxInputBytes) (BATON_MAX_INPUT_BYTES)", into: &out)
+                return end(
+                    key, as: .failed,
+                    error: "input is \(size) bytes after injection, more than the limit of \(maxInputBytes) (BATON_MAX_INPUT_BYTES)", into: &out)
             }
         }
         if newAttempt { node.attempt += 1 }
@@ -163,8 +171,10 @@ extension RunState {
 
     /// Ends a node (for good) and returns the dependents it unblocks.
     @discardableResult
-    mutating func end(_ key: String, as status: NodeStatus, error: String? = nil, output: JSON? = nil, worker: String? = nil,
-                      startedAt: Date? = nil, finishedAt: Date? = nil, event: String? = nil, into out: inout Commands) -> [String] {
+    mutating func end(
+        _ key: String, as status: NodeStatus, error: String? = nil, output: JSON? = nil, worker: String? = nil,
+        startedAt: Date? = nil, finishedAt: Date? = nil, event: String? = nil, into out: inout Commands
+    ) -> [String] {
         var node = nodes[key]!
         node.status = status
         node.error = error
@@ -173,8 +183,11 @@ extension RunState {
         node.dueAt = nil
         node.deadline = nil
         node.waitingFor = nil
-        set(key, node, NodeChange(key: key, status: status, attempt: node.attempt, output: output, error: error, worker: node.worker,
-                                  startedAt: startedAt, finishedAt: finishedAt, event: event), into: &out)
+        set(
+            key, node,
+            NodeChange(
+                key: key, status: status, attempt: node.attempt, output: output, error: error, worker: node.worker,
+                startedAt: startedAt, finishedAt: finishedAt, event: event), into: &out)
         return unblocked(by: key)
     }
 

@@ -45,10 +45,12 @@ extension RunState {
                 for dependent in dependents[key] ?? [] where broughtDown(dependent) && again.insert(dependent).inserted { work.append(dependent) }
             }
             if let left = graph.order.first(where: {
-                !again.contains($0) && (nodes[$0]!.status == .cancelled || (nodes[$0]!.status == .failed && graph.nodes[$0]!.policies.onFailure == .fail))
+                !again.contains($0)
+                    && (nodes[$0]!.status == .cancelled || (nodes[$0]!.status == .failed && graph.nodes[$0]!.policies.onFailure == .fail))
             }) {
                 let verb = nodes[left]!.status == .failed ? "failed" : "was cancelled"
-                throw RetryRefusal(description: "node '\(left)' \(verb) and would not run again, so the run could not succeed; retry without --from to rerun it too")
+                throw RetryRefusal(
+                    description: "node '\(left)' \(verb) and would not run again, so the run could not succeed; retry without --from to rerun it too")
             }
         } else {
             again = Set(graph.order.filter(broughtDown))

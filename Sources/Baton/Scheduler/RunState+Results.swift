@@ -4,14 +4,18 @@ import Foundation
 extension RunState {
     mutating func apply(_ result: NodeResult, into out: inout Commands) {
         guard var node = nodes[result.key], node.status == .queued || node.status == .running,
-              node.attempt == result.attempt, node.phase == result.phase else { return }  // stale or duplicate
+            node.attempt == result.attempt, node.phase == result.phase
+        else { return }  // stale or duplicate
         let key = result.key
         node.worker = result.worker ?? node.worker
         if node.status == .queued {
             // The worker skipped its "started" report (a quick attempt): record the start the result implies.
             node.status = .running
-            set(key, node, NodeChange(key: key, status: .running, attempt: result.attempt, worker: node.worker,
-                                      startedAt: result.startedAt, event: node.phase == .condition ? "condition_started" : nil), into: &out)
+            set(
+                key, node,
+                NodeChange(
+                    key: key, status: .running, attempt: result.attempt, worker: node.worker,
+                    startedAt: result.startedAt, event: node.phase == .condition ? "condition_started" : nil), into: &out)
         }
         if result.phase == .condition {
             applyCondition(result, into: &out)
@@ -27,31 +31,43 @@ extension RunState {
                 let selected = try? policy.select.resolve(in: output)
                 if selected == policy.equals {
                     nodes[key] = node
-                    evaluate(end(key, as: .succeeded, output: output, worker: result.worker, startedAt: result.startedAt,
-                                 finishedAt: result.finishedAt, into: &out), into: &out)
+                    evaluate(
+                        end(
+                            key, as: .succeeded, output: output, worker: result.worker, startedAt: result.startedAt,
+                            finishedAt: result.finishedAt, into: &out), into: &out)
                 } else if node.runs >= policy.max {
                     nodes[key] = node
                     let found = selected.map { $0.serialized() } ?? "nothing"
-                    evaluate(end(key, as: .failed, error: "repeat: output at '\(policy.select)' was \(found), not \(policy.equals.serialized()), after \(node.runs) runs",
-                                 output: output, worker: result.worker, startedAt: result.startedAt, finishedAt: result.finishedAt, into: &out), into: &out)
+                    evaluate(
+                        end(
+                            key, as: .failed,
+                            error: "repeat: output at '\(policy.select)' was \(found), not \(policy.equals.serialized()), after \(node.runs) runs",
+                            output: output, worker: result.worker, startedAt: result.startedAt, finishedAt: result.finishedAt, into: &out), into: &out
+                    )
                 } else {
-                    wait(key, node, for: .repeat, delay: policy.wait.delay(after: node.runs, random: out.random()), error: nil,
-                         output: output, into: &out)
+                    wait(
+                        key, node, for: .repeat, delay: policy.wait.delay(after: node.runs, random: out.random()), error: nil,
+                        output: output, into: &out)
                 }
                 return
             }
             node.output = output
             nodes[key] = node
-            evaluate(end(key, as: .succeeded, output: output, worker: result.worker, startedAt: result.startedAt,
-                         finishedAt: result.finishedAt, into: &out), into: &out)
+            evaluate(
+                end(
+                    key, as: .succeeded, output: output, worker: result.worker, startedAt: result.startedAt,
+                    finishedAt: result.finishedAt, into: &out), into: &out)
         case let .failed(message, permanent):
-            failAttempt(key, message: message, permanent: permanent, event: nil, startedAt: result.startedAt, finishedAt: result.finishedAt, into: &out)
+            failAttempt(
+                key, message: message, permanent: permanent, event: nil, startedAt: result.startedAt, finishedAt: result.finishedAt, into: &out)
         }
     }
 
     /// A failed attempt: retried after its back-off while attempts remain, else the node fails.
-    mutating func failAttempt(_ key: String, message: String, permanent: Bool, event: String?, startedAt: Date? = nil,
-                              finishedAt: Date? = nil, into out: inout Commands) {
+    mutating func failAttempt(
+        _ key: String, message: String, permanent: Bool, event: String?, startedAt: Date? = nil,
+        finishedAt: Date? = nil, into out: inout Commands
+    ) {
         var node = nodes[key]!
         node.failures += 1
         node.deadline = nil
@@ -68,15 +84,20 @@ extension RunState {
     }
 
     /// Puts a node into `waiting` until `delay` from now.
-    private mutating func wait(_ key: String, _ state: NodeState, for reason: WaitReason, delay: Double, error: String?, output: JSON?,
-                               into out: inout Commands) {
+    private mutating func wait(
+        _ key: String, _ state: NodeState, for reason: WaitReason, delay: Double, error: String?, output: JSON?,
+        into out: inout Commands
+    ) {
         var node = state
         node.status = .waiting
         node.waitingFor = reason
         node.dueAt = out.now.addingTimeInterval(delay)
         node.error = error
-        set(key, node, NodeChange(key: key, status: .waiting, attempt: node.attempt, output: output, error: error,
-                                  finishedAt: out.now, event: reason == .retry ? "retrying" : "repeating", dueAt: node.dueAt), into: &out)
+        set(
+            key, node,
+            NodeChange(
+                key: key, status: .waiting, attempt: node.attempt, output: output, error: error,
+                finishedAt: out.now, event: reason == .retry ? "retrying" : "repeating", dueAt: node.dueAt), into: &out)
     }
 
     private mutating func applyCondition(_ result: NodeResult, into out: inout Commands) {
@@ -85,8 +106,10 @@ extension RunState {
         switch result.outcome {
         case let .succeeded(value):
             guard let truth = value.boolValue else {
-                evaluate(end(key, as: .failed, error: "condition \(condition.procedure) returned \(value.serialized()), not true or false",
-                             into: &out), into: &out)
+                evaluate(
+                    end(
+                        key, as: .failed, error: "condition \(condition.procedure) returned \(value.serialized()), not true or false",
+                        into: &out), into: &out)
                 return
             }
             if truth != condition.negate {

@@ -8,16 +8,21 @@ extension RunState {
             if node.status == .waiting, let due = node.dueAt, due <= out.now {
                 switch node.waitingFor {
                 case .delay?:
-                    evaluate(end(key, as: .succeeded, output: DelayProcedure.output(firedAt: out.now), startedAt: due, finishedAt: out.now,
-                                 into: &out), into: &out)
+                    evaluate(
+                        end(
+                            key, as: .succeeded, output: DelayProcedure.output(firedAt: out.now), startedAt: due, finishedAt: out.now,
+                            into: &out), into: &out)
                 case .retry?, .repeat?, nil:
                     evaluate(beginRun(key, newAttempt: true, into: &out), into: &out)
                 }
             } else if node.status == .running || node.status == .queued, let deadline = node.deadline, deadline <= out.now {
                 let timeout = graph.nodes[key]!.policies.timeout ?? 0
                 out.append(.cancelTasks(runID: runID, attempts: [TaskRef(key: key, attempt: node.attempt)]))
-                failAttempt(key, message: "timed out: no result within \(DurationText.format(timeout)) (plus \(DurationText.format(Self.timeoutGrace(timeout))) grace)",
-                            permanent: false, event: "timed_out", into: &out)
+                failAttempt(
+                    key,
+                    message:
+                        "timed out: no result within \(DurationText.format(timeout)) (plus \(DurationText.format(Self.timeoutGrace(timeout))) grace)",
+                    permanent: false, event: "timed_out", into: &out)
             }
         }
     }
@@ -28,9 +33,13 @@ extension RunState {
         for key in graph.order {
             let node = nodes[key]!
             guard node.status == .running, node.worker == worker else { continue }
-            out.append(.event(key: key, kind: "lease_expired", detail: [
-                "attempt": .int(Int64(node.attempt)), "worker": .string(worker),
-                "message": .string("worker \(worker) stopped heartbeating; the attempt is sent out again")]))
+            out.append(
+                .event(
+                    key: key, kind: "lease_expired",
+                    detail: [
+                        "attempt": .int(Int64(node.attempt)), "worker": .string(worker),
+                        "message": .string("worker \(worker) stopped heartbeating; the attempt is sent out again"),
+                    ]))
             out.append(.cancelTasks(runID: runID, attempts: [TaskRef(key: key, attempt: node.attempt)]))
             if node.phase == .condition {
                 evaluate(beginCondition(key, into: &out), into: &out)

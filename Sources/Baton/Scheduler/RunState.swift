@@ -61,8 +61,10 @@ public struct RunState: Sendable {
 
     /// Applies one event at time `now` and returns what must be persisted and sent.
     /// `random` yields numbers in 0..<1 for random waits and jitter.
-    public mutating func handle(_ event: SchedulerEvent, at now: Date = Date(),
-                                random: @escaping () -> Double = { Double.random(in: 0..<1) }) -> [SchedulerCommand] {
+    public mutating func handle(
+        _ event: SchedulerEvent, at now: Date = Date(),
+        random: @escaping () -> Double = { Double.random(in: 0..<1) }
+    ) -> [SchedulerCommand] {
         var out = Commands(now: now, random: random)
         if case let .retry(from) = event {
             retryRun(from: from, into: &out)
@@ -86,8 +88,9 @@ public struct RunState: Sendable {
             if let message { detail.append(("message", .string(String(message.prefix(Self.logLineLimit))))) }
             record(key, attempt: attempt, kind: "progress", detail: .object(JSONObject(detail)), into: &out)
         case let .log(key, attempt, message):
-            record(key, attempt: attempt, kind: "log",
-                   detail: ["attempt": .int(Int64(attempt)), "message": .string(String(message.prefix(Self.logLineLimit)))], into: &out)
+            record(
+                key, attempt: attempt, kind: "log",
+                detail: ["attempt": .int(Int64(attempt)), "message": .string(String(message.prefix(Self.logLineLimit)))], into: &out)
         case .retry: break
         }
         finishIfDone(into: &out)
@@ -132,9 +135,10 @@ public struct RunState: Sendable {
     func dispatch(for key: String, attempt: Int, input: JSON, phase: TaskPhase = .run, previousOutput: JSON? = nil) -> TaskDispatch {
         let node = graph.nodes[key]!
         let procedure = phase == .condition ? node.policies.condition!.procedure : node.procedure
-        return TaskDispatch(runID: runID, key: key, attempt: attempt, procedure: procedure, input: input,
-                            pool: node.pool, priority: node.priority, phase: phase,
-                            timeout: phase == .run ? node.policies.timeout : nil, previousOutput: previousOutput)
+        return TaskDispatch(
+            runID: runID, key: key, attempt: attempt, procedure: procedure, input: input,
+            pool: node.pool, priority: node.priority, phase: phase,
+            timeout: phase == .run ? node.policies.timeout : nil, previousOutput: previousOutput)
     }
 
     /// The output a dependent sees: none for a node that did not succeed, so its
@@ -151,8 +155,13 @@ public struct RunState: Sendable {
         node.logged += 1
         nodes[key] = node
         if node.logged > Self.logLimit {
-            out.append(.event(key: key, kind: "log_limit", detail: ["attempt": .int(Int64(attempt)),
-                "message": .string("more than \(Self.logLimit) progress and log events for this node; the rest are dropped")]))
+            out.append(
+                .event(
+                    key: key, kind: "log_limit",
+                    detail: [
+                        "attempt": .int(Int64(attempt)),
+                        "message": .string("more than \(Self.logLimit) progress and log events for this node; the rest are dropped"),
+                    ]))
         } else {
             out.append(.event(key: key, kind: kind, detail: detail))
         }

@@ -4,7 +4,8 @@ import BatonStore
 import Foundation
 
 struct CancelCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "cancel",
+    static let configuration = CommandConfiguration(
+        commandName: "cancel",
         abstract: "Cancel a run: pending and waiting nodes at once, running ones are signalled to stop.")
     @Argument(help: "Run id (or a unique prefix of it).") var runID: String
     @Option(help: "Why, for the record (stored as the nodes' reason).") var reason: String?

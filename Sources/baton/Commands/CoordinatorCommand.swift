@@ -4,11 +4,13 @@ import Logging
 import ServiceLifecycle
 
 struct CoordinatorCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "coordinator",
+    static let configuration = CommandConfiguration(
+        commandName: "coordinator",
         abstract: "Run a coordinator until SIGTERM or SIGINT, then finish the batch in flight and exit.")
     @OptionGroup var connection: ConnectionOptions
     @Option(parsing: .unconditional, help: "Most worker reports applied in one transaction.") var batchSize = 1_000
-    @Option(parsing: .unconditional, help: "Seconds without a heartbeat after which a worker's running attempts go to another worker.") var lease: Double = 30
+    @Option(parsing: .unconditional, help: "Seconds without a heartbeat after which a worker's running attempts go to another worker.") var lease:
+        Double = 30
 
     func run() async throws {
         try CLILogging.bootstrap()

@@ -4,7 +4,8 @@ import BatonStore
 import Foundation
 
 struct RetryCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "retry",
+    static let configuration = CommandConfiguration(
+        commandName: "retry",
         abstract: "Run a finished run again: its failed and cancelled nodes, or --from NODE and everything downstream. Stored outputs are reused.")
     @Argument(help: "Run id (or a unique prefix of it).") var runID: String
     @Option(help: "Rerun this node and everything downstream of it, and the failed or cancelled nodes it needs.") var from: String?
@@ -34,12 +35,19 @@ struct RetryCommand: ParsableCommand {
         }
         let request = try store.request(.retry, runID: id, node: from)
         guard let status = try RequestWaiter(store: store, requestID: request, runID: id, timeout: timeout).wait() else {
-            if output.json { Output.json(["run_id": .string(id), "status": .string(before.rawValue), "applied": false]) }
-            else { print("run \(id): retry requested; no coordinator has applied it yet (it will when one runs)") }
+            if output.json {
+                Output.json(["run_id": .string(id), "status": .string(before.rawValue), "applied": false])
+            } else {
+                print("run \(id): retry requested; no coordinator has applied it yet (it will when one runs)")
+            }
             return
         }
         guard wait else {
-            if output.json { Output.json(["run_id": .string(id), "status": .string(status.rawValue), "applied": true]) } else { print("run \(id) \(status.rawValue)") }
+            if output.json {
+                Output.json(["run_id": .string(id), "status": .string(status.rawValue), "applied": true])
+            } else {
+                print("run \(id) \(status.rawValue)")
+            }
             return
         }
         let final = try RunWaiter(store: store, runID: id, showProgress: !output.json, timeout: nil).wait()

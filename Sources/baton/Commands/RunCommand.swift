@@ -5,7 +5,8 @@ import BatonTesting
 import Foundation
 
 struct RunCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "run",
+    static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "Run a graph in this process with the same scheduler, no services needed.")
     @Argument(help: "Graph file (JSON).") var file: String
     @Flag(help: "Run in process (the only mode for now; required so the intent is explicit).") var local = false
@@ -35,10 +36,12 @@ struct RunCommand: AsyncParsableCommand {
             result.append(("nodes", .object(JSONObject(nodes))))
             Output.json(.object(JSONObject(result)))
         } else {
-            Output.table(["NODE", "STATUS", "OUTPUT / ERROR"], graph.order.map { key in
-                let n = state.nodes[key]!
-                return [key, n.status.rawValue, Output.truncate(n.error ?? n.output?.serialized() ?? "", 100)]
-            })
+            Output.table(
+                ["NODE", "STATUS", "OUTPUT / ERROR"],
+                graph.order.map { key in
+                    let n = state.nodes[key]!
+                    return [key, n.status.rawValue, Output.truncate(n.error ?? n.output?.serialized() ?? "", 100)]
+                })
             print("run \(state.status.rawValue)")
         }
         if state.status != .succeeded { throw CLIFailure("run \(state.status.rawValue)\(state.error.map { ": \($0)" } ?? "")") }

@@ -12,7 +12,8 @@ struct RunsCommand: ParsableCommand {
         var wanted: RunStatus?
         if let status {
             guard let known = RunStatus(rawValue: status) else {
-                throw CLIFailure("--status: unknown status '\(status)' (use \(RunStatus.allCases.map(\.rawValue).joined(separator: ", ")))", exitCode: 2)
+                throw CLIFailure(
+                    "--status: unknown status '\(status)' (use \(RunStatus.allCases.map(\.rawValue).joined(separator: ", ")))", exitCode: 2)
             }
             wanted = known
         }
@@ -21,8 +22,13 @@ struct RunsCommand: ParsableCommand {
         defer { store.close() }
         let runs = try store.runs(status: wanted, limit: limit)
         if output.json { try Output.json(runs); return }
-        Output.table(["RUN", "NAME", "STATUS", "NODES", "SUBMITTED", "ERROR"], runs.map {
-            [$0.id, Output.truncate($0.name, 30), $0.status.rawValue, "\($0.nodesDone)/\($0.nodeCount)", Output.time($0.submittedAt), Output.truncate($0.error ?? "", 60)]
-        })
+        Output.table(
+            ["RUN", "NAME", "STATUS", "NODES", "SUBMITTED", "ERROR"],
+            runs.map {
+                [
+                    $0.id, Output.truncate($0.name, 30), $0.status.rawValue, "\($0.nodesDone)/\($0.nodeCount)", Output.time($0.submittedAt),
+                    Output.truncate($0.error ?? "", 60),
+                ]
+            })
     }
 }

@@ -3,7 +3,8 @@ import Baton
 import BatonStore
 
 struct ShowCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "show",
+    static let configuration = CommandConfiguration(
+        commandName: "show",
         abstract: "Show a run's nodes: state, attempts, timings, worker, error, output.")
     @Argument(help: "Run id (or a unique prefix of it).") var runID: String
     @OptionGroup var connection: ConnectionOptions
@@ -21,12 +22,18 @@ struct ShowCommand: ParsableCommand {
             return
         }
         print("run \(summary.id)  \(summary.name)")
-        print("status \(summary.status.rawValue)  submitted \(Output.time(summary.submittedAt))  started \(Output.time(summary.startedAt))  finished \(Output.time(summary.finishedAt))")
+        print(
+            "status \(summary.status.rawValue)  submitted \(Output.time(summary.submittedAt))  started \(Output.time(summary.startedAt))  finished \(Output.time(summary.finishedAt))"
+        )
         if let error = summary.error { print("error \(error)") }
         print("")
-        Output.table(["NODE", "PROCEDURE", "STATUS", "ATTEMPTS", "SECONDS", "WORKER", "OUTPUT / ERROR"], nodes.map { n in
-            [n.key, n.procedure, n.status, String(n.attempts), n.seconds.map { String(format: "%.3f", $0) } ?? "-",
-             n.worker ?? "-", Output.truncate(n.error ?? n.output?.serialized() ?? "", 80)]
-        })
+        Output.table(
+            ["NODE", "PROCEDURE", "STATUS", "ATTEMPTS", "SECONDS", "WORKER", "OUTPUT / ERROR"],
+            nodes.map { n in
+                [
+                    n.key, n.procedure, n.status, String(n.attempts), n.seconds.map { String(format: "%.3f", $0) } ?? "-",
+                    n.worker ?? "-", Output.truncate(n.error ?? n.output?.serialized() ?? "", 80),
+                ]
+            })
     }
 }

@@ -5,7 +5,8 @@ import BatonStore
 import Foundation
 
 struct SubmitCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "submit",
+    static let configuration = CommandConfiguration(
+        commandName: "submit",
         abstract: "Validate a graph file, store it as a new run and print the run id.")
     @Argument(help: "Graph file (JSON).") var file: String
     @Flag(help: "Show live progress and exit non-zero unless the run succeeded.") var wait = false
@@ -32,16 +33,21 @@ struct SubmitCommand: ParsableCommand {
         do { graph = try GraphFile.load(file, knownProcedures: known) } catch let failure as CLIFailure { throw reportingInvalid(failure) }
         let run: SubmittedRun
         do { run = try store.submit(graph, idempotencyKey: idempotencyKey) } catch let conflict as IdempotencyKeyConflict {
-            throw CLIFailure("--idempotency-key '\(conflict.key)' already belongs to run \(conflict.runID), which has a different graph; "
-                             + "submit that graph to get the run, or use another key", exitCode: 2)
+            throw CLIFailure(
+                "--idempotency-key '\(conflict.key)' already belongs to run \(conflict.runID), which has a different graph; "
+                    + "submit that graph to get the run, or use another key", exitCode: 2)
         } catch { throw CLIFailure("cannot store the run: \(error)") }
         let existing = !run.created
         let unserved = UnservedProcedures(graph: graph, workers: (try? store.liveWorkers()) ?? [])
         for line in unserved.warnings { Output.error("baton: " + line) }
         if !wait {
             if output.json {
-                Output.json(.object(JSONObject([("run_id", .string(run.id)), ("status", .string(run.status.rawValue)),
-                                                ("existing", .bool(existing)), ("unserved", unserved.json)])))
+                Output.json(
+                    .object(
+                        JSONObject([
+                            ("run_id", .string(run.id)), ("status", .string(run.status.rawValue)),
+                            ("existing", .bool(existing)), ("unserved", unserved.json),
+                        ])))
             } else {
                 // stdout stays the id alone, for scripts; that it is an earlier run goes to stderr.
                 if existing, let key = idempotencyKey { Output.error("\(run.id) (existing run for key \(key), status \(run.status.rawValue))") }
@@ -50,13 +56,18 @@ struct SubmitCommand: ParsableCommand {
             return
         }
         if !output.json {
-            if existing, let key = idempotencyKey { Output.error("run \(run.id) already exists (key \(key)); waiting") }
-            else { Output.error("run \(run.id) submitted (\(graph.order.count) nodes)") }
+            if existing, let key = idempotencyKey {
+                Output.error("run \(run.id) already exists (key \(key)); waiting")
+            } else {
+                Output.error("run \(run.id) submitted (\(graph.order.count) nodes)")
+            }
         }
         let final = try RunWaiter(store: store, runID: run.id, showProgress: !output.json, timeout: timeout).wait()
         if output.json {
-            var result: [(key: String, value: JSON)] = [("run_id", .string(run.id)), ("status", .string(final.status.rawValue)),
-                                                        ("existing", .bool(existing)), ("unserved", unserved.json)]
+            var result: [(key: String, value: JSON)] = [
+                ("run_id", .string(run.id)), ("status", .string(final.status.rawValue)),
+                ("existing", .bool(existing)), ("unserved", unserved.json),
+            ]
             if let error = final.error { result.append(("error", .string(error))) }
             Output.json(.object(JSONObject(result)))
         } else if final.status == .succeeded {

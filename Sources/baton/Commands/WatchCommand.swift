@@ -4,7 +4,8 @@ import BatonStore
 import Foundation
 
 struct WatchCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "watch",
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
         abstract: "Follow a run's event log live until the run ends; exits non-zero unless it succeeded.")
     @Argument(help: "Run id (or a unique prefix of it).") var runID: String
     @OptionGroup var connection: ConnectionOptions
@@ -33,7 +34,9 @@ struct WatchCommand: ParsableCommand {
             }
             fflush(nil)  // each event shows as it happens, also through a pipe
             if progress.status.isTerminal, page.isEmpty {
-                if progress.status != .succeeded { throw CLIFailure("run \(id) \(progress.status.rawValue)\(progress.error.map { ": \($0)" } ?? "")") }
+                if progress.status != .succeeded {
+                    throw CLIFailure("run \(id) \(progress.status.rawValue)\(progress.error.map { ": \($0)" } ?? "")")
+                }
                 return
             }
             if page.isEmpty { Thread.sleep(forTimeInterval: 0.2) }  // refresh interval of a live display

@@ -7,19 +7,24 @@ import Logging
 import ServiceLifecycle
 
 struct WorkerCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "worker",
+    static let configuration = CommandConfiguration(
+        commandName: "worker",
         abstract: "Run worker processes serving the built-in procedures (baton.*), and with --demo the demo ones (demo.*).")
     @OptionGroup var connection: AMQPOptions
     @Option(parsing: .unconditional, help: "Procedures each process runs at once.") var concurrency = 4
     @Option(parsing: .unconditional, help: "Worker processes to start and supervise (a crashed one is restarted).") var processes = 1
     @Option(help: "Comma-separated pools to take work from.") var pools = "default"
-    @Option(parsing: .unconditional, help: "Seconds running procedures get to finish on shutdown before they are handed back.") var shutdownGrace: Double = 30
+    @Option(parsing: .unconditional, help: "Seconds running procedures get to finish on shutdown before they are handed back.") var shutdownGrace:
+        Double = 30
     @Option(parsing: .unconditional, help: "Seconds between heartbeats (keep it well under the coordinator's --lease).") var heartbeat: Double = 5
-    @Option(parsing: .unconditional, help: "Deliveries of a task without a result before it is dead-lettered and its node fails.") var deliveryLimit = 5
+    @Option(parsing: .unconditional, help: "Deliveries of a task without a result before it is dead-lettered and its node fails.") var deliveryLimit =
+        5
     @Flag(help: "Also serve the demo procedures (demo.*), as deploy/local/demo.sh does.") var demo = false
 
     func check() throws {
-        guard concurrency >= 1, concurrency <= 10_000 else { throw CLIFailure("--concurrency must be from 1 to 10000, got \(concurrency)", exitCode: 2) }
+        guard concurrency >= 1, concurrency <= 10_000 else {
+            throw CLIFailure("--concurrency must be from 1 to 10000, got \(concurrency)", exitCode: 2)
+        }
         guard processes >= 1, processes <= 256 else { throw CLIFailure("--processes must be from 1 to 256, got \(processes)", exitCode: 2) }
         for pool in poolList {
             if let why = NodeKey.problem(with: pool) { throw CLIFailure("--pools: invalid pool name '\(pool)': \(why)", exitCode: 2) }
@@ -38,16 +43,19 @@ struct WorkerCommand: AsyncParsableCommand {
         let limits = try Limits.fromEnvironment()
         let service: any Service
         if processes == 1 {
-            var configuration = WorkerConfiguration(amqpURL: connection.amqpURL, pools: poolList, concurrency: concurrency,
-                                                    registry: demo ? .demo : .builtIn,
-                                                    heartbeatInterval: heartbeat, shutdownGrace: shutdownGrace,
-                                                    deliveryLimit: deliveryLimit, logger: logger)
+            var configuration = WorkerConfiguration(
+                amqpURL: connection.amqpURL, pools: poolList, concurrency: concurrency,
+                registry: demo ? .demo : .builtIn,
+                heartbeatInterval: heartbeat, shutdownGrace: shutdownGrace,
+                deliveryLimit: deliveryLimit, logger: logger)
             configuration.maxOutputBytes = limits.maxOutputBytes
             service = Worker(configuration: configuration)
         } else {
-            var childArguments = ["worker", "--concurrency", String(concurrency), "--processes", "1", "--pools", pools,
-                                  "--shutdown-grace", String(shutdownGrace), "--heartbeat", String(heartbeat),
-                                  "--delivery-limit", String(deliveryLimit)]
+            var childArguments = [
+                "worker", "--concurrency", String(concurrency), "--processes", "1", "--pools", pools,
+                "--shutdown-grace", String(shutdownGrace), "--heartbeat", String(heartbeat),
+                "--delivery-limit", String(deliveryLimit),
+            ]
             if demo { childArguments.append("--demo") }
             if let url = connection.amqpURLFlag { childArguments += ["--amqp-url", url] }
             service = WorkerSupervisor(processes: processes, arguments: childArguments, logger: logger)
