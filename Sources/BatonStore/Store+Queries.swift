@@ -2,55 +2,6 @@ import Baton
 import BatonPostgres
 import Foundation
 
-/// A run as `baton runs` and `baton show` list it.
-public struct RunRow: Sendable, Codable {
-    public let id: String
-    public let name: String
-    public let status: RunStatus
-    public let submittedAt: String
-    public let startedAt: String?
-    public let finishedAt: String?
-    public let error: String?
-    public let nodeCount: Int
-    public let nodesDone: Int
-
-    enum CodingKeys: String, CodingKey {
-        case id, name, status, error
-        case submittedAt = "submitted_at", startedAt = "started_at", finishedAt = "finished_at"
-        case nodeCount = "node_count", nodesDone = "nodes_done"
-    }
-}
-
-/// A node as `baton show` lists it.
-public struct NodeRow: Sendable, Codable {
-    public let key: String
-    public let procedure: String
-    public let status: String
-    public let attempts: Int
-    public let input: JSON?
-    public let output: JSON?
-    public let error: String?
-    public let worker: String?
-    public let queuedAt: String?
-    public let startedAt: String?
-    public let finishedAt: String?
-    public let seconds: Double?
-
-    enum CodingKeys: String, CodingKey {
-        case key, procedure, status, attempts, input, output, error, worker, seconds
-        case queuedAt = "queued_at", startedAt = "started_at", finishedAt = "finished_at"
-    }
-}
-
-/// One entry of a run's event log.
-public struct EventRow: Sendable, Codable {
-    public let id: Int
-    public let node: String?
-    public let kind: String
-    public let at: String
-    public let detail: JSON
-}
-
 extension Store {
     private static let runColumns = """
         r.id::text as id, r.name, r.status, r.submitted_at::text as submitted_at, r.started_at::text as started_at,

@@ -1,16 +1,6 @@
 import Baton
 import BatonPostgres
 
-/// A user's request about a run, waiting for the coordinator (the only writer of run state).
-public struct RunRequest: Sendable, Equatable {
-    public enum Kind: String, Sendable { case cancel, retry }
-    public let id: Int
-    public let runID: String
-    public let kind: Kind
-    public let node: String?
-    public let reason: String?
-}
-
 extension Store {
     /// Channel on which a NOTIFY announces a new request (payload: the run id).
     public static let requestsChannel = "baton_requests"

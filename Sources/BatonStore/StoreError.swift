@@ -4,11 +4,3 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }
-
-/// `submit` with an idempotency key that an earlier run holds, with a different graph.
-public struct IdempotencyKeyConflict: Error, Sendable, CustomStringConvertible {
-    public let key: String
-    /// The run that has the key.
-    public let runID: String
-    public var description: String { "idempotency key '\(key)' already belongs to run \(runID), which has a different graph" }
-}

@@ -1,15 +1,3 @@
-/// A `$from` reference inside a node's input: the named node's output, or the
-/// part of it that `select` names.
-public struct Reference: Sendable, Hashable, Codable {
-    public let node: String
-    public let select: JSONPointer
-
-    public init(node: String, select: JSONPointer = JSONPointer(tokens: [])) {
-        self.node = node
-        self.select = select
-    }
-}
-
 /// A node's input as written in the graph: JSON in which `$from` objects stand
 /// for values injected at run time.
 public indirect enum Template: Sendable, Hashable, Codable {
@@ -53,21 +41,5 @@ public indirect enum Template: Sendable, Hashable, Codable {
             for m in members { out.append((m.key, try m.value.resolve(output: output))) }
             return .object(JSONObject(out))
         }
-    }
-}
-
-/// One member of an object template.
-public struct TemplateMember: Sendable, Hashable, Codable {
-    public let key: String
-    public let value: Template
-}
-
-/// A reference that could not be resolved at run time.
-public struct TemplateError: Error, Sendable, CustomStringConvertible {
-    public let reference: Reference
-    public let reason: String
-    public var description: String {
-        let select = reference.select.tokens.isEmpty ? "" : " select '\(reference.select)'"
-        return "input reference to '\(reference.node)'\(select): \(reason)"
     }
 }

@@ -63,16 +63,3 @@ public struct NodeState: Sendable, Equatable {
         deadline = json["deadline"]?.numberValue.map(Date.init(timeIntervalSince1970:))
     }
 }
-
-/// Whether a task runs a node's procedure or its condition.
-public enum TaskPhase: String, Sendable, Equatable, Codable {
-    case run
-    case condition
-}
-
-/// Why a node is `waiting`.
-public enum WaitReason: String, Sendable, Equatable {
-    case retry
-    case `repeat`
-    case delay
-}

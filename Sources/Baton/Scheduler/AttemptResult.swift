@@ -38,13 +38,5 @@ public struct AttemptResult<Output: Sendable>: Sendable {
     }
 }
 
-/// An attempt succeeded with an output, or failed (permanently: no retry can help).
-public enum AttemptOutcome<Output: Sendable>: Sendable {
-    case succeeded(Output)
-    case failed(message: String, permanent: Bool)
-}
-
-extension AttemptOutcome: Equatable where Output: Equatable {}
-
 /// How one attempt of a node ended, as the scheduler sees it.
 public typealias NodeResult = AttemptResult<JSON>

@@ -1,0 +1,9 @@
+/// `baton.add`: the sum of `values`.
+public struct AddProcedure: Procedure {
+    public static let name = "baton.add"
+    public struct Input: Codable, Sendable { public let values: [JSON] }
+    public init() {}
+    public func execute(_ input: Input, context: ProcedureContext) async throws -> JSON {
+        try NumberFolding.fold(input.values, .sum, procedure: Self.name)
+    }
+}

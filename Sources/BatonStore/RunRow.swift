@@ -1,0 +1,22 @@
+import Baton
+import BatonPostgres
+import Foundation
+
+/// A run as `baton runs` and `baton show` list it.
+public struct RunRow: Sendable, Codable {
+    public let id: String
+    public let name: String
+    public let status: RunStatus
+    public let submittedAt: String
+    public let startedAt: String?
+    public let finishedAt: String?
+    public let error: String?
+    public let nodeCount: Int
+    public let nodesDone: Int
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, status, error
+        case submittedAt = "submitted_at", startedAt = "started_at", finishedAt = "finished_at"
+        case nodeCount = "node_count", nodesDone = "nodes_done"
+    }
+}

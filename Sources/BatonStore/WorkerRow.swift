@@ -1,0 +1,21 @@
+import Baton
+import BatonPostgres
+import Foundation
+
+/// A worker as `baton workers` shows it.
+public struct WorkerRow: Sendable, Codable {
+    public let id: String
+    public let host: String
+    public let pid: Int
+    public let pools: [String]
+    public let procedures: [String]
+    public let slots: Int
+    public let startedAt: String
+    public let lastSeenAt: String
+    public let secondsSinceSeen: Double
+
+    enum CodingKeys: String, CodingKey {
+        case id, host, pid, pools, procedures, slots
+        case startedAt = "started_at", lastSeenAt = "last_seen_at", secondsSinceSeen = "seconds_since_seen"
+    }
+}
