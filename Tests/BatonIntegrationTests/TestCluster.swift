@@ -68,8 +68,10 @@ final class TestCluster: @unchecked Sendable {
         return process
     }
 
+    @discardableResult
     func startCoordinator() throws -> Process { try start(["coordinator"], name: "coordinator") }
 
+    @discardableResult
     func startWorker(concurrency: Int = 4, name: String = "worker") throws -> Process {
         try start(["worker", "--demo", "--concurrency", String(concurrency)], name: name)
     }
