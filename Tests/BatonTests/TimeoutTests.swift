@@ -1,7 +1,8 @@
-import Baton
 import BatonTesting
 import Foundation
 import Testing
+
+@testable import Baton
 
 @Suite("RunState: timeout")
 struct TimeoutTests {
@@ -170,5 +171,42 @@ struct TimeoutTests {
         #expect(state.nodes["s"]?.status == .failed)
         #expect(state.nodes["s"]?.error?.hasPrefix("timed out") == true)
         #expect(state.nodes["s"]?.error == "timed out after 200ms")
+    }
+}
+
+@Suite("ProcedureRegistry: the timeout race")
+struct TimeoutRaceTests {
+    /// Set when the race's sleeper ends, and whether it was cancelled.
+    final class SleeperEnd: @unchecked Sendable {
+        // Safe: `cancelled` is only touched under `lock`.
+        private let lock = NSLock()
+        private var cancelled: Bool?
+        func set(_ value: Bool) { lock.withLock { cancelled = value } }
+        var value: Bool? { lock.withLock { cancelled } }
+    }
+
+    @Test func aProcedureThatEndsFirstCancelsTheSleeper() async throws {
+        let end = SleeperEnd()
+        let outcome = await ProcedureRegistry.race({ .succeeded(JSON.int(1)) }, timeout: 3600) { seconds in
+            do { try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000)) } catch {
+                end.set(true)
+                throw error
+            }
+            end.set(false)
+        }
+        #expect(outcome == .succeeded(1))
+        // The sleeper of an hour ends (cancelled) at once, not in an hour.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while end.value == nil && ContinuousClock.now < deadline { await Task.yield() }
+        #expect(end.value == true)
+    }
+
+    @Test func aTimeoutCancelsTheProcedure() async {
+        let work: @Sendable () async -> AttemptOutcome<JSON> = {
+            do { try await Task.sleep(nanoseconds: 3_600_000_000_000) } catch { return .failed(message: "cancelled", permanent: false) }
+            return .succeeded(JSON.int(1))
+        }
+        let outcome = await ProcedureRegistry.race(work, timeout: 0.05)
+        #expect(outcome == .failed(message: "timed out after 50ms", permanent: false))
     }
 }

@@ -66,16 +66,18 @@ extension ProcedureRegistry {
 
     /// The procedure's outcome, or a timeout failure once `timeout` seconds pass (the procedure is
     /// then cancelled). Whichever comes second is cancelled: nothing is left running behind.
+    /// `sleep` waits out the timeout (replaceable so a test can see it cancelled).
     static func race<Output: Sendable>(
         _ run: @escaping @Sendable () async -> AttemptOutcome<Output>,
-        timeout: Double
+        timeout: Double,
+        sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(nanoseconds: UInt64($0 * 1_000_000_000)) }
     ) async -> AttemptOutcome<Output> {
         let once = OnceFlag()
         let work = Task { await run() }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<AttemptOutcome<Output>, Never>) in
                 let sleeper = Task {
-                    try? await Task.sleep(nanoseconds: UInt64(min(timeout, 366 * 24 * 3600) * 1_000_000_000))
+                    try? await sleep(min(timeout, 366 * 24 * 3600))
                     if !Task.isCancelled, once.claim() {
                         work.cancel()
                         continuation.resume(returning: .failed(message: "timed out after \(DurationText.format(timeout))", permanent: false))
