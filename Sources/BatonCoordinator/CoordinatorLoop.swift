@@ -329,8 +329,10 @@ final class CoordinatorLoop: @unchecked Sendable {
         pending = PendingBatch()
         let clock = ContinuousClock()
         let began = clock.now
+        var number: Int64?
         do {
-            try store.apply(batch.runs, heartbeats: batch.heartbeats, handledRequests: batch.handledRequests, published: batch.published)
+            number = try store.apply(
+                batch.runs, heartbeats: batch.heartbeats, handledRequests: batch.handledRequests, confirmedBatch: batch.confirmedBatch)
         } catch {
             let decision = FailureDecision.committing(runs: batch.order, error: error)
             if decision == .splitBatch {
@@ -339,9 +341,10 @@ final class CoordinatorLoop: @unchecked Sendable {
                 var recorded = PendingBatch()
                 for part in batch.split() {
                     do {
-                        try store.apply(
+                        let partNumber = try store.apply(
                             part.runs, heartbeats: part.heartbeats, handledRequests: part.handledRequests,
-                            published: part.published)
+                            confirmedBatch: part.confirmedBatch)
+                        number = [number, partNumber].compactMap { $0 }.max()
                         for (runID, commands) in part.runs { recorded.record(runID, commands) }
                     } catch {
                         try carryOut(FailureDecision.committing(runs: part.order, error: error), error: error)
@@ -353,17 +356,16 @@ final class CoordinatorLoop: @unchecked Sendable {
                 batch = PendingBatch()
             }
         }
-        try finishCommit(batch, ackUpTo: tag, began: began, applied: clock.now)
+        try finishCommit(batch, number: number, ackUpTo: tag, began: began, applied: clock.now)
     }
 
     /// After the commit: publish (confirmed), remember what the broker now holds, ack, evict ended runs.
     private func finishCommit(
-        _ batch: PendingBatch, ackUpTo tag: UInt64?, began: ContinuousClock.Instant,
+        _ batch: PendingBatch, number: Int64?, ackUpTo tag: UInt64?, began: ContinuousClock.Instant,
         applied: ContinuousClock.Instant
     ) throws {
         guard let publisher, let consumer else { return }
         let publications = batch.publications
-        var confirmed: [PublishedTask] = []
         for publication in publications {
             switch publication {
             case let .task(task):
@@ -375,7 +377,6 @@ final class CoordinatorLoop: @unchecked Sendable {
                     exchange: BatonTopology.tasksExchange,
                     routingKey: BatonTopology.routingKey(pool: task.pool, procedure: task.procedure),
                     body: task.encoded(), persistent: true, priority: UInt8(clamping: task.priority))
-                confirmed.append(PublishedTask(runID: task.runID, key: task.key, attempt: task.attempt))
             case let .cancel(message):
                 try publisher.publish(exchange: BatonTopology.controlExchange, routingKey: "", body: message.encoded(), persistent: false)
             }
@@ -383,7 +384,8 @@ final class CoordinatorLoop: @unchecked Sendable {
         if !publications.isEmpty {
             try publisher.waitForConfirms()
             lastPublisherService = Date()
-            pending.published.append(contentsOf: confirmed)  // recorded with the next commit
+            // Recorded with the next commit: a restart then knows the broker holds this batch's tasks.
+            if let number { pending.confirmedBatch = max(pending.confirmedBatch ?? number, number) }
         }
         if let tag { try consumer.ack(deliveryTag: tag, multiple: true, channel: BatonTopology.CoordinatorChannel.results) }
         if !batch.order.isEmpty {

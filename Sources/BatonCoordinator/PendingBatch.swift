@@ -9,8 +9,8 @@ struct PendingBatch: Sendable {
     private(set) var commands: [String: [SchedulerCommand]] = [:]
     var heartbeats: [WorkerHeartbeat] = []
     var handledRequests: [Int] = []
-    /// Tasks the broker confirmed after the previous commit, to be marked in this one.
-    var published: [PublishedTask] = []
+    /// The latest batch whose tasks the broker confirmed after the previous commit, to be recorded in this one.
+    var confirmedBatch: Int64?
 
     mutating func record(_ runID: String, _ new: [SchedulerCommand]) {
         guard !new.isEmpty else { return }
@@ -26,7 +26,7 @@ struct PendingBatch: Sendable {
 
     var runs: [(runID: String, commands: [SchedulerCommand])] { order.map { ($0, commands[$0]!) } }
 
-    var isEmpty: Bool { order.isEmpty && heartbeats.isEmpty && handledRequests.isEmpty && published.isEmpty }
+    var isEmpty: Bool { order.isEmpty && heartbeats.isEmpty && handledRequests.isEmpty && confirmedBatch == nil }
 
     /// True when runs changed or requests were taken: that must be committed without waiting.
     /// Heartbeats and publish marks alone are bookkeeping; they ride along with the next batch,
@@ -36,14 +36,14 @@ struct PendingBatch: Sendable {
     var commandCount: Int { commands.values.reduce(0) { $0 + $1.count } }
 
     /// The same batch one run at a time (the first part also carries the heartbeats, requests and
-    /// marks): how a batch that failed for a reason other than a lost connection is retried, so
+    /// confirmed batch): how a batch that failed for a reason other than a lost connection is retried, so
     /// the run that caused it is found and failed alone.
     func split() -> [PendingBatch] {
         var parts: [PendingBatch] = []
         var shared = PendingBatch()
         shared.heartbeats = heartbeats
         shared.handledRequests = handledRequests
-        shared.published = published
+        shared.confirmedBatch = confirmedBatch
         parts.append(shared)
         for runID in order {
             var part = PendingBatch()

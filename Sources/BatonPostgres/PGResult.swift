@@ -92,6 +92,11 @@ public struct PGResult: Sendable {
         self[row: row, column: column].flatMap { Int($0) }
     }
 
+    /// The value as an `Int64`, or nil for NULL, an unknown column, or non-integer text.
+    public func int64(_ row: Int, _ column: String) -> Int64? {
+        self[row: row, column: column].flatMap { Int64($0) }
+    }
+
     /// The value of a `boolean` column (`t`/`f`), or nil for NULL, an unknown column, or other text.
     public func bool(_ row: Int, _ column: String) -> Bool? {
         switch self[row: row, column: column] {

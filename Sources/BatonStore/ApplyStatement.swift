@@ -4,6 +4,7 @@
 struct ApplyStatement {
     private(set) var parameters: [String?] = []
     private var parts: [(name: String, sql: String)] = []
+    private var numbersBatch = false
 
     /// Adds a parameter and returns its placeholder (`$n`).
     mutating func parameter(_ value: String) -> String {
@@ -14,9 +15,14 @@ struct ApplyStatement {
     /// Adds a data-modifying part; its rows are counted in the statement's result.
     mutating func add(_ name: String, _ sql: String) { parts.append((name, sql)) }
 
+    /// Draws the batch's number from `baton.dispatch_batches` once, as `(select id from batch)`
+    /// for the parts and as column `batch` of the result.
+    mutating func addBatchNumber() { numbersBatch = true }
+
     var sql: String {
-        let ctes = parts.map { "\($0.name) as (\n\($0.sql)\nreturning 1\n)" }.joined(separator: ", ")
-        let count = parts.map { "(select count(*) from \($0.name))" }.joined(separator: " + ")
-        return "with \(ctes)\nselect \(count)"
+        var ctes = parts.map { "\($0.name) as (\n\($0.sql)\nreturning 1\n)" }
+        if numbersBatch { ctes.insert("batch as (select nextval('baton.dispatch_batches') as id)", at: 0) }
+        let count = parts.isEmpty ? "0" : parts.map { "(select count(*) from \($0.name))" }.joined(separator: " + ")
+        return "with \(ctes.joined(separator: ", "))\nselect \(count) as written" + (numbersBatch ? ", (select id from batch) as batch" : "")
     }
 }

@@ -112,8 +112,17 @@ enum Schema {
                 from baton.runs r where r.id = n.run_id and n.template is null
                 """,
                 "update baton.nodes set input = null where status = 'pending'",
-                // The attempt whose task the broker confirmed: a restarted coordinator publishes only the others again.
-                "alter table baton.nodes add column if not exists published_attempt int",
+                // Which commit queued a node, and through which commit the broker confirmed every task:
+                // a restarted coordinator publishes again only what may not have reached the broker.
+                "alter table baton.nodes add column if not exists dispatch_batch bigint",
+                "create sequence if not exists baton.dispatch_batches",
+                """
+                create table if not exists baton.publications (
+                    id int primary key check (id = 1),
+                    confirmed_through bigint not null
+                )
+                """,
+                "insert into baton.publications (id, confirmed_through) values (1, 0) on conflict (id) do nothing",
                 // How often a worker said it would heartbeat, so a silent one drops out of `baton workers`.
                 "alter table baton.workers add column if not exists heartbeat_interval float8 not null default 5",
             ]

@@ -7,13 +7,14 @@ extension Store {
     /// runs, in one transaction: node rows, one event per transition, run statuses.
     /// Dispatch commands are ignored here; the caller publishes them after this returns.
     ///
-    /// `published` are tasks the broker confirmed since the last batch: their nodes are marked so a
-    /// restarted coordinator does not publish them again. A heartbeat saying its worker stops
-    /// removes that worker's row.
+    /// Nodes queued by this batch are stamped with a new batch number, which is returned; after the
+    /// broker confirmed the batch's tasks, a later call passes it as `confirmedBatch`, so a restarted
+    /// coordinator does not publish them again (one row written per batch, not one per task).
+    /// A heartbeat saying its worker stops removes that worker's row.
     public func apply(
         _ batch: [(runID: String, commands: [SchedulerCommand])], heartbeats: [WorkerHeartbeat] = [],
-        handledRequests: [Int] = [], published: [PublishedTask] = [], now: Date = Date()
-    ) throws {
+        handledRequests: [Int] = [], confirmedBatch: Int64? = nil, now: Date = Date()
+    ) throws -> Int64? {
         let nowText = Timestamp.text(now)
         var rows: [String: JSON] = [:]  // "run\u{0}key" -> merged row
         var rowOrder: [String] = []
@@ -45,18 +46,6 @@ extension Store {
                 }
             }
         }
-        // A mark for a node this batch also writes goes into that row: one statement may not update a row twice.
-        var marks: [JSON] = []
-        for task in published {
-            let id = task.runID + "\u{0}" + task.key
-            if var row = rows[id]?.objectValue {
-                if row["attempts"]?.intValue == task.attempt { row["published_attempt"] = .int(Int64(task.attempt)) }
-                rows[id] = .object(row)
-            } else {
-                marks.append(["run_id": .string(task.runID), "key": .string(task.key), "attempt": .int(Int64(task.attempt))])
-            }
-        }
-        if rows.isEmpty && runs.isEmpty && heartbeats.isEmpty && events.isEmpty && handledRequests.isEmpty && marks.isEmpty { return }
         // One statement, so one round trip, and atomic on its own: no BEGIN/COMMIT needed.
         var latest: [String: WorkerHeartbeat] = [:]
         for h in heartbeats { latest[h.id] = h }  // one row per worker, or the upsert touches a row twice
@@ -65,6 +54,17 @@ extension Store {
         // Only the parts this batch needs: a smaller statement plans faster, and the hot path
         // (a result and the next task) writes nodes, events and perhaps a run, nothing else.
         var statement = ApplyStatement()
+        // A batch that publishes tasks gets a number: its queued rows carry it, and once the broker
+        // confirmed the batch, recording the number covers every task it published (also tasks
+        // published again on recovery, whose rows an earlier batch stamped).
+        let queues = batch.contains { $0.commands.contains { if case .dispatch = $0 { true } else { false } } }
+        if !queues && rows.isEmpty && runs.isEmpty && heartbeats.isEmpty && events.isEmpty && handledRequests.isEmpty
+            && confirmedBatch == nil
+        {
+            return nil
+        }
+        if queues { statement.addBatchNumber() }
+        let stamp = queues ? "case when u.status = 'queued' then (select id from batch) else n.dispatch_batch end" : "n.dispatch_batch"
         if !rowOrder.isEmpty {
             let rowsParameter = statement.parameter(JSON.array(rowOrder.map { rows[$0]! }).serialized())
             statement.add(
@@ -79,16 +79,14 @@ extension Store {
                     worker = case when u.reset then u.worker else coalesce(u.worker, n.worker) end,
                     due_at = u.due_at,
                     scheduler = coalesce(u.scheduler, n.scheduler),
-                    published_attempt = case when u.reset or u.status <> 'queued' then u.published_attempt
-                                             else coalesce(u.published_attempt, n.published_attempt) end,
+                    dispatch_batch = \(stamp),
                     queued_at = coalesce(u.queued_at, n.queued_at),
                     started_at = case when u.reset then u.started_at else coalesce(u.started_at, n.started_at) end,
                     finished_at = case when u.reset then u.finished_at else coalesce(u.finished_at, n.finished_at) end
                 from jsonb_to_recordset(\(rowsParameter)::jsonb) as u(
                     run_id uuid, key text, status text, attempts int, set_input bool, input jsonb,
                     set_output bool, output jsonb, error text, worker text, reset bool,
-                    queued_at timestamptz, started_at timestamptz, finished_at timestamptz, due_at timestamptz, scheduler jsonb,
-                    published_attempt int)
+                    queued_at timestamptz, started_at timestamptz, finished_at timestamptz, due_at timestamptz, scheduler jsonb)
                 where n.run_id = u.run_id and n.key = u.key
                 """)
         }
@@ -134,17 +132,14 @@ extension Store {
             let stoppedParameter = statement.parameter(JSON.array(stopped).serialized())
             statement.add("worker_exits", "delete from baton.workers where id in (select jsonb_array_elements_text(\(stoppedParameter)::jsonb))")
         }
-        if !marks.isEmpty {
-            let marksParameter = statement.parameter(JSON.array(marks).serialized())
+        if let confirmedBatch {
+            let confirmedParameter = statement.parameter(String(confirmedBatch))
             statement.add(
-                "publish_marks",
-                """
-                update baton.nodes n set published_attempt = m.attempt
-                from jsonb_to_recordset(\(marksParameter)::jsonb) as m(run_id uuid, key text, attempt int)
-                where n.run_id = m.run_id and n.key = m.key and n.attempts = m.attempt and n.status = 'queued'
-                """)
+                "confirmed",
+                "update baton.publications set confirmed_through = greatest(confirmed_through, \(confirmedParameter)::bigint) where id = 1")
         }
-        try connection.execute(statement.sql, statement.parameters)
+        let result = try connection.query(statement.sql, statement.parameters)
+        return queues ? result.int64(0, "batch") : nil
     }
 
     /// Folds a node's transitions within one batch into the row it ends as.

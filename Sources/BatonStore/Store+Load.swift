@@ -23,7 +23,8 @@ extension Store {
         let nodes = try connection.query(
             """
             select key, status, attempts, input::text as input, output::text as output, error, worker,
-                   scheduler::text as scheduler, published_attempt
+                   scheduler::text as scheduler,
+                   dispatch_batch is not null and dispatch_batch <= (select confirmed_through from baton.publications) as confirmed
             from baton.nodes where run_id = $1::uuid order by position
             """, [id])
         var graph: Graph
@@ -60,7 +61,7 @@ extension Store {
                     error: nodes[row: i, column: "error"],
                     worker: nodes[row: i, column: "worker"])
                 if let text = nodes[row: i, column: "scheduler"] { state.restore(bookkeeping: try JSONParser.parse(text)) }
-                state.publishedAttempt = nodes.int(i, "published_attempt")
+                if status == .queued, nodes.bool(i, "confirmed") == true { state.publishedAttempt = state.attempt }
                 states[key] = state
             } catch {
                 throw StoreError("run \(id): node '\(key)' cannot be read: \(error)")

@@ -138,7 +138,7 @@ extension Integration {
                 try TestCluster.waitUntil(30, "300 tasks queued and confirmed (round \(round))") {
                     try TestCluster.sql().query(
                         """
-                        select count(*) as n from baton.nodes where run_id = $1::uuid and status = 'queued' and published_attempt = attempts
+                        select count(*) as n from baton.nodes where run_id = $1::uuid and status = 'queued' and dispatch_batch <= (select confirmed_through from baton.publications)
                         """, [runID]
                     ).int(0, "n") == 300
                 }

@@ -66,12 +66,12 @@ struct CoordinatorDecisionTests {
         batch.record("r2", [.runStatus(.running, error: nil)])
         batch.record("r1", [.cancelTasks(runID: "r1", attempts: [TaskRef(key: "m", attempt: 2)])])
         batch.handledRequests = [7]
-        batch.published = [PublishedTask(runID: "r0", key: "x", attempt: 1)]
+        batch.confirmedBatch = 41
         #expect(batch.order == ["r1", "r2"])
         #expect(batch.publications == [.task(task), .cancel(ControlMessage(runID: "r1", attempts: [TaskRef(key: "m", attempt: 2)]))])
         let parts = batch.split()
         #expect(parts.count == 3)
-        #expect(parts[0].order.isEmpty && parts[0].handledRequests == [7] && parts[0].published.count == 1)
+        #expect(parts[0].order.isEmpty && parts[0].handledRequests == [7] && parts[0].confirmedBatch == 41)
         #expect(parts[1].order == ["r1"] && parts[1].commandCount == 2 && parts[1].handledRequests.isEmpty)
         #expect(parts[2].order == ["r2"])
         batch.drop("r1")
