@@ -52,6 +52,11 @@ public final class Store: @unchecked Sendable {
     public func requireSchema() throws {
         let r = try connection.query("select to_regclass('baton.runs') is not null as ok")
         if r.bool(0, "ok") != true { throw StoreError("the database has no Baton schema: run `baton migrate` first") }
+        let latest = Schema.migrations.map(\.version).max() ?? 0
+        let applied = try connection.query("select coalesce(max(version), 0) as v from baton.schema_migrations").int(0, "v") ?? 0
+        if applied < latest {
+            throw StoreError("the database's Baton schema is at version \(applied), this baton needs \(latest): run `baton migrate`")
+        }
     }
 }
 

@@ -178,5 +178,17 @@ extension Integration {
             #expect(!listed.contains { $0["pid"]?.intValue == Int(killed.processIdentifier) })
             #expect(!listed.contains { $0["pid"]?.intValue == Int(graceful.processIdentifier) })
         }
+
+        @Test("a database whose schema is behind this baton is refused with a clear error, not half used")
+        func schemaBehindIsRefused() throws {
+            let sql = try TestCluster.sql()
+            let latest = try #require(try sql.query("select max(version) as v from baton.schema_migrations").int(0, "v"))
+            _ = try sql.execute("delete from baton.schema_migrations where version = $1::int", [String(latest)])
+            defer { _ = try? sql.execute("insert into baton.schema_migrations (version) values ($1::int)", [String(latest)]) }
+            let runs = try TestCluster.cli(["runs"])
+            #expect(runs.status == 1)
+            #expect(
+                runs.stderr == "baton: the database's Baton schema is at version \(latest - 1), this baton needs \(latest): run `baton migrate`\n")
+        }
     }
 }
