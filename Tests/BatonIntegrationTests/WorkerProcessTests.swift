@@ -136,6 +136,9 @@ extension Integration {
             let garbage: [[UInt8]] = [
                 Array("not json".utf8), Array(#"{"run": 1}"#.utf8), [0xFF, 0x00, 0xFE],
                 Array(#"{"type":"result","run":"x","node":"n","attempt":"one"}"#.utf8),
+                // Messages of a version this build does not read.
+                Array(#"{"v":2,"run":"x","node":"n","attempt":1,"procedure":"baton.echo","input":{},"pool":"default","priority":0}"#.utf8),
+                Array(#"{"v":2,"type":"log","run":"x","node":"n","attempt":1,"message":"hi"}"#.utf8),
             ]
             for body in garbage {
                 try amqp.publish(
@@ -145,13 +148,17 @@ extension Integration {
             // A dead letter that reads as a task but names no real run must be dropped too, not retried forever.
             try amqp.publish(
                 exchange: BatonTopology.deadExchange, routingKey: "",
-                body: Array(#"{"run": "not-a-uuid", "node": "n", "attempt": 1, "procedure": "baton.echo"}"#.utf8))
+                body: Array(
+                    #"{"v": 1, "run": "not-a-uuid", "node": "n", "attempt": 1, "procedure": "baton.echo", "input": {}, "pool": "default", "priority": 0}"#
+                        .utf8))
             try amqp.waitForConfirms()
 
             try TestCluster.waitUntil(30, "the garbage to be dead-lettered and dropped") {
                 cluster.log("coordinator").components(separatedBy: "that is not a task").count - 1 >= 2 * garbage.count
             }
             #expect(cluster.log("worker").contains("dead-lettering a malformed task"))
+            #expect(cluster.log("worker").contains("task message has version 2; this build of Baton reads version 1 only"))
+            #expect(cluster.log("coordinator").contains("dead-lettering a report: report has version 2; this build of Baton reads version 1 only"))
             #expect(coordinator.isRunning && worker.isRunning)
             let after = try TestCluster.submit(["name": "after", "nodes": ["a": ["procedure": "baton.add", "input": ["values": [1, 1]]]]])
             #expect(try TestCluster.waitForRun(after, store: store, seconds: 30) == "succeeded")
