@@ -18,6 +18,7 @@ final class CoordinatorLoop: @unchecked Sendable {
     private var store: Store?
     private var consumer: AMQPConnection?
     private var publisher: AMQPConnection?
+    /// Routing keys whose task queue this connection declared.
     private var declaredQueues: Set<String> = []
 
     /// Unfinished runs, as their state machines.
@@ -369,13 +370,12 @@ final class CoordinatorLoop: @unchecked Sendable {
         for publication in publications {
             switch publication {
             case let .task(task):
-                let queue = BatonTopology.taskQueue(pool: task.pool, procedure: task.procedure)
-                if declaredQueues.insert(queue).inserted {
+                let routingKey = BatonTopology.routingKey(pool: task.pool, procedure: task.procedure)
+                if declaredQueues.insert(routingKey).inserted {
                     try BatonTopology.declareTaskQueue(pool: task.pool, procedure: task.procedure, on: publisher)
                 }
                 try publisher.publish(
-                    exchange: BatonTopology.tasksExchange,
-                    routingKey: BatonTopology.routingKey(pool: task.pool, procedure: task.procedure),
+                    exchange: BatonTopology.tasksExchange, routingKey: routingKey,
                     body: task.encoded(), persistent: true, priority: UInt8(clamping: task.priority))
             case let .cancel(message):
                 try publisher.publish(exchange: BatonTopology.controlExchange, routingKey: "", body: message.encoded(), persistent: false)

@@ -26,8 +26,6 @@ struct PendingBatch: Sendable {
 
     var runs: [(runID: String, commands: [SchedulerCommand])] { order.map { ($0, commands[$0]!) } }
 
-    var isEmpty: Bool { order.isEmpty && heartbeats.isEmpty && handledRequests.isEmpty && confirmedBatch == nil }
-
     /// True when runs changed or requests were taken: that must be committed without waiting.
     /// Heartbeats and publish marks alone are bookkeeping; they ride along with the next batch,
     /// so a marks-only commit (a durable write) never sits between a result and the next task.

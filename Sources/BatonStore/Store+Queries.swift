@@ -145,16 +145,18 @@ extension Store {
 
     /// Queued nodes of a run whose procedure no live worker serves in the node's pool:
     /// they wait until such a worker starts.
-    public func unservedNodes(ofRun id: String, limit: Int = 5) throws -> [(key: String, procedure: String, pool: String)] {
+    public func unservedNodes(ofRun id: String, limit: Int = 5) throws -> [UnservedNode] {
         let r = try connection.query(
             """
             select n.key, n.procedure, n.pool from baton.nodes n
             where n.run_id = $1::uuid and n.status = 'queued' and not exists (
                 select 1 from baton.workers w
-                where w.last_seen_at > now() - make_interval(secs => 3 * w.heartbeat_interval + 1)
+                where w.last_seen_at > now() - make_interval(secs => \(Store.liveWindow(of: "w")))
                   and n.pool = any(w.pools) and n.procedure = any(w.procedures))
             order by n.position limit $2::int
             """, [id, String(limit)])
-        return (0..<r.rowCount).map { (r[row: $0, column: "key"]!, r[row: $0, column: "procedure"]!, r[row: $0, column: "pool"]!) }
+        return (0..<r.rowCount).map {
+            UnservedNode(key: r[row: $0, column: "key"]!, procedure: r[row: $0, column: "procedure"]!, pool: r[row: $0, column: "pool"]!)
+        }
     }
 }

@@ -31,6 +31,10 @@ extension Store {
         """
     }
 
+    /// Seconds since its last heartbeat within which the worker row `alias` counts as live: three of
+    /// its heartbeat intervals and a second (SQL over that row's columns).
+    static func liveWindow(of alias: String) -> String { "3 * \(alias).heartbeat_interval + 1" }
+
     /// Workers heard from within `seconds`; by default, within three of their own heartbeat
     /// intervals (plus a second), so a worker that died leaves the list within seconds and one
     /// that stopped cleanly at once (its last heartbeat removes it).
@@ -40,8 +44,8 @@ extension Store {
             select id, host, pid, array_to_json(pools)::text as pools, array_to_json(procedures)::text as procedures, slots,
                    started_at::text as started_at, last_seen_at::text as last_seen_at,
                    extract(epoch from now() - last_seen_at)::float8 as age
-            from baton.workers
-            where last_seen_at > now() - make_interval(secs => coalesce($1::float8, 3 * heartbeat_interval + 1))
+            from baton.workers w
+            where last_seen_at > now() - make_interval(secs => coalesce($1::float8, \(Store.liveWindow(of: "w"))))
             order by id
             """, [seconds.map { String($0) }])
         return try (0..<r.rowCount).map { i in

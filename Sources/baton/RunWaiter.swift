@@ -35,7 +35,7 @@ struct RunWaiter {
                         lastUnservedCheck = Date()
                         unserved =
                             (try? store.unservedNodes(ofRun: runID, limit: 3))
-                            .map { $0.map { "\($0.key) (\($0.procedure) in pool \($0.pool))" }.joined(separator: ", ") } ?? ""
+                            .map { $0.map(\.description).joined(separator: ", ") } ?? ""
                     }
                 } else {
                     unserved = ""

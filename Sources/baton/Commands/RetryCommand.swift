@@ -22,13 +22,11 @@ struct RetryCommand: ParsableCommand {
         guard before == .failed || before == .cancelled else {
             throw CLIFailure("run \(id) is \(before.rawValue); only a failed or cancelled run can be retried")
         }
-        if let from, !(try store.nodes(ofRun: id).contains { $0.key == from }) {
-            throw CLIFailure("run \(id) has no node '\(from)'", exitCode: 2)
-        }
         if let from {  // the coordinator would ignore a retry that cannot succeed: say so now, and why
             let state: RunState?
             do { state = try store.loadRun(id) } catch { throw CLIFailure("\(error)") }
             guard let state else { throw CLIFailure("no run with id \(id)") }
+            guard state.graph.nodes[from] != nil else { throw CLIFailure("run \(id) has no node '\(from)'", exitCode: 2) }
             do { _ = try state.nodesToRetry(from: from) } catch {
                 throw CLIFailure("cannot retry run \(id) from '\(from)': \(error.description)", exitCode: 2)
             }

@@ -25,9 +25,11 @@ struct SubmitCommand: ParsableCommand {
         do { _ = try GraphFile.read(file) } catch let failure as CLIFailure { throw reportingInvalid(failure) }  // before any connection
         let store = try connection.openStore()
         defer { store.close() }
+        // Read once: the known procedures and, after storing, which of them no live worker serves.
+        let liveWorkers = (try? store.liveWorkers()) ?? []
         var known: Set<String>? = nil
         if !allowUnknownProcedures {
-            known = Set(ProcedureRegistry.demo.names).union((try? store.servedProcedures()) ?? [])
+            known = Set(ProcedureRegistry.demo.names).union(liveWorkers.flatMap(\.procedures))
         }
         let graph: Graph
         do { graph = try GraphFile.load(file, knownProcedures: known) } catch let failure as CLIFailure { throw reportingInvalid(failure) }
@@ -38,7 +40,7 @@ struct SubmitCommand: ParsableCommand {
                     + "submit that graph to get the run, or use another key", exitCode: 2)
         } catch { throw CLIFailure("cannot store the run: \(error)") }
         let existing = !run.created
-        let unserved = UnservedProcedures(graph: graph, workers: (try? store.liveWorkers()) ?? [])
+        let unserved = UnservedProcedures(graph: graph, workers: liveWorkers)
         for line in unserved.warnings { Output.error("baton: " + line) }
         if !wait {
             if output.json {

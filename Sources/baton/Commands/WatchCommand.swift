@@ -28,7 +28,7 @@ struct WatchCommand: ParsableCommand {
             // Queued nodes that no live worker serves wait; say so on stderr whenever that changes.
             if Date().timeIntervalSince(lastUnservedCheck) >= 2 {
                 lastUnservedCheck = Date()
-                let now = ((try? store.unservedNodes(ofRun: id, limit: 5)) ?? []).map { "\($0.key) (\($0.procedure) in pool \($0.pool))" }
+                let now = ((try? store.unservedNodes(ofRun: id, limit: 5)) ?? []).map(\.description)
                 if now != unserved, !now.isEmpty { Output.error("waiting for a worker: " + now.joined(separator: ", ")) }
                 unserved = now
             }

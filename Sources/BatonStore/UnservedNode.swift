@@ -1,0 +1,9 @@
+/// A queued node whose procedure no live worker serves in its pool: it waits until one starts.
+public struct UnservedNode: Sendable, Equatable, CustomStringConvertible {
+    public let key: String
+    public let procedure: String
+    public let pool: String
+
+    /// `key (procedure in pool pool)`, as `submit --wait` and `watch` show it.
+    public var description: String { "\(key) (\(procedure) in pool \(pool))" }
+}
