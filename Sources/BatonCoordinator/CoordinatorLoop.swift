@@ -34,6 +34,12 @@ final class CoordinatorLoop: @unchecked Sendable {
     private var pending = PendingBatch()
     /// The earliest timer of any cached run.
     private var nextWakeUp: Date?
+    /// Mutex, concurrency and cache requests of every run (mirrors `baton.holds`).
+    private var admission = AdmissionTable()
+    /// Grants held back while runs are being loaded (a grant may be for a run not loaded yet).
+    private var deferredGrants: [AdmissionTable.Entry]?
+    /// Cache entries recorded since the last commit (not in `baton.cache` yet), by `CacheLookup.claim` name.
+    private var uncommittedCache: [String: CacheHit] = [:]
 
     init(configuration: CoordinatorConfiguration) {
         self.configuration = configuration
@@ -104,8 +110,15 @@ final class CoordinatorLoop: @unchecked Sendable {
         // Recovery: resume every unfinished run; queued tasks the broker may not have are published again.
         runs = [:]
         pending = PendingBatch()
+        admission = AdmissionTable(entries: try store.loadHolds())
+        uncommittedCache = [:]
+        deferredGrants = []
         try takeRequests()  // what users asked while no coordinator ran comes first: a cancelled run must not start
         for id in try store.activeRunIDs() { try startRun(id) }
+        let grants = deferredGrants ?? []
+        deferredGrants = nil
+        for entry in grants { admit(entry) }
+        deliver(admission.grantWaiting())
         lastPoll = Date()
         try commit(ackUpTo: nil)
         logger.info("coordinator connected; resumed \(runs.count) unfinished run(s)")
@@ -117,6 +130,8 @@ final class CoordinatorLoop: @unchecked Sendable {
         store?.close(); store = nil
         runs = [:]
         pending = PendingBatch()
+        admission = AdmissionTable()
+        uncommittedCache = [:]
     }
 
     // MARK: - One batch
@@ -301,7 +316,60 @@ final class CoordinatorLoop: @unchecked Sendable {
         return true
     }
 
-    private func record(_ runID: String, _ commands: [SchedulerCommand]) { pending.record(runID, commands) }
+    /// Adds a run's commands to the batch and carries out its admission commands at once: a release
+    /// grants the next waiter (of any run) within the same batch, so both are committed together.
+    private func record(_ runID: String, _ commands: [SchedulerCommand]) {
+        pending.record(runID, commands)
+        for command in commands {
+            switch command {
+            case let .acquire(request):
+                if let lookup = request.cache, let hit = cacheHit(lookup), runs[runID] != nil {
+                    record(runID, runs[runID]!.handle(.cached(key: request.key, hit: hit)))
+                } else {
+                    deliver(admission.request(runID: runID, request))
+                }
+            case let .release(key):
+                deliver(admission.release(runID: runID, key: key))
+            case let .cacheStore(key, lookup, output):
+                uncommittedCache[lookup.claim.name] = CacheHit(output: output, sourceRun: runID, sourceNode: key)
+            default:
+                break
+            }
+        }
+    }
+
+    /// Records the table's changes in the batch and tells each granted node's run.
+    private func deliver(_ changes: [AdmissionTable.Change]) {
+        for change in changes {
+            pending.hold(change)
+            if case let .granted(entry) = change {
+                if deferredGrants != nil { deferredGrants!.append(entry) } else { admit(entry) }
+            }
+        }
+    }
+
+    /// A granted node takes a cached output if one has appeared meanwhile (findOrFetch), else is queued.
+    private func admit(_ entry: AdmissionTable.Entry) {
+        guard runs[entry.runID] != nil else {
+            logger.warning("run \(entry.runID) node \(entry.key): granted, but the run is not loaded; released")
+            deliver(admission.release(runID: entry.runID, key: entry.key))
+            return
+        }
+        if let lookup = entry.cache, let hit = cacheHit(lookup) {
+            record(entry.runID, runs[entry.runID]!.handle(.cached(key: entry.key, hit: hit)))
+        } else {
+            record(entry.runID, runs[entry.runID]!.handle(.admitted(key: entry.key)))
+        }
+    }
+
+    /// The newest cached output for `lookup`, this batch's first. A store error counts as a miss (the node runs).
+    private func cacheHit(_ lookup: CacheLookup) -> CacheHit? {
+        if let hit = uncommittedCache[lookup.claim.name] { return hit }
+        do { return try store?.cacheLookup(lookup) } catch {
+            logger.warning("cache lookup for \(lookup.procedure) failed (the node runs): \(error)")
+            return nil
+        }
+    }
 
     /// Carries out a decision about an error: reconnect (rethrow), or fail one run and go on.
     private func carryOut(_ decision: FailureDecision, error: Error) throws {
@@ -315,6 +383,7 @@ final class CoordinatorLoop: @unchecked Sendable {
             pending.drop(id)
             runs[id] = nil
             finished.insert(id)
+            deliver(admission.releaseAll(runID: id))  // the store releases its rows with the failure
             guard let store else { return }
             do { try store.failRun(id, error: message) } catch {
                 if FailureDecision.isConnectionLost(error) { throw error }
@@ -333,7 +402,8 @@ final class CoordinatorLoop: @unchecked Sendable {
         var number: Int64?
         do {
             number = try store.apply(
-                batch.runs, heartbeats: batch.heartbeats, handledRequests: batch.handledRequests, confirmedBatch: batch.confirmedBatch)
+                batch.runs, heartbeats: batch.heartbeats, handledRequests: batch.handledRequests, confirmedBatch: batch.confirmedBatch,
+                holds: batch.holdChanges)
         } catch {
             let decision = FailureDecision.committing(runs: batch.order, error: error)
             if decision == .splitBatch {
@@ -344,7 +414,7 @@ final class CoordinatorLoop: @unchecked Sendable {
                     do {
                         let partNumber = try store.apply(
                             part.runs, heartbeats: part.heartbeats, handledRequests: part.handledRequests,
-                            confirmedBatch: part.confirmedBatch)
+                            confirmedBatch: part.confirmedBatch, holds: part.holdChanges)
                         number = [number, partNumber].compactMap { $0 }.max()
                         for (runID, commands) in part.runs { recorded.record(runID, commands) }
                     } catch {
@@ -366,6 +436,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         applied: ContinuousClock.Instant
     ) throws {
         guard let publisher, let consumer else { return }
+        uncommittedCache = [:]
         let publications = batch.publications
         for publication in publications {
             switch publication {

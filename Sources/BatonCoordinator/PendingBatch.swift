@@ -11,6 +11,8 @@ struct PendingBatch: Sendable {
     var handledRequests: [Int] = []
     /// The latest batch whose tasks the broker confirmed after the previous commit, to be recorded in this one.
     var confirmedBatch: Int64?
+    /// Changes to `baton.holds`, netted per row (by seq), with the run each belongs to.
+    private(set) var holds: [Int64: (runID: String, change: HoldChange)] = [:]
 
     mutating func record(_ runID: String, _ new: [SchedulerCommand]) {
         guard !new.isEmpty else { return }
@@ -18,10 +20,35 @@ struct PendingBatch: Sendable {
         commands[runID, default: []].append(contentsOf: new)
     }
 
+    /// Records what the admission table changed, netted so each row is written once per statement:
+    /// a row inserted and granted in one batch is inserted granted; inserted and deleted, not written.
+    mutating func hold(_ change: AdmissionTable.Change) {
+        switch change {
+        case let .requested(entry):
+            holds[entry.seq] = (entry.runID, .insert(entry))
+        case let .granted(entry):
+            if case .insert? = holds[entry.seq]?.change {
+                holds[entry.seq] = (entry.runID, .insert(entry))
+            } else {
+                holds[entry.seq] = (entry.runID, .grant(seq: entry.seq))
+            }
+        case let .released(entry):
+            if case .insert? = holds[entry.seq]?.change {
+                holds[entry.seq] = nil
+            } else {
+                holds[entry.seq] = (entry.runID, .delete(seq: entry.seq))
+            }
+        }
+    }
+
+    /// The hold changes to write, oldest row first.
+    var holdChanges: [HoldChange] { holds.keys.sorted().map { holds[$0]!.change } }
+
     /// Drops what was decided for `runID` (its run failed as a whole).
     mutating func drop(_ runID: String) {
         commands[runID] = nil
         order.removeAll { $0 == runID }
+        holds = holds.filter { $0.value.runID != runID }
     }
 
     var runs: [(runID: String, commands: [SchedulerCommand])] { order.map { ($0, commands[$0]!) } }
@@ -29,7 +56,7 @@ struct PendingBatch: Sendable {
     /// True when runs changed or requests were taken: that must be committed without waiting.
     /// Heartbeats and publish marks alone are bookkeeping; they ride along with the next batch,
     /// so a marks-only commit (a durable write) never sits between a result and the next task.
-    var hasDecisions: Bool { !order.isEmpty || !handledRequests.isEmpty }
+    var hasDecisions: Bool { !order.isEmpty || !handledRequests.isEmpty || !holds.isEmpty }
 
     var commandCount: Int { commands.values.reduce(0) { $0 + $1.count } }
 
@@ -46,8 +73,11 @@ struct PendingBatch: Sendable {
         for runID in order {
             var part = PendingBatch()
             part.record(runID, commands[runID]!)
+            part.holds = holds.filter { $0.value.runID == runID }
             parts.append(part)
         }
+        let elsewhere = holds.filter { !order.contains($0.value.runID) }  // e.g. releases of a run that failed as a whole
+        if !elsewhere.isEmpty { parts[0].holds = elsewhere }
         return parts
     }
 

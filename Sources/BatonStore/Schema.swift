@@ -127,5 +127,38 @@ enum Schema {
                 "alter table baton.workers add column if not exists heartbeat_interval float8 not null default 5",
             ]
         ),
+        (
+            7,
+            [
+                // Mutex, concurrency and in-flight cache requests across runs: one row per node that waits
+                // or holds, granted all or none, first come (lowest seq) first served. Written with the node changes.
+                """
+                create table if not exists baton.holds (
+                    seq bigint primary key,
+                    run_id uuid not null references baton.runs (id) on delete cascade,
+                    node_key text not null,
+                    claims jsonb not null,
+                    cache jsonb,
+                    granted boolean not null,
+                    requested_at timestamptz not null default now()
+                )
+                """,
+                "create index if not exists holds_run_idx on baton.holds (run_id, node_key)",
+                // Outputs of nodes with `cache`, by procedure and canonical input (compared in full; the hash only finds it).
+                """
+                create table if not exists baton.cache (
+                    id bigserial primary key,
+                    procedure text not null,
+                    input_hash bytea not null,
+                    input text not null,
+                    output jsonb not null,
+                    run_id uuid not null,
+                    node_key text not null,
+                    succeeded_at timestamptz not null
+                )
+                """,
+                "create index if not exists cache_lookup_idx on baton.cache (procedure, input_hash, succeeded_at desc)",
+            ]
+        ),
     ]
 }

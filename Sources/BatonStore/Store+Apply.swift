@@ -13,13 +13,14 @@ extension Store {
     /// A heartbeat saying its worker stops removes that worker's row.
     public func apply(
         _ batch: [(runID: String, commands: [SchedulerCommand])], heartbeats: [WorkerHeartbeat] = [],
-        handledRequests: [Int] = [], confirmedBatch: Int64? = nil, now: Date = Date()
+        handledRequests: [Int] = [], confirmedBatch: Int64? = nil, holds: [HoldChange] = [], now: Date = Date()
     ) throws -> Int64? {
         let nowText = Timestamp.text(now)
         var rows: [String: JSON] = [:]  // "run\u{0}key" -> merged row
         var rowOrder: [String] = []
         var events: [JSON] = []
         var runs: [String: JSON] = [:]  // run id -> its last status in this batch
+        var cacheRows: [JSON] = []
         for (runID, commands) in batch {
             for command in commands {
                 switch command {
@@ -41,8 +42,13 @@ extension Store {
                         "run_id": .string(runID), "node_key": .string(key), "kind": .string(kind),
                         "at": .string(nowText), "detail": detail,
                     ])
-                case .dispatch, .cancelTasks:
-                    break
+                case let .cacheStore(key, lookup, output):
+                    cacheRows.append([
+                        "procedure": .string(lookup.procedure), "input": .string(lookup.input), "output": output,
+                        "run_id": .string(runID), "node_key": .string(key),
+                    ])
+                case .dispatch, .cancelTasks, .acquire, .release:
+                    break  // holds come as `holds`, netted by the caller
                 }
             }
         }
@@ -59,7 +65,7 @@ extension Store {
         // published again on recovery, whose rows an earlier batch stamped).
         let queues = batch.contains { $0.commands.contains { if case .dispatch = $0 { true } else { false } } }
         if !queues && rows.isEmpty && runs.isEmpty && heartbeats.isEmpty && events.isEmpty && handledRequests.isEmpty
-            && confirmedBatch == nil
+            && confirmedBatch == nil && holds.isEmpty && cacheRows.isEmpty
         {
             return nil
         }
@@ -131,6 +137,19 @@ extension Store {
         if !stopped.isEmpty {
             let stoppedParameter = statement.parameter(JSON.array(stopped).serialized())
             statement.add("worker_exits", "delete from baton.workers where id in (select jsonb_array_elements_text(\(stoppedParameter)::jsonb))")
+        }
+        addHolds(holds, to: &statement)
+        if !cacheRows.isEmpty {
+            let cacheParameter = statement.parameter(JSON.array(cacheRows).serialized())
+            let nowParameter = statement.parameter(nowText)
+            statement.add(
+                "cache_inserts",
+                """
+                insert into baton.cache (procedure, input_hash, input, output, run_id, node_key, succeeded_at)
+                select c->>'procedure', sha256(convert_to(c->>'input', 'UTF8')), c->>'input', c->'output',
+                       (c->>'run_id')::uuid, c->>'node_key', \(nowParameter)::timestamptz
+                from jsonb_array_elements(\(cacheParameter)::jsonb) as t(c)
+                """)
         }
         if let confirmedBatch {
             let confirmedParameter = statement.parameter(String(confirmedBatch))

@@ -72,11 +72,12 @@ extension Store {
     }
 
     /// Ends a run that cannot go on (its stored state cannot be read or written), with `error`,
-    /// so the coordinator stops trying and every other run goes on.
+    /// so the coordinator stops trying and every other run goes on. Its holds are released.
     public func failRun(_ id: String, error: String) throws {
         try connection.execute(
             """
-            with failed as (
+            with released as (delete from baton.holds where run_id = $1::uuid),
+            failed as (
                 update baton.runs set status = 'failed', error = $2, finished_at = now(), started_at = coalesce(started_at, now())
                 where id = $1::uuid and status in ('pending', 'running')
                 returning id

@@ -37,6 +37,7 @@ public struct LocalEngine: Sendable {
         var running: [TaskRef: Task<Void, Never>] = [:]
         var timer: Task<Void, Never>?
         var timerDue: Date?
+        var admission = LocalAdmission()
 
         func apply(_ commands: [SchedulerCommand]) {
             for command in commands {
@@ -47,6 +48,7 @@ public struct LocalEngine: Sendable {
                 default: break
                 }
             }
+            for event in admission.carryOut(runID, commands, now: Date()) { apply(state.handle(event)) }
         }
 
         apply(state.handle(.start))

@@ -32,7 +32,10 @@ extension GraphDecoder {
             }
         }
         if let v = fields["retry"] { p.retry = decodeRetry(v, report: report("retry")) }
+        if let v = fields["mutex"] { p.mutex = decodeMutex(v, report: report("mutex")) }
+        if let v = fields["cache"] { p.cache = decodeCache(v, report: report("cache")) }
         guard let node else { return p }  // the rest is per node only
+        if let v = fields["concurrency"] { p.concurrency = decodeConcurrency(v, node: node, allKeys: allKeys, problem: problem) }
         if let v = fields["when"] {
             p.when = decodeTemplate(v, node: node, field: "when", allKeys: allKeys, problem: problem)
             if case let .literal(value) = p.when!, value.boolValue == nil {
@@ -119,6 +122,68 @@ extension GraphDecoder {
         }
         let input = decodeTemplate(o["input"] ?? .object(JSONObject()), node: node, field: "condition/input", allKeys: allKeys, problem: problem)
         return ConditionSpec(procedure: procedure, input: input, negate: negate)
+    }
+
+    private func decodeMutex(_ json: JSON, report: (String, String) -> Void) -> [String]? {
+        guard case let .array(items) = json else { report("", "must be an array of mutex names like [\"db\"], found \(json.kindName)"); return nil }
+        guard !items.isEmpty else { report("", "must name at least one mutex"); return nil }
+        var names: [String] = []
+        for (i, item) in items.enumerated() {
+            guard case let .string(name) = item else { report(String(i), "must be a mutex name string, found \(item.kindName)"); return nil }
+            if let why = NodeKey.problem(with: name) { report(String(i), "invalid mutex name '\(name)': \(why)"); return nil }
+            if names.contains(name) { report(String(i), "names mutex '\(name)' twice"); return nil }
+            names.append(name)
+        }
+        return names
+    }
+
+    private func decodeCache(_ json: JSON, report: (String, String) -> Void) -> CachePolicy? {
+        guard case let .object(o) = json else { report("", "must be an object like {\"ttl\": \"1h\"}, found \(json.kindName)"); return nil }
+        for key in o.keys where key != "ttl" { report(key, "unknown field (expected: ttl)") }
+        guard let ttl = o["ttl"] else { report("ttl", "is required: how long an output may be reused, like \"1h\""); return nil }
+        switch DurationText.parse(ttl) {
+        case let .success(s) where s > 0: return CachePolicy(ttl: s)
+        case .success: report("ttl", "must be longer than 0"); return nil
+        case let .failure(e): report("ttl", e.description); return nil
+        }
+    }
+
+    private func decodeConcurrency(_ json: JSON, node: String, allKeys: Set<String>, problem: (String?, String, String) -> Void) -> ConcurrencyPolicy?
+    {
+        guard case let .object(o) = json else {
+            problem(
+                node, "concurrency",
+                "must be an object like {\"key\": {\"$from\": \"a\", \"select\": \"/customer\"}, \"limit\": 2}, found \(json.kindName)")
+            return nil
+        }
+        for key in o.keys where !["key", "limit"].contains(key) { problem(node, "concurrency/\(key)", "unknown field (expected one of: key, limit)") }
+        guard let keyJSON = o["key"] else { problem(node, "concurrency/key", "is required: a string or a $from reference"); return nil }
+        let key = decodeTemplate(keyJSON, node: node, field: "concurrency/key", allKeys: allKeys, problem: problem)
+        if case let .literal(value) = key, case let .failure(e) = ConcurrencyPolicy.keyText(value) {
+            problem(node, "concurrency/key", e.description.replacingOccurrences(of: "concurrency/key must evaluate to", with: "must be"))
+            return nil
+        }
+        guard let limitJSON = o["limit"] else { problem(node, "concurrency/limit", "is required: a positive integer"); return nil }
+        guard let limit = limitJSON.intValue, (1...1_000_000).contains(limit) else {
+            problem(node, "concurrency/limit", "must be an integer from 1 to 1000000, found \(limitJSON)")
+            return nil
+        }
+        return ConcurrencyPolicy(key: key, limit: limit)
+    }
+
+    /// `mutex`, `concurrency` and `cache` need a procedure that a worker runs (those from `defaults`
+    /// do not apply to `baton.delay`), and `cache` a node that runs once (no `repeat`).
+    func checkAdmission(_ policies: inout NodePolicies, own: JSONObject, procedure: String, node: String, problem: (String?, String, String) -> Void)
+    {
+        guard procedure == DelayProcedure.name else {
+            if policies.cache != nil && policies.repeatPolicy != nil { problem(node, "cache", "cannot be combined with repeat") }
+            return
+        }
+        for field in ["mutex", "concurrency", "cache"] where own[field] != nil {
+            problem(node, field, "cannot be used with baton.delay (it runs as a timer, not on a worker)")
+        }
+        policies.mutex = nil
+        policies.cache = nil
     }
 
     /// A literal `baton.delay` input is checked now; one with references is checked when it runs.

@@ -11,11 +11,12 @@ public struct GraphDecoder: Sendable {
 
     /// Fields of the spec that this version does not carry out yet. They are
     /// refused rather than ignored, so no graph silently runs differently.
-    static let notYetSupported: Set<String> = ["mutex", "cache", "group", "map"]
+    static let notYetSupported: Set<String> = ["group", "map"]
     static let nodeFields: Set<String> = [
         "procedure", "input", "after", "pool", "priority", "retry", "timeout", "dependencies", "when", "condition", "on_failure", "repeat",
+        "mutex", "concurrency", "cache",
     ]
-    static let defaultsFields: Set<String> = ["pool", "priority", "retry", "timeout", "dependencies", "on_failure"]
+    static let defaultsFields: Set<String> = ["pool", "priority", "retry", "timeout", "dependencies", "on_failure", "mutex", "cache"]
     static let graphFields: Set<String> = ["name", "defaults", "nodes", "description"]
 
     /// Parses and validates graph file bytes (JSON).
@@ -160,8 +161,9 @@ public struct GraphDecoder: Sendable {
             if let p = fields["pool"], let decoded = decodePool(p, node: key, field: "pool", problem: problem) { pool = decoded }
             var priority = defaultPriority
             if let p = fields["priority"], let decoded = decodePriority(p, node: key, field: "priority", problem: problem) { priority = decoded }
-            let policies = decodePolicies(fields, base: defaultPolicies, node: key, fieldPrefix: "", allKeys: allKeys, problem: problem)
+            var policies = decodePolicies(fields, base: defaultPolicies, node: key, fieldPrefix: "", allKeys: allKeys, problem: problem)
             if procedure == DelayProcedure.name { checkDelayInput(input, node: key, problem: problem) }
+            checkAdmission(&policies, own: fields, procedure: procedure, node: key, problem: problem)
             nodes[key] = GraphNode(key: key, procedure: procedure, input: input, after: after, pool: pool, priority: priority, policies: policies)
             order.append(key)
         }

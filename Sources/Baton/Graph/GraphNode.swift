@@ -28,7 +28,9 @@ public struct GraphNode: Sendable, Codable {
         self.policies = policies
         var seen = Set<String>()
         var deps: [String] = []
-        let referenced = input.references + (policies.when?.references ?? []) + (policies.condition?.input.references ?? [])
+        let referenced =
+            input.references + (policies.when?.references ?? []) + (policies.condition?.input.references ?? [])
+            + (policies.concurrency?.key.references ?? [])
         for d in referenced.map(\.node) + after where seen.insert(d).inserted { deps.append(d) }
         self.dependencies = deps
     }

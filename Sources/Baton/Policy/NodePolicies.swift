@@ -9,6 +9,13 @@ public struct NodePolicies: Sendable, Equatable, Codable {
     public var repeatPolicy: RepeatPolicy?
     /// Seconds an attempt may run.
     public var timeout: Double?
+    /// Mutex categories the node holds while queued or running (all or none).
+    public var mutex: [String]?
+    public var concurrency: ConcurrencyPolicy?
+    public var cache: CachePolicy?
+
+    /// Whether the node must be admitted (`.acquire`) before it is queued.
+    public var needsAdmission: Bool { mutex != nil || concurrency != nil || cache != nil }
 
     public init() {}
 }

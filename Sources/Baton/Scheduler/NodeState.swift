@@ -27,6 +27,10 @@ public struct NodeState: Sendable, Equatable {
     /// The attempt whose task the broker is known to hold (confirmed): resuming the run does not
     /// publish it again. Nil when unknown, which publishes again (duplicates are harmless).
     public var publishedAttempt: Int?
+    /// Whether the node asked for, or holds, its mutexes, concurrency slot or cache slot.
+    public var admission: AdmissionHold = .none
+    /// Whether the attempt that waits for admission is a new one (false after a condition, which counted it).
+    public var admissionNewAttempt = true
 
     public init(
         status: NodeStatus = .pending, attempt: Int = 0, input: JSON? = nil, output: JSON? = nil,
@@ -49,6 +53,8 @@ public struct NodeState: Sendable, Equatable {
         if let dueAt { o.append(("due_at", .double(dueAt.timeIntervalSince1970))) }
         if let waitingFor { o.append(("waiting_for", .string(waitingFor.rawValue))) }
         if let deadline { o.append(("deadline", .double(deadline.timeIntervalSince1970))) }
+        if admission != .none { o.append(("admission", .string(admission.rawValue))) }
+        if !admissionNewAttempt { o.append(("admission_new_attempt", false)) }
         return .object(JSONObject(o))
     }
 
@@ -61,5 +67,7 @@ public struct NodeState: Sendable, Equatable {
         dueAt = json["due_at"]?.numberValue.map(Date.init(timeIntervalSince1970:))
         waitingFor = json["waiting_for"]?.stringValue.flatMap(WaitReason.init(rawValue:))
         deadline = json["deadline"]?.numberValue.map(Date.init(timeIntervalSince1970:))
+        admission = json["admission"]?.stringValue.flatMap(AdmissionHold.init(rawValue:)) ?? .none
+        admissionNewAttempt = json["admission_new_attempt"]?.boolValue ?? true
     }
 }

@@ -138,6 +138,9 @@ extension RunState {
                     error: "input is \(size) bytes after injection, more than the limit of \(maxInputBytes) (BATON_MAX_INPUT_BYTES)", into: &out)
             }
         }
+        if definition.policies.needsAdmission && node.admission != .held {
+            return requestAdmission(key, node, input: input, newAttempt: newAttempt, into: &out)
+        }
         if newAttempt { node.attempt += 1 }
         node.phase = .run
         node.input = input
@@ -167,6 +170,62 @@ extension RunState {
         set(key, node, change, into: &out)
         out.append(.dispatch(dispatch(for: key, attempt: node.attempt, input: input, previousOutput: node.runs > 0 ? node.output : nil)))
         return []
+    }
+
+    /// Puts the node in `waiting` for admission and asks for its mutexes, concurrency slot and
+    /// cache lookup. Returns nodes unblocked if its concurrency key cannot be used (the node fails).
+    private mutating func requestAdmission(_ key: String, _ state: NodeState, input: JSON, newAttempt: Bool, into out: inout Commands) -> [String] {
+        let definition = graph.nodes[key]!
+        var claims = (definition.policies.mutex ?? []).map(AdmissionClaim.mutex)
+        if let concurrency = definition.policies.concurrency {
+            let text: Result<String, AdmissionKeyError>
+            do { text = ConcurrencyPolicy.keyText(try concurrency.key.resolve { visibleOutput($0) }) } catch {
+                return end(key, as: .failed, error: "concurrency/key: \(error.description)", into: &out)
+            }
+            switch text {
+            case let .success(k): claims.append(.concurrency(k, limit: concurrency.limit))
+            case let .failure(e): return end(key, as: .failed, error: e.description, into: &out)
+            }
+        }
+        var lookup: CacheLookup?
+        if let cache = definition.policies.cache {
+            lookup = CacheLookup(procedure: definition.procedure, input: CanonicalJSON.text(input), ttl: cache.ttl)
+            claims.append(lookup!.claim)
+        }
+        var node = state
+        node.status = .waiting
+        node.waitingFor = .admission
+        node.input = input
+        node.error = nil
+        node.dueAt = nil
+        node.deadline = nil
+        node.admission = .requested
+        node.admissionNewAttempt = newAttempt
+        set(key, node, NodeChange(key: key, status: .waiting, attempt: node.attempt, input: input, event: "awaiting_admission"), into: &out)
+        out.append(.acquire(AdmissionRequest(key: key, claims: claims, cache: lookup)))
+        return []
+    }
+
+    /// The node's request was granted: it is queued now. A grant nobody waits for is given back.
+    mutating func admitted(_ key: String, into out: inout Commands) {
+        guard var node = nodes[key] else { return }
+        guard node.status == .waiting, node.waitingFor == .admission, node.admission == .requested else {
+            if node.admission == .none { out.append(.release(key: key)) }
+            return
+        }
+        node.admission = .held
+        nodes[key] = node
+        out.append(.event(key: key, kind: "admitted", detail: ["attempt": .int(Int64(node.attempt + (node.admissionNewAttempt ? 1 : 0)))]))
+        evaluate(beginRun(key, newAttempt: node.admissionNewAttempt, into: &out), into: &out)
+    }
+
+    /// The node's cache lookup found an output: it succeeds with it, without running.
+    mutating func cached(_ key: String, hit: CacheHit, into out: inout Commands) {
+        guard var node = nodes[key], node.status == .waiting, node.waitingFor == .admission, node.admission != .none else { return }
+        out.append(.event(key: key, kind: "cached", detail: ["source_run": .string(hit.sourceRun), "source_node": .string(hit.sourceNode)]))
+        node.output = hit.output
+        nodes[key] = node
+        evaluate(end(key, as: .succeeded, output: hit.output, into: &out), into: &out)
     }
 
     /// Ends a node (for good) and returns the dependents it unblocks.

@@ -53,6 +53,10 @@ extension RunState {
             }
             node.output = output
             nodes[key] = node
+            if let cache = graph.nodes[key]!.policies.cache {
+                let lookup = CacheLookup(procedure: graph.nodes[key]!.procedure, input: CanonicalJSON.text(node.input ?? .null), ttl: cache.ttl)
+                out.append(.cacheStore(key: key, lookup: lookup, output: output))
+            }
             evaluate(
                 end(
                     key, as: .succeeded, output: output, worker: result.worker, startedAt: result.startedAt,

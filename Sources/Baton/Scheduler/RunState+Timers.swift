@@ -12,6 +12,8 @@ extension RunState {
                         end(
                             key, as: .succeeded, output: DelayProcedure.output(firedAt: out.now), startedAt: due, finishedAt: out.now,
                             into: &out), into: &out)
+                case .admission?:
+                    break  // no due time: `.admitted` or `.cached` moves it on
                 case .retry?, .repeat?, nil:
                     evaluate(beginRun(key, newAttempt: true, into: &out), into: &out)
                 }
@@ -46,6 +48,10 @@ extension RunState {
             } else {
                 var again = node
                 again.worker = nil
+                if again.admission != .none {  // a lost lease releases too; the new attempt asks again
+                    again.admission = .none
+                    out.append(.release(key: key))
+                }
                 nodes[key] = again
                 evaluate(beginRun(key, newAttempt: true, into: &out), into: &out)
             }

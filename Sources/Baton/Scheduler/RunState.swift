@@ -92,6 +92,8 @@ public struct RunState: Sendable {
                 key, attempt: attempt, kind: "log",
                 detail: ["attempt": .int(Int64(attempt)), "message": .string(String(message.prefix(Self.logLineLimit)))], into: &out)
         case .retry: break
+        case let .admitted(key): admitted(key, into: &out)
+        case let .cached(key, hit): cached(key, hit: hit, into: &out)
         }
         finishIfDone(into: &out)
         return out.list
@@ -123,7 +125,20 @@ public struct RunState: Sendable {
     }
 
     /// Writes `state` for `key`, keeps the timer set in step, and emits the change.
+    /// A node that leaves queued/running (or stops waiting for admission) releases what it held or asked for.
     mutating func set(_ key: String, _ state: NodeState, _ change: NodeChange, into out: inout Commands) {
+        var state = state
+        if state.admission != .none {
+            let keeps =
+                state.admission == .held
+                ? state.status == .queued || state.status == .running
+                : state.status == .waiting && state.waitingFor == .admission
+            if !keeps {
+                state.admission = .none
+                state.admissionNewAttempt = true
+                out.append(.release(key: key))
+            }
+        }
         nodes[key] = state
         if state.dueAt != nil || state.deadline != nil { timed.insert(key) } else { timed.remove(key) }
         var change = change

@@ -13,4 +13,11 @@ public enum SchedulerCommand: Sendable {
     case cancelTasks(runID: String, attempts: [TaskRef])
     /// An event that is not a state change (progress, log lines).
     case event(key: String, kind: String, detail: JSON)
+    /// Ask to queue a node that needs a mutex, a concurrency slot or a cache lookup; the answer
+    /// comes back as `.admitted` or `.cached`. Persisted with the node change (`baton.holds`).
+    case acquire(AdmissionRequest)
+    /// Give up what the node holds or waits for (it left queued/running, or stopped waiting).
+    case release(key: String)
+    /// The node succeeded with this output: store it in the cache (`baton.cache`).
+    case cacheStore(key: String, lookup: CacheLookup, output: JSON)
 }

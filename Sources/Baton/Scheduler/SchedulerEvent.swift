@@ -23,4 +23,8 @@ public enum SchedulerEvent: Sendable {
     /// A running procedure reported progress (0...1) or wrote a log line.
     case progress(key: String, attempt: Int, fraction: Double, message: String?)
     case log(key: String, attempt: Int, message: String)
+    /// The node's `.acquire` was granted: it is queued now.
+    case admitted(key: String)
+    /// The node's cache lookup found an output: it succeeds with it without running.
+    case cached(key: String, hit: CacheHit)
 }

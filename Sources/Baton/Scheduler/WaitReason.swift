@@ -5,4 +5,6 @@ public enum WaitReason: String, Sendable, Equatable {
     case retry
     case `repeat`
     case delay
+    /// For a mutex, a concurrency slot or a cache lookup (`.acquire`).
+    case admission
 }

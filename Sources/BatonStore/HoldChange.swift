@@ -1,0 +1,9 @@
+import Baton
+
+/// A change to `baton.holds` (mutex, concurrency and cache requests), netted for one batch:
+/// a row is inserted, granted or deleted at most once per statement.
+public enum HoldChange: Sendable, Equatable {
+    case insert(AdmissionTable.Entry)
+    case grant(seq: Int64)
+    case delete(seq: Int64)
+}
