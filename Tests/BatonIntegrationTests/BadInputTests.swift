@@ -48,9 +48,21 @@ extension Integration {
                 files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "after": "b", "priority": "high"}}}"#], status: 2,
                 message: "field 'after': must be an array of node keys, found string"),
             Case(
-                name: "not yet supported field", arguments: { ["submit", "\($0)/g.json"] },
-                files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "mutex": ["db"]}}}"#], status: 2,
-                message: "field 'mutex': is not supported yet"),
+                name: "mutex not an array", arguments: { ["submit", "\($0)/g.json"] },
+                files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "mutex": "db"}}}"#], status: 2,
+                message: "node 'a', field 'mutex': must be an array of mutex names like [\"db\"], found string"),
+            Case(
+                name: "mutex duplicate", arguments: { ["submit", "\($0)/g.json"] },
+                files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "mutex": ["db", "db"]}}}"#], status: 2,
+                message: "node 'a', field 'mutex/1': names mutex 'db' twice"),
+            Case(
+                name: "concurrency limit", arguments: { ["submit", "\($0)/g.json"] },
+                files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "concurrency": {"key": "k", "limit": 0}}}}"#], status: 2,
+                message: "node 'a', field 'concurrency/limit': must be an integer from 1 to 1000000, found 0"),
+            Case(
+                name: "cache ttl", arguments: { ["submit", "\($0)/g.json"] },
+                files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "cache": {"ttl": "soon"}}}}"#], status: 2,
+                message: "node 'a', field 'cache/ttl': 'soon' is not a duration"),
             Case(
                 name: "bad duration", arguments: { ["submit", "\($0)/g.json"] },
                 files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "timeout": "5 minutes"}}}"#], status: 2,

@@ -1,0 +1,50 @@
+import Baton
+import BatonDemo
+import BatonTesting
+import Foundation
+import Testing
+
+/// examples/mutex.json, concurrency.json and cache.json with `LocalEngine` (as `baton run --local`).
+@Suite("examples/: mutex, concurrency, cache")
+struct AdmissionExampleTests {
+    /// Runs an example, and returns its end state and the most nodes of `keys` ever queued or running at once.
+    static func run(_ name: String, counting keys: Set<String>) async throws -> (RunState, Int) {
+        let registry = ProcedureRegistry.demo
+        let graph = try GraphDecoder(knownProcedures: Set(registry.names)).decode(try ExampleGraphTests.load(name))
+        let commands = Collected<SchedulerCommand>()
+        let state = await LocalEngine(registry: registry).run(graph) { commands.append($0) }
+        var active = Set<String>()
+        var most = 0
+        for case let .node(change) in commands.all where keys.contains(change.key) {
+            if change.status == .queued || change.status == .running { active.insert(change.key) } else { active.remove(change.key) }
+            most = max(most, active.count)
+        }
+        return (state, most)
+    }
+
+    @Test func mutexRunsTheMigrationsOneAtATime() async throws {
+        let (state, most) = try await Self.run("mutex.json", counting: ["migrate-a", "migrate-b"])
+        #expect(state.status == .succeeded)
+        #expect(most == 1)
+    }
+
+    @Test func concurrencyAllowsOnePerCustomer() async throws {
+        let (state, acme) = try await Self.run("concurrency.json", counting: ["import-a1", "import-a2"])
+        #expect(state.status == .succeeded)
+        #expect(acme == 1)
+        let (_, all) = try await Self.run("concurrency.json", counting: ["import-a1", "import-a2", "import-b"])
+        #expect(all == 2, "another customer runs beside")
+    }
+
+    @Test func cacheRunsOnceAndTheOthersTakeItsOutput() async throws {
+        let (state, _) = try await Self.run("cache.json", counting: [])
+        #expect(state.status == .succeeded)
+        let ran = ["first", "twin", "later"].filter { state.nodes[$0]?.attempt == 1 }
+        #expect(ran.count == 1, "one of the identical nodes ran: \(ran)")
+        for key in ["first", "twin", "later"] {
+            #expect(state.nodes[key]?.output == 6)
+            #expect(state.nodes[key]?.status == .succeeded)
+        }
+        #expect(state.nodes["later"]?.attempt == 0)
+    }
+}
