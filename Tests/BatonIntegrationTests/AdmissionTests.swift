@@ -71,7 +71,9 @@ extension Integration {
             let category = "m-\(UUID().uuidString.prefix(8).lowercased())"
             let graph: JSON = [
                 "name": "mutex",
-                "nodes": ["a": Self.sleeper(0.4, mutex: [category]), "b": Self.sleeper(0.4, mutex: ["x", category]), "free": ["procedure": "baton.echo"]],
+                "nodes": [
+                    "a": Self.sleeper(0.4, mutex: [category]), "b": Self.sleeper(0.4, mutex: ["x", category]), "free": ["procedure": "baton.echo"],
+                ],
             ]
             let runs = [try TestCluster.submit(graph), try TestCluster.submit(graph)]
             let store = try TestCluster.store()
@@ -160,7 +162,8 @@ extension Integration {
             try cluster.startWorker()
             let nonce = UUID().uuidString
             let first = try TestCluster.submit([
-                "name": "cache-1", "nodes": ["x": ["procedure": "baton.echo", "input": ["n": 2.0, "nonce": .string(nonce)], "cache": ["ttl": "1h"]]],
+                "name": "cache-1",
+                "nodes": ["x": ["procedure": "baton.echo", "input": ["n": 2.0, "nonce": .string(nonce)], "cache": ["ttl": "1h"]]],
             ])
             let store = try TestCluster.store()
             defer { store.close() }
@@ -191,7 +194,9 @@ extension Integration {
             try cluster.startCoordinator()
             try cluster.startWorker(concurrency: 4)
             let seconds = 1.5 + Double.random(in: 0..<0.001)  // an input no earlier test cached
-            let graph: JSON = ["name": "fetch", "nodes": ["slow": ["procedure": "baton.sleep", "input": ["seconds": .double(seconds)], "cache": ["ttl": "1h"]]]]
+            let graph: JSON = [
+                "name": "fetch", "nodes": ["slow": ["procedure": "baton.sleep", "input": ["seconds": .double(seconds)], "cache": ["ttl": "1h"]]],
+            ]
             let runs = [try TestCluster.submit(graph), try TestCluster.submit(graph), try TestCluster.submit(graph)]
             let store = try TestCluster.store()
             defer { store.close() }

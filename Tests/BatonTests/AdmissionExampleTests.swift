@@ -48,3 +48,19 @@ struct AdmissionExampleTests {
         #expect(state.nodes["later"]?.attempt == 0)
     }
 }
+
+@Suite("LocalEngine: cache waiters when the one in flight fails")
+struct CacheFailureTests {
+    @Test func waitersRunThemselvesWhenTheNodeInFlightFails() async throws {
+        let g = try graph(
+            #"""
+            {"nodes": {
+              "x": {"procedure": "baton.fail", "input": {"message": "no"}, "cache": {"ttl": "1h"}, "on_failure": "ignore"},
+              "y": {"procedure": "baton.fail", "input": {"message": "no"}, "cache": {"ttl": "1h"}, "on_failure": "ignore"}}}
+            """#)
+        let state = await LocalEngine(registry: .demo).run(g)
+        #expect(state.status == .succeeded)
+        #expect(state.nodes["x"]?.attempt == 1 && state.nodes["y"]?.attempt == 1, "a failure is not cached: the waiter ran itself")
+        #expect(state.nodes["x"]?.status == .failed && state.nodes["y"]?.status == .failed)
+    }
+}
