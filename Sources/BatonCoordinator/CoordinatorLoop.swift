@@ -115,7 +115,12 @@ final class CoordinatorLoop: @unchecked Sendable {
         deferredGrants = []
         try takeRequests()  // what users asked while no coordinator ran comes first: a cancelled run must not start
         for id in try store.activeRunIDs() { try startRun(id) }
-        let grants = deferredGrants ?? []
+        // A request whose run is not unfinished any more has no one to release it: drop it.
+        for entry in admission.all where runs[entry.runID] == nil {
+            logger.warning("run \(entry.runID) node \(entry.key): a stored hold of a run that is not running; released")
+            deliver(admission.release(runID: entry.runID, key: entry.key))
+        }
+        let grants = (deferredGrants ?? []).filter { runs[$0.runID] != nil && admission.entry(runID: $0.runID, key: $0.key)?.granted == true }
         deferredGrants = nil
         for entry in grants { admit(entry) }
         deliver(admission.grantWaiting())
