@@ -35,6 +35,11 @@ extension RunState {
         var again = Set<String>()
         if let from {
             guard graph.nodes[from] != nil else { throw RetryRefusal(description: "the run has no node '\(from)'") }
+            if let parent = Self.parent(of: from) {
+                var top = parent
+                while let up = Self.parent(of: top) { top = up }
+                throw RetryRefusal(description: "node '\(from)' is inside '\(top)', which runs again as a whole; retry --from \(top)")
+            }
             var down = [from]
             while let key = down.popLast() {
                 if again.insert(key).inserted { down += dependents[key] ?? [] }
@@ -55,6 +60,8 @@ extension RunState {
         } else {
             again = Set(graph.order.filter(broughtDown))
         }
+        // Children are not retried on their own: their group, map or spawning node runs again whole.
+        again = again.filter { Self.parent(of: $0) == nil }
         guard !again.isEmpty else { throw RetryRefusal(description: "no node failed or was cancelled; there is nothing to run again") }
         return graph.order.filter { again.contains($0) }
     }
@@ -82,6 +89,7 @@ extension RunState {
             var change = NodeChange(key: key, status: .pending, attempt: node.attempt, event: "reset")
             change.reset = true
             set(key, node, change, into: &out)
+            prune(key, into: &out)
         }
         recount()
         evaluate(graph.order.filter { nodes[$0]!.status == .pending && openDependencies[$0] == 0 }, into: &out)
