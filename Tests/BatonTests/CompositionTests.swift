@@ -80,7 +80,9 @@ struct CompositionTests {
         #expect(h.state.error == "node 'g' failed: node 'g/a' failed: boom")
 
         var ignored = Harness(
-            try graph(#"{"nodes": {"g": {"on_failure": "ignore", "group": {"nodes": {"a": {"procedure": "p"}}}}, "z": {"procedure": "p", "after": ["g"]}}}"#))
+            try graph(
+                #"{"nodes": {"g": {"on_failure": "ignore", "group": {"nodes": {"a": {"procedure": "p"}}}}, "z": {"procedure": "p", "after": ["g"]}}}"#
+            ))
         ignored.start()
         #expect(ignored.fail("g/a", "boom").dispatches.map(\.key) == ["z"])
         ignored.succeed("z", 1)
@@ -101,10 +103,15 @@ struct CompositionTests {
         #expect(again.contains { if case .prune(parent: "g") = $0 { true } else { false } })
         #expect(again.dispatches.map(\.key) == ["g/a"])  // a runs again too: the group reruns whole
         #expect(h.state.nodes["g/b"]?.status == .pending)
+        // The new children number their attempts on from the old ones: a late report of the old `g/a` is stale.
+        #expect(h.state.nodes["g/a"]?.attempt == 2)
+        #expect(h.succeed("g/a", 99, attempt: 1).isEmpty)
+        #expect(h.state.nodes["g/a"]?.status == .queued)
         h.succeed("g/a", 1)
         h.succeed("g/b", 2)
         #expect(h.state.nodes["g"]?.status == .succeeded)
         #expect(h.state.nodes["g"]?.attempt == 2)
+        #expect(h.state.nodes["g"]?.childAttemptBase == 1)
     }
 
     @Test func aGroupTimeoutCancelsItsChildren() throws {

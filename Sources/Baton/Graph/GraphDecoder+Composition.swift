@@ -20,7 +20,9 @@ extension GraphDecoder {
             return nil
         }
         guard case let .object(members) = nodesJSON, !members.isEmpty else {
-            problem(key, "group/nodes", "must be an object with at least one node, found \(nodesJSON == .object(JSONObject()) ? "an empty object" : nodesJSON.kindName)")
+            problem(
+                key, "group/nodes",
+                "must be an object with at least one node, found \(nodesJSON == .object(JSONObject()) ? "an empty object" : nodesJSON.kindName)")
             return nil
         }
         let depth = key.split(separator: "/").count + 1
@@ -37,7 +39,9 @@ extension GraphDecoder {
     /// `{"over": REFERENCE, "procedure": NAME, "input": TEMPLATE, "concurrency": N, "failure": ...}`.
     func decodeMap(_ json: JSON, key: String, scope: NodeScope, problem: @escaping (String?, String, String) -> Void) -> (String, MapSpec)? {
         guard case let .object(fields) = json else {
-            problem(key, "map", "must be an object like {\"over\": {\"$from\": \"...\"}, \"procedure\": \"...\", \"input\": {...}}, found \(json.kindName)")
+            problem(
+                key, "map",
+                "must be an object like {\"over\": {\"$from\": \"...\"}, \"procedure\": \"...\", \"input\": {...}}, found \(json.kindName)")
             return nil
         }
         for field in fields.keys where !Self.mapFields.contains(field) {
@@ -70,7 +74,8 @@ extension GraphDecoder {
             problem(key, "map/over", "is required: a $from reference to the array to map over")
             ok = false
         }
-        let input = decodeTemplate(fields["input"] ?? .object(JSONObject([("$item", "")])), node: key, field: "map/input", scope: scope, items: true, problem: problem)
+        let input = decodeTemplate(
+            fields["input"] ?? .object(JSONObject([("$item", "")])), node: key, field: "map/input", scope: scope, items: true, problem: problem)
         var concurrency: Int?
         if let c = fields["concurrency"] {
             if let n = c.intValue, (1...100_000).contains(n) {

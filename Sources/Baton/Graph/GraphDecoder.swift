@@ -13,7 +13,8 @@ public struct GraphDecoder: Sendable {
     /// refused rather than ignored, so no graph silently runs differently.
     static let notYetSupported: Set<String> = ["mutex", "cache"]
     static let nodeFields: Set<String> = [
-        "procedure", "group", "map", "input", "after", "pool", "priority", "retry", "timeout", "dependencies", "when", "condition", "on_failure", "repeat",
+        "procedure", "group", "map", "input", "after", "pool", "priority", "retry", "timeout", "dependencies", "when", "condition", "on_failure",
+        "repeat",
     ]
     static let defaultsFields: Set<String> = ["pool", "priority", "retry", "timeout", "dependencies", "on_failure"]
     static let graphFields: Set<String> = ["name", "defaults", "nodes", "description"]
@@ -227,7 +228,10 @@ public struct GraphDecoder: Sendable {
         let policies = decodePolicies(fields, base: defaults.policies, node: key, fieldPrefix: "", scope: scope, problem: problem)
         switch kindName {
         case "group":
-            guard let spec = decodeGroup(fields["group"]!, key: key, scope: scope, defaults: NodeDefaults(pool: pool, priority: priority, policies: defaults.policies), measuringInputs: measuringInputs, problem: problem)
+            guard
+                let spec = decodeGroup(
+                    fields["group"]!, key: key, scope: scope, defaults: NodeDefaults(pool: pool, priority: priority, policies: defaults.policies),
+                    measuringInputs: measuringInputs, problem: problem)
             else { return nil }
             var outside = Self.references(leaving: key, in: spec)
             for r in spec.output?.references ?? [] where !NodeScope.isWithin(r.node, key) && !outside.contains(r.node) { outside.append(r.node) }
@@ -328,7 +332,8 @@ public struct GraphDecoder: Sendable {
                 case let .success(key): resolved = key
                 case let .failure(why): problem(node, "\(field)/$from", why.message(verb: "refer to"))
                 }
-                return .reference(Reference(node: resolved, select: decodePointer(members["select"], node: node, field: "\(field)/select", problem: problem)))
+                return .reference(
+                    Reference(node: resolved, select: decodePointer(members["select"], node: node, field: "\(field)/select", problem: problem)))
             }
             if let item = members["$item"] {
                 if !items { problem(node, "\(field)/$item", "$item is only meaningful in a map's input") }

@@ -13,11 +13,14 @@ extension RunState {
         children[parent] = fragment.order
         fragments[parent] = fragment
         graph.order.reserveCapacity(graph.order.count + fragment.order.count)
+        let base = nodes[parent]?.childAttemptBase ?? 0
         for key in fragment.order {
             let node = fragment.nodes[key]!
             graph.nodes[key] = node
             graph.order.append(key)
-            nodes[key] = NodeState()
+            var state = NodeState(attempt: base)
+            state.childAttemptBase = base
+            nodes[key] = state
             for dependency in node.dependencies { dependents[dependency, default: []].append(key) }
         }
     }
@@ -80,7 +83,8 @@ extension RunState {
         let total = graph.order.count + GraphDecoder.count(fragment.nodes)
         if total > limits.maxNodes {
             failAttempt(
-                key, message: "spawned \(total - graph.order.count) nodes, making \(total), more than the limit of \(limits.maxNodes) (BATON_MAX_NODES)",
+                key,
+                message: "spawned \(total - graph.order.count) nodes, making \(total), more than the limit of \(limits.maxNodes) (BATON_MAX_NODES)",
                 permanent: true, event: nil, startedAt: result.startedAt, finishedAt: result.finishedAt, into: &out)
             return
         }
@@ -217,6 +221,8 @@ extension RunState {
             heldBack[key] = nil
         }
         let gone = Set(doomed)
+        let reached = doomed.reduce(0) { max($0, nodes[$1]!.attempt, nodes[$1]!.childAttemptBase) }
+        nodes[parent]!.childAttemptBase = max(nodes[parent]!.childAttemptBase, reached)
         for key in doomed {
             if !nodes[key]!.status.isTerminal { remaining -= 1 }
             for dependency in graph.nodes[key]!.dependencies where !gone.contains(dependency) {

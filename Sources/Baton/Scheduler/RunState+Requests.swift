@@ -75,6 +75,7 @@ extension RunState {
         cancelRequested = false
         out.append(.runStatus(.running, error: nil))
         for key in again {
+            prune(key, into: &out)  // children go; the node's change below carries what they reached
             var node = nodes[key]!
             node.status = .pending
             node.output = nil
@@ -89,7 +90,6 @@ extension RunState {
             var change = NodeChange(key: key, status: .pending, attempt: node.attempt, event: "reset")
             change.reset = true
             set(key, node, change, into: &out)
-            prune(key, into: &out)
         }
         recount()
         evaluate(graph.order.filter { nodes[$0]!.status == .pending && openDependencies[$0] == 0 }, into: &out)
