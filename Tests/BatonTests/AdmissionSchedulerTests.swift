@@ -200,3 +200,42 @@ struct AdmissionSchedulerTests {
         #expect(h.send(.admitted(key: "a")).dispatches.first?.attempt == 1)
     }
 }
+
+@Suite("RunState: admission with groups and spawning")
+struct AdmissionChildrenTests {
+    @Test func aChildOfAGroupAsksWithItsFullKeyAndAPrunedChildReleases() throws {
+        var h = Harness(
+            try graph(
+                #"""
+                {"nodes": {"g": {"group": {"nodes": {"c": {"procedure": "p", "mutex": ["db"]}}}, "retry": {"attempts": 2}, "timeout": "1s"}}}
+                """#))
+        let out = h.start()
+        #expect(out.acquires.map(\.key) == ["g/c"])
+        h.send(.admitted(key: "g/c"))
+        #expect(h.state.nodes["g/c"]?.status == .queued)
+        let timedOut = h.advance(5)  // the group's timeout fails it; its retry prunes and restarts the children
+        #expect(timedOut.releases.contains("g/c"))
+    }
+
+    @Test func aSpawningNodeReleasesWhenItSpawnsSoAChildMayTakeTheSameMutex() throws {
+        var h = Harness(try graph(#"{"nodes": {"s": {"procedure": "p", "mutex": ["db"]}}}"#))
+        h.start()
+        h.send(.admitted(key: "s"))
+        let fragment = try json(#"{"nodes": {"c": {"procedure": "p", "mutex": ["db"]}}, "output": {"$from": "c"}}"#)
+        let out = h.send(.result(NodeResult(key: "s", attempt: 1, outcome: .spawned(fragment), worker: "w")))
+        #expect(out.releases == ["s"])
+        #expect(out.acquires.map(\.key) == ["s/c"])
+        let releaseIndex = out.firstIndex {
+            if case .release = $0 { return true }; return false
+        }!
+        let acquireIndex = out.firstIndex {
+            if case .acquire = $0 { return true }; return false
+        }!
+        #expect(releaseIndex < acquireIndex)
+    }
+
+    @Test func aMutexOnAGroupOrMapNodeIsRefused() {
+        let found = problems(#"{"nodes": {"g": {"group": {"nodes": {"c": {"procedure": "p"}}}, "mutex": ["db"]}}}"#)
+        #expect(found.map(\.description) == ["node 'g', field 'mutex': cannot be used on a group node (set it on its children)"])
+    }
+}

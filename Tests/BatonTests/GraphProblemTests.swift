@@ -66,7 +66,7 @@ struct GraphProblemTests {
             ExpectedProblem(
                 graph: oneNode(#""colour": "red""#), node: "a", field: "colour",
                 message:
-                    "unknown field (expected one of: after, cache, concurrency, condition, dependencies, input, mutex, on_failure, pool, priority, procedure, repeat, retry, timeout, when)"
+                    "unknown field (expected one of: after, cache, concurrency, condition, dependencies, group, input, map, mutex, on_failure, pool, priority, procedure, repeat, retry, timeout, when)"
             ),
             ExpectedProblem(graph: #"{"nodes": {"a": {"input": 1}}}"#, node: "a", field: "procedure", message: "is required"),
             ExpectedProblem(
@@ -124,22 +124,6 @@ struct GraphProblemTests {
         ])
     func references(_ expected: ExpectedProblem) {
         expectSingleProblem(expected)
-    }
-
-    @Test(
-        "fields of the spec that are not supported yet are refused, not ignored",
-        arguments: [
-            "group", "map",
-        ])
-    func notSupportedYet(field: String) {
-        expectSingleProblem(
-            ExpectedProblem(
-                graph: oneNode(#""\#(field)": {}"#), node: "a", field: field,
-                message: "is not supported yet"))
-        expectSingleProblem(
-            ExpectedProblem(
-                graph: #"{"defaults": {"\#(field)": 1}, "nodes": {"a": {"procedure": "p"}}}"#,
-                node: nil, field: "defaults/\(field)", message: "is not supported yet"))
     }
 
     @Test func unknownProcedureWithKnownProcedures() {

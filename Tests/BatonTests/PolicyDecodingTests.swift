@@ -242,14 +242,6 @@ struct PolicyDecodingTests {
         #expect(found.first?.message.contains("unknown procedure 'nobody'") == true)
     }
 
-    @Test func notYetSupportedFieldsAreRefused() {
-        for field in ["group", "map"] {
-            let found = problems(Self.node(#""\#(field)": {}"#))
-            #expect(found.map(\.field) == [field])
-            #expect(found.first?.message == "is not supported yet by this version of Baton")
-        }
-    }
-
     /// Durations are decimal numbers: "1e3s" and "+5s" are refused, and so must hexadecimal numbers be.
     @Test
     func hexadecimalDurationsAreRefused() {

@@ -3,7 +3,7 @@ import Foundation
 extension GraphDecoder {
     /// Reads the control-flow fields of a node (or of `defaults`) on top of `base`.
     func decodePolicies(
-        _ fields: JSONObject, base: NodePolicies, node: String?, fieldPrefix: String, allKeys: Set<String>,
+        _ fields: JSONObject, base: NodePolicies, node: String?, fieldPrefix: String, scope: NodeScope,
         problem: @escaping (String?, String, String) -> Void
     ) -> NodePolicies {
         var p = base
@@ -35,14 +35,14 @@ extension GraphDecoder {
         if let v = fields["mutex"] { p.mutex = decodeMutex(v, report: report("mutex")) }
         if let v = fields["cache"] { p.cache = decodeCache(v, report: report("cache")) }
         guard let node else { return p }  // the rest is per node only
-        if let v = fields["concurrency"] { p.concurrency = decodeConcurrency(v, node: node, allKeys: allKeys, problem: problem) }
+        if let v = fields["concurrency"] { p.concurrency = decodeConcurrency(v, node: node, scope: scope, problem: problem) }
         if let v = fields["when"] {
-            p.when = decodeTemplate(v, node: node, field: "when", allKeys: allKeys, problem: problem)
+            p.when = decodeTemplate(v, node: node, field: "when", scope: scope, problem: problem)
             if case let .literal(value) = p.when!, value.boolValue == nil {
                 problem(node, "when", "must be a boolean or a $from reference, found \(value.kindName)")
             }
         }
-        if let v = fields["condition"] { p.condition = decodeCondition(v, node: node, allKeys: allKeys, problem: problem) }
+        if let v = fields["condition"] { p.condition = decodeCondition(v, node: node, scope: scope, problem: problem) }
         if let v = fields["repeat"] { p.repeatPolicy = decodeRepeat(v, report: report("repeat")) }
         return p
     }
@@ -98,7 +98,7 @@ extension GraphDecoder {
         return RepeatPolicy(select: pointer, equals: equals, wait: wait, max: max)
     }
 
-    private func decodeCondition(_ json: JSON, node: String, allKeys: Set<String>, problem: (String?, String, String) -> Void) -> ConditionSpec? {
+    private func decodeCondition(_ json: JSON, node: String, scope: NodeScope, problem: (String?, String, String) -> Void) -> ConditionSpec? {
         guard case let .object(o) = json else {
             problem(node, "condition", "must be an object like {\"procedure\": \"...\", \"input\": {...}, \"negate\": false}")
             return nil
@@ -112,15 +112,15 @@ extension GraphDecoder {
         }
         if procedure == DelayProcedure.name {  // the coordinator runs it, as a timer: no worker ever evaluates it
             problem(node, "condition/procedure", "baton.delay cannot be a condition")
-        } else if let known = knownProcedures, !known.contains(procedure) {
-            problem(node, "condition/procedure", "unknown procedure '\(procedure)' (no worker serves it; see `baton procedures`)")
+        } else {
+            checkKnown(procedure, node: node, field: "condition/procedure", problem: problem)
         }
         var negate = false
         if let n = o["negate"] {
             guard let b = n.boolValue else { problem(node, "condition/negate", "must be true or false, found \(n.kindName)"); return nil }
             negate = b
         }
-        let input = decodeTemplate(o["input"] ?? .object(JSONObject()), node: node, field: "condition/input", allKeys: allKeys, problem: problem)
+        let input = decodeTemplate(o["input"] ?? .object(JSONObject()), node: node, field: "condition/input", scope: scope, problem: problem)
         return ConditionSpec(procedure: procedure, input: input, negate: negate)
     }
 
@@ -148,8 +148,7 @@ extension GraphDecoder {
         }
     }
 
-    private func decodeConcurrency(_ json: JSON, node: String, allKeys: Set<String>, problem: (String?, String, String) -> Void) -> ConcurrencyPolicy?
-    {
+    private func decodeConcurrency(_ json: JSON, node: String, scope: NodeScope, problem: (String?, String, String) -> Void) -> ConcurrencyPolicy? {
         guard case let .object(o) = json else {
             problem(
                 node, "concurrency",
@@ -158,7 +157,7 @@ extension GraphDecoder {
         }
         for key in o.keys where !["key", "limit"].contains(key) { problem(node, "concurrency/\(key)", "unknown field (expected one of: key, limit)") }
         guard let keyJSON = o["key"] else { problem(node, "concurrency/key", "is required: a string or a $from reference"); return nil }
-        let key = decodeTemplate(keyJSON, node: node, field: "concurrency/key", allKeys: allKeys, problem: problem)
+        let key = decodeTemplate(keyJSON, node: node, field: "concurrency/key", scope: scope, problem: problem)
         if case let .literal(value) = key, case let .failure(e) = ConcurrencyPolicy.keyText(value) {
             problem(node, "concurrency/key", e.description.replacingOccurrences(of: "concurrency/key must evaluate to", with: "must be"))
             return nil
@@ -171,18 +170,23 @@ extension GraphDecoder {
         return ConcurrencyPolicy(key: key, limit: limit)
     }
 
-    /// `mutex`, `concurrency` and `cache` need a procedure that a worker runs (those from `defaults`
-    /// do not apply to `baton.delay`), and `cache` a node that runs once (no `repeat`).
-    func checkAdmission(_ policies: inout NodePolicies, own: JSONObject, procedure: String, node: String, problem: (String?, String, String) -> Void)
-    {
-        guard procedure == DelayProcedure.name else {
+    /// `mutex`, `concurrency` and `cache` need a procedure that a worker runs: not `baton.delay`, not a
+    /// group or map node (its children may have their own). Those from `defaults` do not apply there.
+    /// `cache` needs a node that runs once (no `repeat`).
+    func checkAdmission(
+        _ policies: inout NodePolicies, own: JSONObject, kind: String, procedure: String, node: String,
+        problem: (String?, String, String) -> Void
+    ) {
+        guard kind != "procedure" || procedure == DelayProcedure.name else {
             if policies.cache != nil && policies.repeatPolicy != nil { problem(node, "cache", "cannot be combined with repeat") }
             return
         }
+        let what = kind == "procedure" ? "with baton.delay (it runs as a timer, not on a worker)" : "on a \(kind) node (set it on its children)"
         for field in ["mutex", "concurrency", "cache"] where own[field] != nil {
-            problem(node, field, "cannot be used with baton.delay (it runs as a timer, not on a worker)")
+            problem(node, field, "cannot be used \(what)")
         }
         policies.mutex = nil
+        policies.concurrency = nil
         policies.cache = nil
     }
 
