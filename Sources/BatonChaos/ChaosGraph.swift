@@ -10,12 +10,16 @@ struct ChaosGraph {
     let document: JSON
     /// The output each node must end with.
     let expected: [String: JSON]
+    /// Nodes that hold mutex `chaos` (every 25th): no two of them may ever be queued or running at once.
+    let mutexed: Set<String>
+    static let mutex = "chaos"
 
     init(nodes count: Int, seed: UInt64, secondsPerNode: Double) {
         var rng = SplitMix64(seed: seed)
         var nodes: [(key: String, value: JSON)] = []
         var expected: [String: JSON] = [:]
         var values: [Int64] = []  // the number each node contributes to its dependents
+        var mutexed = Set<String>()
         let sources = max(1, count / 20)
         for i in 0..<count {
             let key = "n-\(i)"
@@ -37,20 +41,22 @@ struct ChaosGraph {
                 r < sources ? ["$from": .string("n-\(r)"), "select": "/v"] : ["$from": .string("n-\(r)")]
             }
             inputs.append(.int(Int64(i)))
-            nodes.append(
-                (
-                    key,
-                    [
-                        "procedure": "demo.slow-add",
-                        "input": ["values": .array(inputs), "seconds": .double(secondsPerNode), "modulo": .int(Self.modulo)],
-                    ]
-                ))
+            var node = JSONObject([
+                ("procedure", "demo.slow-add"),
+                ("input", ["values": .array(inputs), "seconds": .double(secondsPerNode), "modulo": .int(Self.modulo)]),
+            ])
+            if i % 25 == 0 {
+                node["mutex"] = [.string(Self.mutex)]
+                mutexed.insert(key)
+            }
+            nodes.append((key, .object(node)))
             let sum = refs.reduce(Int64(i) % Self.modulo) { ($0 + values[$1]) % Self.modulo }
             expected[key] = .int(sum)
             values.append(sum)
         }
         document = ["name": .string("chaos-\(count)"), "nodes": .object(JSONObject(nodes))]
         self.expected = expected
+        self.mutexed = mutexed
     }
 }
 

@@ -175,10 +175,13 @@ let seconds = Date().timeIntervalSince(began)
 cluster.stopAll()
 
 // Verification, from the database.
-var lost = 0, duplicated = 0, wrong = 0, stuck = 0
+var lost = 0, duplicated = 0, wrong = 0, stuck = 0, overlapping = 0
 var problems: [String] = []
 let verified: Bool =
     db.use { store in
+        // Mutex `chaos`: no two holders' spans (queued .. ended) may overlap, whatever was killed.
+        overlapping = Store.overlaps(try store.holdSpans(ofRun: runID, nodes: graph.mutexed))
+        if overlapping > 0 { problems.append("\(overlapping) holders of mutex '\(ChaosGraph.mutex)' overlapped another") }
         let nodes = try store.nodes(ofRun: runID)
         let results = try store.successEventCounts(ofRun: runID)
         for node in nodes {
@@ -204,9 +207,9 @@ for p in problems.prefix(20) { say(p) }
 let faults = workerKills + coordinatorKills + rabbitRestarts + postgresRestarts
 let allFaults = coordinatorKills == 1 && (!options.restartServices || (rabbitRestarts == 1 && postgresRestarts == 1))
 if !allFaults { say("the run ended before every fault was inflicted: use more --nodes or --seconds-per-node") }
-let ok = verified && finalStatus == "succeeded" && lost == 0 && duplicated == 0 && wrong == 0 && stuck == 0 && allFaults
+let ok = verified && finalStatus == "succeeded" && lost == 0 && duplicated == 0 && wrong == 0 && stuck == 0 && overlapping == 0 && allFaults
 print(
-    "chaos: faults \(faults) (worker kills \(workerKills), coordinator kills \(coordinatorKills), rabbitmq restarts \(rabbitRestarts), postgres restarts \(postgresRestarts)), nodes \(options.nodes), lost \(lost), duplicated \(duplicated), wrong \(wrong), stuck \(stuck), run \(finalStatus), seconds \(Int(seconds.rounded())), seed \(options.seed)"
+    "chaos: faults \(faults) (worker kills \(workerKills), coordinator kills \(coordinatorKills), rabbitmq restarts \(rabbitRestarts), postgres restarts \(postgresRestarts)), nodes \(options.nodes), lost \(lost), duplicated \(duplicated), wrong \(wrong), stuck \(stuck), mutex overlaps \(overlapping), run \(finalStatus), seconds \(Int(seconds.rounded())), seed \(options.seed)"
 )
 print(ok ? "chaos: 1 passed, 0 failed" : "chaos: 0 passed, 1 failed")
 exit(ok ? 0 : 1)

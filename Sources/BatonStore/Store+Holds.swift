@@ -83,3 +83,45 @@ extension Store {
         }
     }
 }
+
+extension Store {
+    /// Event kinds after which a node no longer holds what it was admitted with.
+    public static let holdEndingEvents: Set<String> = [
+        "awaiting_admission", "succeeded", "failed", "cancelled", "retrying", "repeating", "timed_out", "lease_expired", "dead_lettered",
+        "spawned",
+    ]
+
+    /// Each span in which a node of `nodes` held its admission: from a `queued` event to the next event
+    /// that ends the hold (`holdEndingEvents`), in seconds since 1970; a span still open ends at +infinity.
+    /// The spans of two holders of one mutex must never overlap.
+    public func holdSpans(ofRun id: String, nodes: Set<String>) throws -> [(node: String, from: Double, to: Double)] {
+        let r = try connection.query(
+            """
+            select node_key, kind, extract(epoch from at)::float8 as t from baton.events
+            where run_id = $1::uuid and node_key is not null and kind = any($2::text[]) order by id
+            """, [id, "{" + (Store.holdEndingEvents.sorted() + ["queued"]).joined(separator: ",") + "}"])
+        var open: [String: Double] = [:]
+        var spans: [(node: String, from: Double, to: Double)] = []
+        for i in 0..<r.rowCount {
+            guard let key = r[row: i, column: "node_key"], nodes.contains(key), let t = r[row: i, column: "t"].flatMap(Double.init) else { continue }
+            if r[row: i, column: "kind"] == "queued" {
+                open[key] = t
+            } else if let from = open.removeValue(forKey: key) {
+                spans.append((key, from, t))
+            }
+        }
+        for (key, from) in open { spans.append((key, from, .infinity)) }
+        return spans
+    }
+
+    /// How many spans start before an earlier-starting span has ended (0: they never overlap).
+    public static func overlaps(_ spans: [(node: String, from: Double, to: Double)]) -> Int {
+        var end = -Double.infinity
+        var count = 0
+        for span in spans.sorted(by: { $0.from < $1.from }) {
+            if span.from < end { count += 1 }
+            end = max(end, span.to)
+        }
+        return count
+    }
+}

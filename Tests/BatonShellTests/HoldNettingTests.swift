@@ -47,3 +47,12 @@ struct HoldNettingTests {
         #expect(batch.holdChanges == [.delete(seq: 1), .delete(seq: 9)])
     }
 }
+
+@Suite("Store.overlaps: mutex spans")
+struct HoldSpanTests {
+    @Test func touchingSpansDoNotOverlapNestedAndOpenOnesDo() {
+        #expect(Store.overlaps([("a", 0, 1), ("b", 1, 2), ("c", 2, 3)]) == 0)
+        #expect(Store.overlaps([("a", 0, 5), ("b", 1, 2), ("c", 3, 4)]) == 2)
+        #expect(Store.overlaps([("a", 0, .infinity), ("b", 10, 11)]) == 1)
+    }
+}
