@@ -62,6 +62,28 @@ extension Integration {
             return try TestCluster.sql().query("select count(*)::int as n from baton.holds where run_id::text in (\(list))").int(0, "n") ?? -1
         }
 
+        @Test("the mutex, concurrency and cache examples run on a cluster")
+        func examplesRun() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.startCoordinator()
+            try cluster.startWorker(concurrency: 8)
+            let store = try TestCluster.store()
+            defer { store.close() }
+            func example(_ name: String) throws -> JSON {
+                try JSONParser.parse(Array(try Data(contentsOf: GraphFixtures.examplesDirectory.appendingPathComponent(name))))
+            }
+            let mutex = try TestCluster.submit(try example("mutex.json"))
+            let concurrency = try TestCluster.submit(try example("concurrency.json"))
+            let cache = try TestCluster.submit(try example("cache.json"))
+            for run in [mutex, concurrency, cache] { #expect(try TestCluster.waitForRun(run, store: store, seconds: 60) == "succeeded") }
+            #expect(Store.overlaps(try store.holdSpans(ofRun: mutex, nodes: ["migrate-a", "migrate-b"])) == 0)
+            #expect(Store.overlaps(try store.holdSpans(ofRun: concurrency, nodes: ["import-a1", "import-a2"])) == 0)
+            let cached = try TestCluster.nodes(store, cache)
+            #expect(["first", "twin", "later"].map { cached[$0]?.output } == [6, 6, 6])
+            #expect(["first", "twin", "later"].compactMap { cached[$0]?.attempts }.reduce(0, +) == 1, "one of the three ran")
+        }
+
         @Test("two runs sharing a mutex never have two holders queued or running at once")
         func mutexAcrossRuns() throws {
             let cluster = TestCluster()
