@@ -37,7 +37,12 @@ final class CoordinatorLoop: @unchecked Sendable {
     /// Mutex, concurrency and cache requests of every run (mirrors `baton.holds`).
     private var admission = AdmissionTable()
     /// Grants held back while runs are being loaded (a grant may be for a run not loaded yet).
-    private var deferredGrants: [AdmissionTable.Entry]?
+    /// Grants not yet told to their runs, oldest first: told one after another (a grant can lead to a
+    /// release and so to the next grant), not from within one another, so a long line of waiters
+    /// cannot run the thread out of stack. Held back while runs are loading (`holdingGrants`).
+    private var grants: [AdmissionTable.Entry] = []
+    private var holdingGrants = false
+    private var tellingGrants = false
     /// Cache entries recorded since the last commit (not in `baton.cache` yet), by `CacheLookup.claim` name.
     private var uncommittedCache: [String: CacheHit] = [:]
 
@@ -112,7 +117,8 @@ final class CoordinatorLoop: @unchecked Sendable {
         pending = PendingBatch()
         admission = AdmissionTable(entries: try store.loadHolds())
         uncommittedCache = [:]
-        deferredGrants = []
+        grants = []
+        holdingGrants = true
         try takeRequests()  // what users asked while no coordinator ran comes first: a cancelled run must not start
         for id in try store.activeRunIDs() { try startRun(id) }
         // A request whose run is not unfinished any more has no one to release it: drop it.
@@ -120,9 +126,7 @@ final class CoordinatorLoop: @unchecked Sendable {
             logger.warning("run \(entry.runID) node \(entry.key): a stored hold of a run that is not running; released")
             deliver(admission.release(runID: entry.runID, key: entry.key))
         }
-        let grants = (deferredGrants ?? []).filter { runs[$0.runID] != nil && admission.entry(runID: $0.runID, key: $0.key)?.granted == true }
-        deferredGrants = nil
-        for entry in grants { admit(entry) }
+        holdingGrants = false
         deliver(admission.grantWaiting())
         lastPoll = Date()
         try commit(ackUpTo: nil)
@@ -137,6 +141,8 @@ final class CoordinatorLoop: @unchecked Sendable {
         pending = PendingBatch()
         admission = AdmissionTable()
         uncommittedCache = [:]
+        grants = []
+        holdingGrants = false
     }
 
     // MARK: - One batch
@@ -347,10 +353,19 @@ final class CoordinatorLoop: @unchecked Sendable {
     private func deliver(_ changes: [AdmissionTable.Change]) {
         for change in changes {
             pending.hold(change)
-            if case let .granted(entry) = change {
-                if deferredGrants != nil { deferredGrants!.append(entry) } else { admit(entry) }
-            }
+            if case let .granted(entry) = change { grants.append(entry) }
         }
+        guard !holdingGrants, !tellingGrants else { return }  // the loop below, further up the stack, tells them
+        tellingGrants = true
+        defer { tellingGrants = false }
+        var next = 0
+        while next < grants.count {
+            let entry = grants[next]
+            next += 1
+            // Still granted? (A run failed as a whole, or an orphan dropped on connect, gave it back.)
+            if let now = admission.entry(runID: entry.runID, key: entry.key), now.seq == entry.seq, now.granted { admit(entry) }
+        }
+        grants = []
     }
 
     /// A granted node takes a cached output if one has appeared meanwhile (findOrFetch), else is queued.

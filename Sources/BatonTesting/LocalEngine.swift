@@ -38,6 +38,8 @@ public struct LocalEngine: Sendable {
         var timer: Task<Void, Never>?
         var timerDue: Date?
         var admission = LocalAdmission()
+        var answers: [SchedulerEvent] = []
+        var answering = false
 
         func apply(_ commands: [SchedulerCommand]) {
             for command in commands {
@@ -48,7 +50,12 @@ public struct LocalEngine: Sendable {
                 default: break
                 }
             }
-            for event in admission.carryOut(runID, commands, now: Date()) { apply(state.handle(event)) }
+            // Admission answers (mutex, concurrency, cache) lead to more commands: told in a loop, not nested.
+            answers += admission.carryOut(runID, commands, now: Date())
+            guard !answering else { return }
+            answering = true
+            while !answers.isEmpty { apply(state.handle(answers.removeFirst())) }
+            answering = false
         }
 
         apply(state.handle(.start))

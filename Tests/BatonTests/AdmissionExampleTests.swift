@@ -64,3 +64,15 @@ struct CacheFailureTests {
         #expect(state.nodes["x"]?.status == .failed && state.nodes["y"]?.status == .failed)
     }
 }
+
+@Suite("LocalEngine: long lines of waiters")
+struct AdmissionLongLineTests {
+    @Test func threeThousandIdenticalCachedNodesRunOnceWithoutNesting() async throws {
+        var members: [(key: String, value: JSON)] = []
+        for i in 0..<3_000 { members.append(("n\(i)", ["procedure": "baton.echo", "input": ["x": 1], "cache": ["ttl": "1h"]])) }
+        let g = try GraphDecoder().decode(["nodes": .object(JSONObject(members))])
+        let state = await LocalEngine(registry: .demo).run(g)
+        #expect(state.status == .succeeded)
+        #expect(state.nodes.values.map(\.attempt).reduce(0, +) == 1)
+    }
+}

@@ -2,8 +2,8 @@
 /// across every run: a value, so the coordinator and the in-process engine decide grants the same way.
 ///
 /// A request is granted all or none, never in part, so two nodes taking `[a, b]` and `[b, a]` cannot
-/// deadlock. Waiters go first come, first served: a waiter is passed over while an earlier waiter wants
-/// one of its claims, so no later node starves an earlier one. Every call returns the changes it made
+/// deadlock. Waiters go first come, first served: a waiter goes only when no earlier waiter wants one
+/// of its claims (it heads each claim's line), so no later node starves an earlier one. Every call returns the changes it made
 /// (to persist them, and to tell the runs whose nodes were granted).
 public struct AdmissionTable: Sendable {
     /// One node's request.
@@ -34,8 +34,11 @@ public struct AdmissionTable: Sendable {
 
     private var entries: [Int64: Entry] = [:]
     private var slots: [String: Int64] = [:]
+    /// Granted requests per claim name.
     private var held: [String: Int] = [:]
-    private var waiting: [Int64] = []
+    /// Waiting requests per claim name, oldest first: a waiter goes only when it heads the line of
+    /// every claim it wants (and each has room), so a release looks at those lines' heads only.
+    private var lines: [String: [Int64]] = [:]
     /// The number the next request gets (FIFO order, also across restarts).
     public private(set) var nextSeq: Int64 = 1
 
@@ -44,10 +47,8 @@ public struct AdmissionTable: Sendable {
         for entry in entries.sorted(by: { $0.seq < $1.seq }) {
             self.entries[entry.seq] = entry
             slots[Self.slot(entry.runID, entry.key)] = entry.seq
-            if entry.granted {
-                for claim in entry.claims { held[claim.name, default: 0] += 1 }
-            } else {
-                waiting.append(entry.seq)
+            for claim in entry.claims {
+                if entry.granted { held[claim.name, default: 0] += 1 } else { lines[claim.name, default: []].append(entry.seq) }
             }
             nextSeq = max(nextSeq, entry.seq + 1)
         }
@@ -65,61 +66,74 @@ public struct AdmissionTable: Sendable {
     /// Queues a request (a node that already has one keeps it) and grants what can go.
     public mutating func request(runID: String, _ request: AdmissionRequest) -> [Change] {
         guard slots[Self.slot(runID, request.key)] == nil else { return [] }
-        let entry = Entry(seq: nextSeq, runID: runID, key: request.key, claims: request.claims, cache: request.cache, granted: false)
+        var entry = Entry(seq: nextSeq, runID: runID, key: request.key, claims: request.claims, cache: request.cache, granted: false)
         nextSeq += 1
-        entries[entry.seq] = entry
         slots[Self.slot(runID, request.key)] = entry.seq
-        waiting.append(entry.seq)
-        return [.requested(entry)] + grantWaiting()
+        if entry.claims.isEmpty {  // nothing to wait for
+            entry.granted = true
+            entries[entry.seq] = entry
+            return [.requested(entry), .granted(entry)]
+        }
+        entries[entry.seq] = entry
+        for claim in entry.claims { lines[claim.name, default: []].append(entry.seq) }
+        return [.requested(entry)] + grant(heads: entry.claims.map(\.name))
     }
 
     /// Drops the node's request, held or waiting, and grants what can go now.
     public mutating func release(runID: String, key: String) -> [Change] {
         guard let seq = slots[Self.slot(runID, key)] else { return [] }
-        return [remove(seq)] + grantWaiting()
+        let entry = remove(seq)
+        return [.released(entry)] + grant(heads: entry.claims.map(\.name))
     }
 
     /// Drops every request of a run (it ended as a whole, e.g. failed because it cannot be stored).
     public mutating func releaseAll(runID: String) -> [Change] {
         let mine = entries.values.filter { $0.runID == runID }.map(\.seq).sorted()
         guard !mine.isEmpty else { return [] }
-        return mine.map { remove($0) } + grantWaiting()
+        let removed = mine.map { remove($0) }
+        return removed.map { .released($0) } + grant(heads: removed.flatMap { $0.claims.map(\.name) })
     }
 
-    /// Grants, oldest first, every waiter whose claims all have room and that no earlier waiter blocks.
-    public mutating func grantWaiting() -> [Change] {
+    /// Grants every waiter that can go (after a restore).
+    public mutating func grantWaiting() -> [Change] { grant(heads: Array(lines.keys)) }
+
+    /// Grants, oldest first, each waiter that heads the line of every claim it wants when each has room,
+    /// starting from the heads of `names` and going on with the lines a grant moved on.
+    private mutating func grant(heads names: [String]) -> [Change] {
         var changes: [Change] = []
-        var blocked = Set<String>()
-        var still: [Int64] = []
-        for seq in waiting {
-            var entry = entries[seq]!
-            let fits = entry.claims.allSatisfy { !blocked.contains($0.name) && (held[$0.name] ?? 0) < $0.limit }
-            if fits {
-                entry.granted = true
-                entries[seq] = entry
-                for claim in entry.claims { held[claim.name, default: 0] += 1 }
-                changes.append(.granted(entry))
-            } else {
-                for claim in entry.claims { blocked.insert(claim.name) }
-                still.append(seq)
+        var work = Set(names).sorted { (lines[$0]?.first ?? .max) < (lines[$1]?.first ?? .max) }
+        var next = 0
+        while next < work.count {
+            let name = work[next]
+            next += 1
+            guard let seq = lines[name]?.first, var entry = entries[seq] else { continue }
+            let goes = entry.claims.allSatisfy { lines[$0.name]?.first == seq && (held[$0.name] ?? 0) < $0.limit }
+            guard goes else { continue }
+            entry.granted = true
+            entries[seq] = entry
+            for claim in entry.claims {
+                held[claim.name, default: 0] += 1
+                lines[claim.name]!.removeFirst()
+                if lines[claim.name]!.isEmpty { lines[claim.name] = nil } else { work.append(claim.name) }
             }
+            changes.append(.granted(entry))
         }
-        waiting = still
         return changes
     }
 
-    private mutating func remove(_ seq: Int64) -> Change {
+    private mutating func remove(_ seq: Int64) -> Entry {
         let entry = entries.removeValue(forKey: seq)!
         slots[Self.slot(entry.runID, entry.key)] = nil
-        if entry.granted {
-            for claim in entry.claims {
+        for claim in entry.claims {
+            if entry.granted {
                 let left = (held[claim.name] ?? 1) - 1
                 held[claim.name] = left > 0 ? left : nil
+            } else {
+                lines[claim.name]?.removeAll { $0 == seq }
+                if lines[claim.name]?.isEmpty == true { lines[claim.name] = nil }
             }
-        } else {
-            waiting.removeAll { $0 == seq }
         }
-        return .released(entry)
+        return entry
     }
 
     private static func slot(_ runID: String, _ key: String) -> String { runID + "\u{0}" + key }
