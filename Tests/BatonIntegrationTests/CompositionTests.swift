@@ -98,7 +98,7 @@ extension Integration {
             #expect(counted.count == nodes.count)
             #expect(counted.filter { $0.value != 1 }.isEmpty, "succeeded more than once: \(counted.filter { $0.value != 1 })")
         }
-    
+
         @Test("a map's concurrency bounds its children on a cluster; a group's timeout cancels what it runs")
         func concurrencyAndGroupTimeout() throws {
             let cluster = TestCluster()
