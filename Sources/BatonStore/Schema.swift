@@ -127,5 +127,12 @@ enum Schema {
                 "alter table baton.workers add column if not exists heartbeat_interval float8 not null default 5",
             ]
         ),
+        (
+            5,
+            [
+                // The run's input: the graph's `input` defaults with `submit --input` merged over them.
+                "alter table baton.runs add column if not exists input jsonb not null default '{}'::jsonb"
+            ]
+        ),
     ]
 }
