@@ -92,7 +92,7 @@ extension Integration {
                 "run", "--local", "\(dir)/run-input.json", "--input", #"{"numbers": [4, 5, 6], "report": {"title": "Q3"}}"#, "--json",
             ])
             #expect(input.status == 0, "stderr: \(input.stderr)")
-            #expect(try JSONParser.parse(input.stdout)["nodes"]?["report"]?["output"] == "Q3: 15 in all, 150 scaled by 10")
+            #expect(try JSONParser.parse(input.stdout)["nodes"]?["report"]?["output"] == ["text": "Q3: 15 in all, 150 scaled by 10"])
             let yaml = try TestCluster.cli(["run", "--local", "\(dir)/word-count.yaml", "--json"])
             #expect(yaml.status == 0, "stderr: \(yaml.stderr)")
             let json = try TestCluster.cli(["run", "--local", "\(dir)/word-count.json", "--json"])
@@ -163,8 +163,8 @@ extension Integration {
                 name: "graph input not an object", arguments: { ["submit", "\($0)/input-array.json"] },
                 message: "field 'input': must be an object of default values, found array"),
             Case(
-                name: "pointer missing", arguments: { ["submit", "\($0)/g.json", "--input", #"{"label": 1}"#] },
-                message: "node 'say', field 'input/label/text': $input pointer '/label/text' has no value in the run input"),
+                name: "pointer missing", arguments: { ["submit", "\($0)/pointer-missing.json", "--input", #"{"height": 1}"#] },
+                message: "node 'a', field 'input/width': $input pointer '/width' has no value in the run input"),
             Case(
                 name: "pointer not a string", arguments: { ["submit", "\($0)/pointer-number.json"] },
                 message: "node 'a', field 'input/$input': must be a JSON pointer string"),
@@ -195,6 +195,7 @@ extension Integration {
             "list.yaml": "- 1\n- 2\n",
             "broken.yaml": "a: [1, 2\nb: }\n",
             "input-array.json": #"{"input": [1], "nodes": {"a": {"procedure": "baton.echo"}}}"#,
+            "pointer-missing.json": #"{"nodes": {"a": {"procedure": "baton.echo", "input": {"width": {"$input": "/width"}}}}}"#,
             "pointer-number.json": #"{"nodes": {"a": {"procedure": "baton.echo", "input": {"$input": 3}}}}"#,
             "pointer-bad.json": #"{"input": {"x": 1}, "nodes": {"a": {"procedure": "baton.echo", "input": {"$input": "x"}}}}"#,
             "pointer-extra.json": #"{"input": {"x": 1}, "nodes": {"a": {"procedure": "baton.echo", "input": {"$input": "/x", "select": "/y"}}}}"#,
