@@ -173,4 +173,18 @@ struct RunInputTests {
         #expect(state.status == .succeeded)
         #expect(state.nodes["sum"]?.output == 60)
     }
+
+    @Test func theRunInputExampleRunsWithItsDefaultsAndWithAnInput() async throws {
+        let registry = ProcedureRegistry.demo
+        let bytes = try ExampleGraphTests.load("run-input.json")
+        let decoder = GraphDecoder(knownProcedures: Set(registry.names))
+        let defaults = await LocalEngine(registry: registry).run(try decoder.decode(bytes))
+        #expect(defaults.nodes["report"]?.output == ["text": "Totals: 6 in all, 60 scaled by 10"])
+        let given = try decoder.decode(bytes, input: ["numbers": [4, 5, 6], "report": ["title": "Q3"], "with_report": true])
+        #expect(given.input["report"] == ["title": "Q3", "pool": "default"], "a given object merges into the default one")
+        let state = await LocalEngine(registry: registry).run(given)
+        #expect(state.nodes["report"]?.output == ["text": "Q3: 15 in all, 150 scaled by 10"])
+        let skipped = await LocalEngine(registry: registry).run(try decoder.decode(bytes, input: ["with_report": false]))
+        #expect(skipped.nodes["report"]?.status == .skipped)
+    }
 }
