@@ -119,6 +119,18 @@ struct RunInputTests {
             ], "the pool's own 'must be a string' and the when's shape are not reported twice")
     }
 
+    @Test func aProblemInAPlacedValueNamesItsPointer() throws {
+        let text = #"""
+            {"input": {"pool": 5, "p": 12}, "defaults": {"pool": {"$input": "/pool"}},
+             "nodes": {"a": {"procedure": "baton.echo", "priority": {"$input": "/p"}}}}
+            """#
+        #expect(
+            try problems(text) == [
+                "field 'defaults/pool': must be a string, found number (the value of $input '/pool')",
+                "node 'a', field 'priority': must be an integer from 0 to 9, found 12 (the value of $input '/p')",
+            ])
+    }
+
     @Test func badInputShapes() throws {
         #expect(
             try problems(#"{"input": [1], "nodes": {"a": {"procedure": "baton.echo"}}}"#) == [

@@ -14,12 +14,14 @@ public struct RunInput: Sendable {
     public let problems: [GraphProblem]
     /// Where a `$input` could not be replaced: the decoder's own problems at or under these places are noise.
     let failures: [(node: String?, field: String)]
+    /// Where a `$input` was replaced, by node (`""` for the graph's own fields), so the decoder's problems there can say so.
+    let replaced: [String: [(field: String, pointer: String)]]
 
     /// Applies `given` (the run's input, or nil for the defaults alone) to `document`.
     public static func resolve(_ document: JSON, given: JSON? = nil) -> RunInput {
         var walker = Walker()
         guard case let .object(root) = document else {
-            return RunInput(document: document, value: .object(JSONObject()), problems: [], failures: [])
+            return RunInput(document: document, value: .object(JSONObject()), problems: [], failures: [], replaced: [:])
         }
         var defaults = JSON.object(JSONObject())
         if let declared = root["input"] {
@@ -49,7 +51,9 @@ public struct RunInput: Sendable {
         }
         // Only a graph that declares an input, or a run given a non-empty one, gets the member.
         if root["input"] == nil, let given = given?.objectValue, !given.isEmpty { members.append(("input", merged)) }
-        return RunInput(document: .object(JSONObject(members)), value: merged, problems: walker.problems, failures: walker.failures)
+        return RunInput(
+            document: .object(JSONObject(members)), value: merged, problems: walker.problems, failures: walker.failures,
+            replaced: walker.replaced)
     }
 
     /// Merges `given` over `defaults`: two objects merge member by member (recursively, keeping the
@@ -63,15 +67,17 @@ public struct RunInput: Sendable {
     }
 
     /// The decoder's problems, less those caused by a `$input` that failed, after the run input's own.
+    /// A problem in a value that a `$input` placed says which pointer it came from.
     func combined(with decoderProblems: [GraphProblem]) -> [GraphProblem] {
         // A failure outside any node (in `nodes` itself, say) leaves nothing the decoder says reliable.
         if failures.contains(where: { $0.node == nil }) { return problems }
-        let kept = decoderProblems.filter { p in
-            !failures.contains { f in
-                f.node == p.node && (f.field.isEmpty || p.field == f.field || p.field.hasPrefix(f.field + "/"))
+        func within(_ field: String, _ place: String) -> Bool { place.isEmpty || field == place || field.hasPrefix(place + "/") }
+        let kept = decoderProblems.filter { p in !failures.contains { f in f.node == p.node && within(p.field, f.field) } }
+        return problems
+            + kept.map { p in
+                guard let source = replaced[p.node ?? ""]?.last(where: { within(p.field, $0.field) }) else { return p }
+                return GraphProblem(node: p.node, field: p.field, message: p.message + " (the value of $input '\(source.pointer)')")
             }
-        }
-        return problems + kept
     }
 }
 
@@ -80,6 +86,7 @@ private struct Walker {
     var input: JSON = .object(JSONObject())
     var problems: [GraphProblem] = []
     var failures: [(node: String?, field: String)] = []
+    var replaced: [String: [(field: String, pointer: String)]] = [:]
 
     mutating func problem(_ node: String?, _ field: String, _ message: String) {
         problems.append(GraphProblem(node: node, field: field, message: message))
@@ -155,6 +162,7 @@ private struct Walker {
         if Self.containsInputReference(found) {
             return fail(field, "$input pointer '\(text)' names a value that holds a $input object itself; a run input is data")
         }
+        replaced[node ?? "", default: []].append((field, text))
         return found
     }
 
