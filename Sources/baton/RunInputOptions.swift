@@ -13,7 +13,8 @@ struct RunInputOptions: ParsableArguments {
     /// The parsed input, or nil when `--input` was not given; a one-line error for every bad form.
     func value() throws -> JSON? {
         guard let input else { return nil }
-        let maxDepth = try Limits.fromEnvironment().maxDepth
+        let limits = try Limits.fromEnvironment()
+        let maxDepth = limits.maxDepth
         let json: JSON
         if input.hasPrefix("@") {
             let path = String(input.dropFirst())
@@ -23,7 +24,7 @@ struct RunInputOptions: ParsableArguments {
                 throw CLIFailure("--input @" + failure.message, exitCode: 2)
             }
             if GraphFile.isYAML(path) {
-                do { json = try YAMLDocument.parse(bytes, maxDepth: maxDepth).json } catch {
+                do { json = try YAMLDocument.parse(bytes, maxDepth: maxDepth, maxBytes: limits.maxGraphBytes).json } catch {
                     throw CLIFailure("--input @" + (error.mark.map { "\(path):\($0): " } ?? "\(path): ") + error.message, exitCode: 2)
                 }
             } else {
@@ -38,6 +39,11 @@ struct RunInputOptions: ParsableArguments {
         }
         guard case .object = json else {
             throw CLIFailure("--input must be a JSON object, found \(json.kindName)", exitCode: 2)
+        }
+        // It is stored with the graph, so it is held to the graph's size limit.
+        let size = json.serializedBytes().count
+        if size > limits.maxGraphBytes {
+            throw CLIFailure("--input is \(size) bytes as JSON, more than the limit of \(limits.maxGraphBytes) (BATON_MAX_GRAPH_BYTES)", exitCode: 2)
         }
         return json
     }

@@ -136,6 +136,7 @@ extension Integration {
             let name: String
             let arguments: @Sendable (String) -> [String]  // given the scratch directory
             let message: String
+            var environment: [String: String] = [:]
             var description: String { name }
         }
 
@@ -177,6 +178,10 @@ extension Integration {
             Case(
                 name: "run --local with a bad input", arguments: { ["run", "--local", "\($0)/g.json", "--input", "3"] },
                 message: "--input must be a JSON object, found number"),
+            Case(
+                name: "input over BATON_MAX_GRAPH_BYTES", arguments: { ["submit", "\($0)/g.json", "--input", #"{"values": [1, 2, 3, 4, 5, 6]}"#] },
+                message: "--input is 24 bytes as JSON, more than the limit of 20 (BATON_MAX_GRAPH_BYTES)",
+                environment: ["BATON_MAX_GRAPH_BYTES": "20"]),
             Case(name: "YAML graph that does not parse", arguments: { ["submit", "\($0)/broken.yaml"] }, message: "broken.yaml:2:"),
             Case(
                 name: "YAML graph with a non-string key", arguments: { ["submit", "\($0)/int-key.yaml"] },
@@ -209,7 +214,7 @@ extension Integration {
             _ = TestCluster()
             let dir = try Self.scratch(Self.files)
             let before = try Self.runCount()
-            let result = try TestCluster.cli(c.arguments(dir))
+            let result = try TestCluster.cli(c.arguments(dir), environment: c.environment)
             #expect(result.status == 2, "exit \(result.status): \(result.stderr)")
             #expect(result.stderr.hasPrefix("baton: "))
             #expect(result.stderr.contains(c.message.replacingOccurrences(of: "DIR", with: dir)), "stderr: \(result.stderr)")
