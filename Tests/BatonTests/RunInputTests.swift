@@ -131,6 +131,20 @@ struct RunInputTests {
             ])
     }
 
+    @Test func aFailureInDefaultsKeepsTheNodesProblems() throws {
+        let text = #"{"defaults": {"pool": {"$input": "/p"}}, "nodes": {"a": {"procedure": "baton.echo", "after": ["ghost"]}}}"#
+        #expect(
+            try problems(text) == [
+                "field 'defaults/pool': $input pointer '/p' has no value in the run input",
+                "node 'a', field 'after/0': refers to missing node 'ghost'",
+            ])
+        #expect(
+            try problems(#"{"nodes": {"$input": "/nodes"}}"#) == ["field 'nodes': $input pointer '/nodes' has no value in the run input"],
+            "nothing the decoder makes of an unreplaced nodes object")
+        let placed = try decode(#"{"input": {"nodes": {"a": {"procedure": "baton.echo"}}}, "nodes": {"$input": "/nodes"}}"#)
+        #expect(placed.order == ["a"])
+    }
+
     @Test func badInputShapes() throws {
         #expect(
             try problems(#"{"input": [1], "nodes": {"a": {"procedure": "baton.echo"}}}"#) == [

@@ -69,9 +69,9 @@ public struct RunInput: Sendable {
     /// The decoder's problems, less those caused by a `$input` that failed, after the run input's own.
     /// A problem in a value that a `$input` placed says which pointer it came from.
     func combined(with decoderProblems: [GraphProblem]) -> [GraphProblem] {
-        // A failure outside any node (in `nodes` itself, say) leaves nothing the decoder says reliable.
-        if failures.contains(where: { $0.node == nil }) { return problems }
         func within(_ field: String, _ place: String) -> Bool { place.isEmpty || field == place || field.hasPrefix(place + "/") }
+        // A failure in place of the whole `nodes` leaves nothing the decoder says about nodes reliable.
+        if failures.contains(where: { $0.node == nil && within($0.field, "nodes") }) { return problems }
         let kept = decoderProblems.filter { p in !failures.contains { f in f.node == p.node && within(p.field, f.field) } }
         return problems
             + kept.map { p in
