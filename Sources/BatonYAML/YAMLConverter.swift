@@ -48,12 +48,16 @@ struct YAMLConverter {
         for (key, _) in mapping where key.tag.rawValue != Tag.Name.merge.rawValue {
             if let s = key.scalar, key.tag.rawValue == Tag.Name.str.rawValue { written.insert(s.string) }
         }
-        var members = JSONObject()
+        // An array and a set, not JSONObject's subscript, which searches: a mapping may hold 100,000 nodes.
+        var members: [(key: String, value: JSON)] = []
+        var present: Set<String> = []
         for (key, value) in mapping {
             let keyMark = Self.mark(key)
             if key.tag.rawValue == Tag.Name.merge.rawValue {
-                for (mergedKey, mergedValue) in try merged(value, path: path, depth: depth) where !written.contains(mergedKey) {
-                    if members[mergedKey] == nil { members[mergedKey] = mergedValue }
+                for (mergedKey, mergedValue) in try merged(value, path: path, depth: depth)
+                where !written.contains(mergedKey) && !present.contains(mergedKey) {
+                    members.append((mergedKey, mergedValue))
+                    present.insert(mergedKey)
                 }
                 continue
             }
@@ -61,9 +65,10 @@ struct YAMLConverter {
             try spend(name.utf8.count + 3, at: keyMark)
             let memberPath = path + [name]
             record(memberPath, keyMark)
-            members[name] = try convert(value, path: memberPath, depth: depth + 1)
+            members.append((name, try convert(value, path: memberPath, depth: depth + 1)))
+            present.insert(name)
         }
-        return .object(members)
+        return .object(JSONObject(members))
     }
 
     /// The members a merge key (`<<: *base` or `<<: [*a, *b]`) brings; earlier mappings win.
@@ -74,15 +79,16 @@ struct YAMLConverter {
         case let .sequence(items): sources = Array(items)
         default: throw YAMLError(mark: Self.mark(value), message: "a merge key (<<) needs a mapping or a list of mappings")
         }
-        var result = JSONObject()
+        var result: [(key: String, value: JSON)] = []
+        var present: Set<String> = []
         for source in sources {
             guard case let .mapping(mapping) = source else {
                 throw YAMLError(mark: Self.mark(source), message: "a merge key (<<) needs a mapping or a list of mappings")
             }
             guard case let .object(members) = try object(mapping, path: path, depth: depth) else { continue }
-            for (key, member) in members where result[key] == nil { result[key] = member }
+            for (key, member) in members where present.insert(key).inserted { result.append((key, member)) }
         }
-        return result.members
+        return result
     }
 
     private static func keyName(_ key: Node, at mark: YAMLMark?) throws(YAMLError) -> String {
