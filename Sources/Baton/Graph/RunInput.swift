@@ -127,15 +127,16 @@ private struct Walker {
         }
     }
 
+    /// By position, not through JSONObject's subscript, which searches: a graph may have 100,000 nodes.
     private mutating func rebuild(_ members: JSONObject, _ child: (inout Walker, String, JSON) -> JSON?) -> JSON? {
-        var out: JSONObject? = nil
-        for (key, value) in members {
-            if let changed = child(&self, key, value) {
-                if out == nil { out = members }
-                out![key] = changed
+        var out: [(key: String, value: JSON)]? = nil
+        for (i, member) in members.members.enumerated() {
+            if let changed = child(&self, member.key, member.value) {
+                if out == nil { out = members.members }
+                out![i].value = changed
             }
         }
-        return out.map { .object($0) }
+        return out.map { .object(JSONObject($0)) }
     }
 
     private mutating func substitute(_ members: JSONObject, pointer: JSON, node: String?, path: [String]) -> JSON? {
