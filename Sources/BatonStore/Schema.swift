@@ -128,6 +128,14 @@ enum Schema {
             ]
         ),
         (
+            4,
+            [
+                // The children a group, map or spawning node added (their definitions, as the scheduler keeps
+                // them), so a restarted coordinator rebuilds the run with them.
+                "alter table baton.nodes add column if not exists fragment jsonb"
+            ]
+        ),
+        (
             5,
             [
                 // The run's input: the graph's `input` defaults with `submit --input` merged over them.

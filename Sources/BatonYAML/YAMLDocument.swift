@@ -37,11 +37,15 @@ public struct YAMLDocument: Sendable {
     }
 
     /// Where a graph problem is written: the nearest place on the path to its node and field
-    /// (a group's child `group/child` lives at `/nodes/group/nodes/child`).
+    /// (a group's child `g/c` lives at `/nodes/g/group/nodes/c`).
     public func mark(node: String?, field: String) -> YAMLMark? {
         var tokens: [String] = []
         if let node {
-            for part in node.split(separator: "/", omittingEmptySubsequences: false) { tokens += ["nodes", String(part)] }
+            for (i, part) in node.split(separator: "/", omittingEmptySubsequences: false).enumerated() {
+                // A child sits in its group's `group/nodes` (or `nodes`, where a group is written without `group`).
+                let grouped = i > 0 && marks[JSONPointer(tokens: tokens + ["group"]).description] != nil
+                tokens += grouped ? ["group", "nodes", String(part)] : ["nodes", String(part)]
+            }
         }
         if !field.isEmpty {
             tokens += (try? JSONPointer(parsing: "/" + field).tokens) ?? field.split(separator: "/").map(String.init)

@@ -169,13 +169,38 @@ struct RunInputTests {
     @Test func nestedNodeDocumentsAreNamedByTheirPath() {
         let document: JSON = [
             "input": [:],
-            "nodes": ["g": ["nodes": ["c": ["procedure": "baton.echo", "input": ["v": ["$input": "/v"]]]]]],
+            "nodes": ["g": ["group": ["nodes": ["c": ["procedure": "baton.echo", "input": ["v": ["$input": "/v"]]]]]]],
         ]
         let resolved = RunInput.resolve(document)
         #expect(resolved.problems.map(\.description) == ["node 'g/c', field 'input/v': $input pointer '/v' has no value in the run input"])
         let ok = RunInput.resolve(document, given: ["v": 7])
         #expect(ok.problems.isEmpty)
-        #expect(ok.document["nodes"]?["g"]?["nodes"]?["c"]?["input"]?["v"] == 7)
+        #expect(ok.document["nodes"]?["g"]?["group"]?["nodes"]?["c"]?["input"]?["v"] == 7)
+        let bare = RunInput.resolve(["nodes": ["g": ["nodes": ["c": ["procedure": ["$input": "/p"]]]]]])
+        #expect(bare.problems.map(\.description) == ["node 'g/c', field 'procedure': $input pointer '/p' has no value in the run input"])
+    }
+
+    @Test func groupsAndMapsTakeInputAndListEveryProblem() throws {
+        let text = #"""
+            {
+              "input": { "items": [1, 2, 3], "pool": "default" },
+              "nodes": {
+                "g": { "group": { "nodes": {
+                         "a": { "procedure": "baton.add", "input": { "values": { "$input": "/items" } } },
+                         "b": { "procedure": "baton.echo", "input": { "x": { "$input": "/nope" } }, "after": ["ghost"] } },
+                       "output": { "sum": { "$from": "a" }, "n": { "$input": "/items/0" } } } },
+                "m": { "map": { "over": { "$input": "/items" }, "procedure": "baton.echo", "input": { "$item": "" } } }
+              }
+            }
+            """#
+        #expect(
+            try problems(text) == [
+                "node 'g/b', field 'input/x': $input pointer '/nope' has no value in the run input",
+                "node 'g/b', field 'after/0': refers to missing node 'ghost'",
+            ])
+        let g = try decode(text.replacingOccurrences(of: #"{ "$input": "/nope" }"#, with: "1").replacingOccurrences(of: #""ghost""#, with: #""a""#))
+        #expect(g.source["nodes"]?["m"]?["map"]?["over"] == [1, 2, 3])
+        #expect(g.source["nodes"]?["g"]?["group"]?["output"]?["n"] == 1)
     }
 
     @Test func fieldsWithSlashesAreEscapedAsTheDecoderDoes() {

@@ -151,16 +151,18 @@ struct YAMLDocumentTests {
                 input:
                   x: {$input: /nope}
               g:
-                nodes:
-                  c:
-                    procedure: baton.echo
+                group:
+                  nodes:
+                    c:
+                      procedure: baton.echo
             """
         )
         #expect(doc.mark(node: "a", field: "pool") == YAMLMark(line: 7, column: 5))
         #expect(doc.mark(node: "a", field: "input/x") == YAMLMark(line: 9, column: 7))
         #expect(doc.mark(node: "a", field: "procedure")?.line == 6)
         #expect(doc.mark(node: "a", field: "retry/attempts")?.line == 5, "a field not written: the node's line")
-        #expect(doc.mark(node: "g/c", field: "procedure")?.line == 13)
+        #expect(doc.mark(node: "g/c", field: "procedure")?.line == 14)
+        #expect(doc.mark(node: "g/zz", field: "procedure")?.line == 12, "a child not written: its group's nodes")
         #expect(doc.mark(node: nil, field: "input")?.line == 2)
         #expect(doc.mark(node: nil, field: "")?.line == 1)
     }

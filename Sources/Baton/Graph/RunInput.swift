@@ -100,11 +100,24 @@ private struct Walker {
         return rebuild(members) { walker, key, child in walker.node(child, name: prefix + key) }
     }
 
-    /// One node document: its fields are named by the node, a nested `nodes` by `node/child`.
+    /// One node document: its fields are named by the node, the nodes of its `group` by `node/child`.
     mutating func node(_ value: JSON, name: String) -> JSON? {
         guard case let .object(members) = value, members["$input"] == nil else { return walk(value, node: name, path: []) }
         return rebuild(members) { walker, key, field in
-            key == "nodes" ? walker.nodes(field, prefix: name + "/", path: [key]) : walker.walk(field, node: name, path: [key])
+            switch key {
+            case "group": return walker.group(field, name: name)
+            case "nodes": return walker.nodes(field, prefix: name + "/", path: [key])  // a group written without `group`
+            default: return walker.walk(field, node: name, path: [key])
+            }
+        }
+    }
+
+    /// A node's `group` (`{"nodes": {...}, "output": TEMPLATE}`): its children are nodes of their own.
+    mutating func group(_ value: JSON, name: String) -> JSON? {
+        guard case let .object(members) = value, members["$input"] == nil else { return walk(value, node: name, path: ["group"]) }
+        return rebuild(members) { walker, key, field in
+            key == "nodes"
+                ? walker.nodes(field, prefix: name + "/", path: ["group", key]) : walker.walk(field, node: name, path: ["group", key])
         }
     }
 
