@@ -136,6 +136,13 @@ enum Schema {
             ]
         ),
         (
+            5,
+            [
+                // The run's input: the graph's `input` defaults with `submit --input` merged over them.
+                "alter table baton.runs add column if not exists input jsonb not null default '{}'::jsonb"
+            ]
+        ),
+        (
             7,
             [
                 // Mutex, concurrency and in-flight cache requests across runs: one row per node that waits

@@ -98,5 +98,56 @@ extension Integration {
             #expect(counted.count == nodes.count)
             #expect(counted.filter { $0.value != 1 }.isEmpty, "succeeded more than once: \(counted.filter { $0.value != 1 })")
         }
+
+        @Test("a map's concurrency bounds its children on a cluster; a group's timeout cancels what it runs")
+        func concurrencyAndGroupTimeout() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.startCoordinator()
+            try cluster.startWorker(concurrency: 8)
+            let store = try TestCluster.store()
+            defer { store.close() }
+            let mapRun = try TestCluster.submit([
+                "name": "bounded-map",
+                "nodes": [
+                    "m": [
+                        "map": [
+                            "over": [1, 2, 3, 4, 5, 6, 7, 8], "procedure": "demo.slow-add", "concurrency": 2,
+                            "input": ["values": [["$item": ""]], "seconds": 0.2],
+                        ]
+                    ]
+                ],
+            ])
+            let groupRun = try TestCluster.submit([
+                "name": "group-timeout",
+                "nodes": ["g": ["timeout": "1s", "group": ["nodes": ["nap": ["procedure": "baton.sleep", "input": ["seconds": 60]]]]]],
+            ])
+            #expect(try TestCluster.waitForRun(mapRun, store: store, seconds: 60) == "succeeded")
+            #expect(try TestCluster.nodes(store, mapRun)["m"]?.output == [1, 2, 3, 4, 5, 6, 7, 8])
+            // From queued to finished, never more than two children at once.
+            let r = try TestCluster.sql().query(
+                """
+                select extract(epoch from queued_at)::float8 as q, extract(epoch from finished_at)::float8 as f
+                from baton.nodes where run_id = $1::uuid and key like 'm/%'
+                """, [mapRun])
+            let spans = (0..<r.rowCount).map { (Double(r[row: $0, column: "q"]!)!, Double(r[row: $0, column: "f"]!)!) }
+            #expect(spans.count == 8)
+            // Sweep the starts and ends (an end before a start at the same instant) for the most at once.
+            var edges: [(at: Double, change: Int)] = spans.map { (at: $0.0, change: 1) }
+            edges += spans.map { (at: $0.1, change: -1) }
+            edges.sort { a, b in a.at < b.at || (a.at == b.at && a.change < b.change) }
+            var current = 0
+            var most = 0
+            for edge in edges {
+                current += edge.change
+                most = max(most, current)
+            }
+            #expect(most <= 2, "\(most) children overlapped")
+
+            #expect(try TestCluster.waitForRun(groupRun, store: store, seconds: 30) == "failed")
+            let nodes = try TestCluster.nodes(store, groupRun)
+            #expect(nodes["g"]?.error == "timed out: the group did not end within 1s")
+            #expect(nodes["g/nap"]?.status == "cancelled")
+        }
     }
 }
