@@ -153,6 +153,39 @@ extension Integration {
             #expect(try Self.holdRows(runs) == 0, "every hold was released")
         }
 
+        @Test("a holder whose worker loses its lease releases: the next waiter goes, and its new attempt waits in line")
+        func lostLeaseReleases() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.start(["coordinator", "--lease", "2"], name: "coordinator")
+            let frozen = try cluster.start(["worker", "--demo", "--concurrency", "1", "--heartbeat", "0.3"], name: "frozen")
+            let category = "l-\(UUID().uuidString.prefix(8).lowercased())"
+            let runID = try TestCluster.submit([
+                "name": "lease", "nodes": ["a": Self.sleeper(1.5, mutex: [category]), "b": Self.sleeper(0.3, mutex: [category])],
+            ])
+            let store = try TestCluster.store()
+            defer { store.close() }
+            try TestCluster.waitUntil(30, "a to be running") { try TestCluster.nodes(store, runID)["a"]?.status == "running" }
+            #expect(try TestCluster.nodes(store, runID)["b"]?.status == "waiting", "b waits for the mutex")
+            kill(frozen.processIdentifier, SIGSTOP)  // no heartbeats, no result: its lease runs out
+            defer { kill(frozen.processIdentifier, SIGCONT) }
+            try cluster.start(["worker", "--demo", "--concurrency", "1", "--heartbeat", "0.3"], name: "healthy")
+
+            #expect(try TestCluster.waitForRun(runID, store: store, seconds: 30) == "succeeded")
+            #expect(try TestCluster.nodes(store, runID)["a"]?.attempts == 2)
+            let kinds = try store.events(ofRun: runID).filter { $0.node == "a" }.map(\.kind)
+            #expect(
+                kinds == [
+                    "awaiting_admission", "admitted", "queued", "started", "lease_expired", "awaiting_admission", "admitted", "queued", "started",
+                    "succeeded",
+                ], "\(kinds)")
+            let spans = try store.holdSpans(ofRun: runID, nodes: ["a", "b"])
+            #expect(Store.overlaps(spans) == 0, "\(spans)")
+            let b = try #require(spans.first { $0.node == "b" })
+            let aSecond = try #require(spans.filter { $0.node == "a" }.map(\.from).max())
+            #expect(b.to <= aSecond, "b, waiting first, went before a's new attempt")
+        }
+
         @Test("concurrency lets at most N nodes with the same key run at once; other keys go beside them")
         func concurrencyLimit() throws {
             let cluster = TestCluster()
