@@ -1,6 +1,7 @@
 import Baton
 import BatonDemo
 import Foundation
+import Logging
 
 /// Runs graphs in this process for tests, with the real scheduler, a `TestClock` (hour-long
 /// back-offs and delays take no real time) and seeded randomness. Works with XCTest and
@@ -22,6 +23,8 @@ public struct GraphTest: Sendable {
     public var randomSeed: UInt64 = 0
     public var maxConcurrency = 8
     public var limits = GraphLimits()
+    /// Where procedures' log lines go (default: nowhere; they are also the run's `log` events).
+    public var logger = Logger(label: "baton.test", factory: { _ in SwiftLogNoOpLogHandler() })
 
     public init(registry: ProcedureRegistry = .demo) {
         self.registry = registry
@@ -35,7 +38,7 @@ public struct GraphTest: Sendable {
     /// Runs a validated graph to its end. Pass a `.manual` clock to move time yourself.
     public func run(_ graph: Graph, clock: TestClock? = nil, runID: String = "test-run") async -> TestRun {
         let clock = clock ?? TestClock(start: start)
-        var engine = LocalEngine(registry: registry, maxConcurrency: maxConcurrency)
+        var engine = LocalEngine(registry: registry, maxConcurrency: maxConcurrency, logger: logger)
         engine.limits = limits
         engine.clock = clock
         engine.randomSeed = randomSeed
