@@ -17,6 +17,12 @@ public enum FieldPath {
             return .failure(FieldPathError("key path \(text) on \(Root.self) cannot be read as field names"))
         }
         var rest = text.dropFirst(prefix.count)
+        // Through an optional root (`\.?.name`, `\.!.name`): the names are the wrapped type's.
+        var owner: Any.Type = Root.self
+        if rest.hasPrefix("?") || rest.hasPrefix("!"), let optional = Root.self as? any OptionalWrapping.Type {
+            owner = optional.wrappedType
+            while rest.hasPrefix("?") || rest.hasPrefix("!") { rest = rest.dropFirst() }
+        }
         if rest == ".self" || rest.isEmpty { return .success([]) }
         guard rest.hasPrefix(".") else {
             return .failure(FieldPathError("key path \(text) must name stored properties of \(Root.self)"))
@@ -34,7 +40,7 @@ public enum FieldPath {
             }
             names.append(String(name))
         }
-        if let named = Root.self as? any CustomFieldNames.Type, let renamed = named.fieldName(forProperty: names[0]) {
+        if let named = owner as? any CustomFieldNames.Type, let renamed = named.fieldName(forProperty: names[0]) {
             names[0] = renamed
         }
         return .success(names)
@@ -50,6 +56,15 @@ public protocol CustomFieldNames {
 
 extension CustomFieldNames {
     static func fieldName(forProperty name: String) -> String? { fieldNames[name] }
+}
+
+/// Lets `FieldPath` see through an optional root to the type that names the fields.
+protocol OptionalWrapping {
+    static var wrappedType: Any.Type { get }
+}
+
+extension Optional: OptionalWrapping {
+    static var wrappedType: Any.Type { Wrapped.self }
 }
 
 /// Why a key path cannot name a JSON field.

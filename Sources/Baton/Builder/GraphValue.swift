@@ -41,6 +41,13 @@ public struct GraphValue<T>: Sendable {
         return appending(path)
     }
 
+    /// An array of values, each of the element type: `.array([a.output(\.total), b.output(\.total), .literal(1)])`.
+    public static func array<Element>(_ items: [GraphValue<Element>]) -> GraphValue<T> where T == [Element] {
+        GraphValue(
+            template: .array(items.map(\.template)), references: items.flatMap(\.references),
+            usesItem: items.contains { $0.usesItem }, problems: items.flatMap(\.problems))
+    }
+
     /// The same value with no claim on its type, for an input of type `JSON` (such as `baton.echo`'s).
     public var json: GraphValue<JSON> {
         GraphValue<JSON>(template: template, references: references, usesItem: usesItem, problems: problems)
