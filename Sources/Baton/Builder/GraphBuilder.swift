@@ -23,7 +23,8 @@ public struct GraphBuilder: Sendable {
     /// Nodes of enclosing scopes referenced from here: they are the enclosing group's references.
     private var outerScoped: [ScopedKey] = []
     private var runInput: JSON?
-    private(set) var problems: [GraphProblem] = []
+    /// Mistakes found so far that the compiler cannot see (`build()` throws them with the decoder's).
+    public private(set) var problems: [GraphProblem] = []
 
     public init(name: String? = nil) {
         self.name = name
