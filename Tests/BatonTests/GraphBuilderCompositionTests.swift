@@ -18,7 +18,7 @@ struct GraphBuilderCompositionTests {
             $0.set(\.parts, customer.value(\.tier))
         }
         let shouts = g.map("shouts", over: split.output(\.chunks), Shout.self, concurrency: 4, options: NodeOptions(retry: RetryPolicy(attempts: 2))) {
-            item in .fields { $0.set(\.text, item.item); $0.set(\.times, item.index) }
+            item in .fields { $0.set(\.text, item.item); $0.set(\.times, item.index.optional) }
         }
         g.mapCollecting("lengths", over: split.output(\.chunks), Length.self) { $0.item }
         let summary = g.group("summary", options: NodeOptions(timeout: .seconds(3600))) { grp in

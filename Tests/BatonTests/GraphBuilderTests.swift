@@ -20,7 +20,7 @@ struct GraphBuilderTests {
                 dependencies: .allFinished, when: .literal(true), onFailure: .ignore)
         ) {
             $0.set(\.text, split.output(\.first))
-            $0.set(\.times, 2)
+            $0.set(\.times, literal: 2)
             $0.set(\.label, split.output(\.stats.longest))
         }
         let length = g.add(

@@ -48,6 +48,11 @@ public struct GraphValue<T>: Sendable {
             usesItem: items.contains { $0.usesItem }, problems: items.flatMap(\.problems))
     }
 
+    /// The same value where an optional of its type is expected (an optional input field).
+    public var optional: GraphValue<T?> {
+        GraphValue<T?>(template: template, references: references, usesItem: usesItem, problems: problems)
+    }
+
     /// The same value with no claim on its type, for an input of type `JSON` (such as `baton.echo`'s).
     public var json: GraphValue<JSON> {
         GraphValue<JSON>(template: template, references: references, usesItem: usesItem, problems: problems)

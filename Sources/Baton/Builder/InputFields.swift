@@ -1,5 +1,7 @@
 /// An input assembled field by field, each field typed by its key path:
-/// `set(\.text, chunk.output(\.first))` compiles only if `text` and `first` have the same type.
+/// `set(\.text, chunk.output(\.first))` compiles only if `text` and `first` have the same type
+/// (for an optional field, `.optional` makes a value of the wrapped type fit; `set(\.n, literal: 3)` sets a literal).
+/// There is one `set` per kind of argument, so a mismatch is diagnosed as one: "cannot convert GraphValue<Int> to GraphValue<String>".
 /// Fields left unset are left out of the input (the procedure's decoder reports a missing
 /// required one when the node runs, and `submit` checks it against the published schema).
 public struct InputFields<Input>: Sendable {
@@ -15,13 +17,8 @@ public struct InputFields<Input>: Sendable {
         place(field, value.template, value.references, value.usesItem, value.problems)
     }
 
-    /// Sets an optional field to a value of its wrapped type.
-    public mutating func set<V>(_ field: KeyPath<Input, V?>, _ value: GraphValue<V>) {
-        place(field, value.template, value.references, value.usesItem, value.problems)
-    }
-
     /// Sets a field to a literal, encoded the way workers decode inputs.
-    public mutating func set<V: Encodable>(_ field: KeyPath<Input, V>, _ literal: V) {
+    public mutating func set<V: Encodable>(_ field: KeyPath<Input, V>, literal: V) {
         set(field, GraphValue<V>.literal(literal))
     }
 
