@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "Baton", targets: ["Baton"]),
         .library(name: "BatonTesting", targets: ["BatonTesting"]),
         .library(name: "BatonWorker", targets: ["BatonWorker"]),
+        // Submitting runs from Swift (`Store.submit`), as `baton submit` does.
+        .library(name: "BatonStore", targets: ["BatonStore"]),
         .executable(name: "baton", targets: ["baton"]),
     ],
     dependencies: [
