@@ -98,7 +98,8 @@ public struct TestRun: Sendable {
         let node = try node(key)
         guard node.status == .failed, node.error?.contains(text) == true else {
             throw TestFailure(
-                "node '\(key)' is \(node.status.rawValue) with error \(node.error.map { "'\($0)'" } ?? "none"), expected a failure containing '\(text)'")
+                "node '\(key)' is \(node.status.rawValue) with error \(node.error.map { "'\($0)'" } ?? "none"), expected a failure containing '\(text)'"
+            )
         }
         return self
     }

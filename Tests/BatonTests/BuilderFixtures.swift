@@ -11,7 +11,9 @@ struct Split: Procedure {
         let words = input.text.split(separator: " ").map(String.init)
         let size = max(1, (words.count + input.parts - 1) / input.parts)
         let chunks = stride(from: 0, to: words.count, by: size).map { words[$0..<min($0 + size, words.count)].joined(separator: " ") }
-        return Output(chunks: chunks, first: chunks.first ?? "", stats: Stats(count: chunks.count, longest: chunks.max { $0.count < $1.count }, many: chunks.count > 1))
+        return Output(
+            chunks: chunks, first: chunks.first ?? "",
+            stats: Stats(count: chunks.count, longest: chunks.max { $0.count < $1.count }, many: chunks.count > 1))
     }
 }
 

@@ -17,8 +17,12 @@ struct GraphBuilderCompositionTests {
             $0.set(\.text, customer.value(\.name))
             $0.set(\.parts, customer.value(\.tier))
         }
-        let shouts = g.map("shouts", over: split.output(\.chunks), Shout.self, concurrency: 4, options: NodeOptions(retry: RetryPolicy(attempts: 2))) {
-            item in .fields { $0.set(\.text, item.item); $0.set(\.times, item.index.optional) }
+        let shouts = g.map("shouts", over: split.output(\.chunks), Shout.self, concurrency: 4, options: NodeOptions(retry: RetryPolicy(attempts: 2)))
+        {
+            item in
+            .fields {
+                $0.set(\.text, item.item); $0.set(\.times, item.index.optional)
+            }
         }
         g.mapCollecting("lengths", over: split.output(\.chunks), Length.self) { $0.item }
         let summary = g.group("summary", options: NodeOptions(timeout: .seconds(3600))) { grp in
@@ -77,7 +81,9 @@ struct GraphBuilderCompositionTests {
             #expect(graph.source == document)
             #expect(graph.order.first == "split")
         } catch {
-            let unknown = error.problems.filter { !$0.message.contains("not supported yet") && !$0.message.hasPrefix("unknown field") && $0.message != "is required" }
+            let unknown = error.problems.filter {
+                !$0.message.contains("not supported yet") && !$0.message.hasPrefix("unknown field") && $0.message != "is required"
+            }
             #expect(unknown.isEmpty, "\(unknown)")
         }
     }

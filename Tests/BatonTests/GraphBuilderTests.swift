@@ -34,7 +34,9 @@ struct GraphBuilderTests {
                 retry: RetryPolicy(attempts: 5, wait: .fibonacci(period: 2, max: 3600)),
                 repeatUntil: .until(\Total.Output.total, equals: 0, wait: .random(min: 1, max: 5), max: 7)))
         g.delay("pause", for: .seconds(5400), options: NodeOptions(retry: RetryPolicy(attempts: 1), when: split.output(\.stats.many)))
-        g.add("echo", procedure: "baton.echo", input: split.output(\.chunks).json, options: NodeOptions(condition: ConditionOption(named: "test.is-long")))
+        g.add(
+            "echo", procedure: "baton.echo", input: split.output(\.chunks).json,
+            options: NodeOptions(condition: ConditionOption(named: "test.is-long")))
         return (g, ["split": split, "shout": shout, "length": length])
     }
 
@@ -66,9 +68,10 @@ struct GraphBuilderTests {
         #expect(g.json() == expected)
         // Member order too: the nodes in the order added, each node's fields in the file's usual order.
         #expect(g.json()["nodes"]?.objectValue?.keys == ["split", "shout", "length", "total", "pause", "echo"])
-        #expect(g.json()["nodes"]?["shout"]?.objectValue?.keys == [
-            "procedure", "input", "after", "pool", "priority", "retry", "timeout", "dependencies", "when", "on_failure",
-        ])
+        #expect(
+            g.json()["nodes"]?["shout"]?.objectValue?.keys == [
+                "procedure", "input", "after", "pool", "priority", "retry", "timeout", "dependencies", "when", "on_failure",
+            ])
     }
 
     @Test func roundTripsThroughTheDecoder() throws {
@@ -155,10 +158,13 @@ struct GraphBuilderTests {
             let text = error.problems.map(\.description)
             #expect(text.contains { $0.hasPrefix("node 'first', field 'input': key path") && $0.contains("stored properties only") })
             #expect(text.contains("node 'first': a node with this key was already added"))
-            #expect(text.contains("node 'grp/loud': references outer node 'split', but the group has a child with that key, which the reference would name"))
             #expect(
                 text.contains(
-                    "node 'peek', field 'input': references 'grp/loud' inside a group it is not part of: nodes outside a group reference the group, never its children"))
+                    "node 'grp/loud': references outer node 'split', but the group has a child with that key, which the reference would name"))
+            #expect(
+                text.contains(
+                    "node 'peek', field 'input': references 'grp/loud' inside a group it is not part of: nodes outside a group reference the group, never its children"
+                ))
             #expect(text.contains("node 'item', field 'input': $item and $index are only meaningful in a map's input template"))
         }
     }

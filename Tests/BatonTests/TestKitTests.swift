@@ -22,9 +22,10 @@ struct TestKitTests {
         // Two back-offs of an hour each; the attempts themselves take no virtual time.
         let queued = run.events(of: "flaky").filter { $0.kind == "queued" }.map { $0.at.timeIntervalSince(start) }
         #expect(queued == [0, 3600, 7200])
-        #expect(run.events(of: "flaky").filter { $0.kind == "retrying" }.map { $0.change?.dueAt } == [
-            start.addingTimeInterval(3600), start.addingTimeInterval(7200),
-        ])
+        #expect(
+            run.events(of: "flaky").filter { $0.kind == "retrying" }.map { $0.change?.dueAt } == [
+                start.addingTimeInterval(3600), start.addingTimeInterval(7200),
+            ])
         #expect(run.duration == 7200)
     }
 
@@ -116,11 +117,15 @@ struct TestKitTests {
             do { try body() } catch let failure as TestFailure { return failure.description } catch { return "\(error)" }
             return nil
         }
-        #expect(message { try run.expectSucceeded() } == "run failed: node 'greet' failed: name is empty, expected succeeded\n  greet: failed - name is empty")
+        #expect(
+            message { try run.expectSucceeded() }
+                == "run failed: node 'greet' failed: name is empty, expected succeeded\n  greet: failed - name is empty")
         #expect(message { try run.expect("greet", is: .succeeded) } == "node 'greet' is failed, expected succeeded (error: name is empty)")
         #expect(message { try run.expectOutput(of: "echo", equals: ["v": 2]) } == #"node 'echo': output is {"v":1}, expected {"v":2}"#)
         #expect(message { _ = try run.output(of: "greet", as: Greet.Output.self) } == "node 'greet' has no output: it is failed (name is empty)")
-        #expect(message { _ = try run.output(of: "echo", as: Greet.Output.self) }?.hasPrefix(#"node 'echo': output {"v":1} does not decode as Output"#) == true)
+        #expect(
+            message { _ = try run.output(of: "echo", as: Greet.Output.self) }?.hasPrefix(#"node 'echo': output {"v":1} does not decode as Output"#)
+                == true)
         #expect(message { _ = try run.node("ghost") } == "no node 'ghost' in the run (nodes: greet, echo)")
         #expect(message { try run.expectFailure(of: "greet", containing: "empty") } == nil)
         #expect(message { try run.expect("echo", is: .succeeded).expectOutput(of: "echo", equals: ["v": 1]) } == nil)

@@ -146,7 +146,9 @@ public struct GraphBuilder: Sendable {
         return addGroup(key, inner, output: nil, options: options)
     }
 
-    private mutating func addGroup<Output>(_ key: String, _ inner: GraphBuilder, output: GraphValue<JSON>?, options: NodeOptions) -> NodeHandle<Output> {
+    private mutating func addGroup<Output>(
+        _ key: String, _ inner: GraphBuilder, output: GraphValue<JSON>?, options: NodeOptions
+    ) -> NodeHandle<Output> {
         var inner = inner
         if let output { inner.check(output, node: nil, field: "output", inMap: false) }
         for problem in inner.problems {
@@ -251,7 +253,8 @@ public struct GraphBuilder: Sendable {
             problems.append(
                 GraphProblem(
                     node: node, field: field,
-                    message: "references '\(inside)' inside a group it is not part of: nodes outside a group reference the group, never its children"))
+                    message: "references '\(inside)' inside a group it is not part of: nodes outside a group reference the group, never its children")
+            )
         }
     }
 }
