@@ -127,5 +127,13 @@ enum Schema {
                 "alter table baton.workers add column if not exists heartbeat_interval float8 not null default 5",
             ]
         ),
+        (
+            4,
+            [
+                // The children a group, map or spawning node added (their definitions, as the scheduler keeps
+                // them), so a restarted coordinator rebuilds the run with them.
+                "alter table baton.nodes add column if not exists fragment jsonb"
+            ]
+        ),
     ]
 }

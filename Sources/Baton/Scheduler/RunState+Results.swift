@@ -22,6 +22,9 @@ extension RunState {
             return
         }
         switch result.outcome {
+        case let .spawned(document):
+            nodes[key] = node
+            spawn(key, document: document, result: result, into: &out)
         case let .succeeded(output):
             if let policy = graph.nodes[key]!.policies.repeatPolicy {
                 node.runs += 1
@@ -120,6 +123,9 @@ extension RunState {
             }
         case let .failed(message, _):
             evaluate(end(key, as: .failed, error: "condition \(condition.procedure) failed: \(message)", into: &out), into: &out)
+        case .spawned:
+            evaluate(
+                end(key, as: .failed, error: "condition \(condition.procedure) returned a graph to run, not true or false", into: &out), into: &out)
         }
     }
 }

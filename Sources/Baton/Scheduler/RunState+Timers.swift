@@ -15,6 +15,9 @@ extension RunState {
                 case .retry?, .repeat?, nil:
                     evaluate(beginRun(key, newAttempt: true, into: &out), into: &out)
                 }
+            } else if node.status == .running, let deadline = node.deadline, deadline <= out.now, graph.nodes[key]!.kind.isComposite {
+                let timeout = graph.nodes[key]!.policies.timeout ?? 0
+                fail(key, message: "timed out: the group did not end within \(DurationText.format(timeout))", event: "timed_out", into: &out)
             } else if node.status == .running || node.status == .queued, let deadline = node.deadline, deadline <= out.now {
                 let timeout = graph.nodes[key]!.policies.timeout ?? 0
                 out.append(.cancelTasks(runID: runID, attempts: [TaskRef(key: key, attempt: node.attempt)]))
