@@ -18,6 +18,8 @@ final class CommandRecorder: @unchecked Sendable {
         case let .event(key, kind, detail): event = TestEvent(at: at, node: key, kind: kind, detail: detail)
         case let .runStatus(status, error): event = TestEvent(at: at, node: nil, kind: "run_\(status.rawValue)", detail: error.map { .string($0) })
         case let .dispatch(task): event = TestEvent(at: at, node: task.key, kind: "dispatched", detail: task.input)
+        case let .expand(parent, _, _): event = TestEvent(at: at, node: parent, kind: "expanded")
+        case let .prune(parent): event = TestEvent(at: at, node: parent, kind: "pruned")
         case .cancelTasks: event = nil
         }
         if let event { lock.withLock { list.append(event) } }
