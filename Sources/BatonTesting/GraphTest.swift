@@ -35,6 +35,11 @@ public struct GraphTest: Sendable {
         registry.register(procedure)
     }
 
+    /// Adds a procedure of your own that may spawn a sub-graph.
+    public mutating func register<P: SpawningProcedure>(_ procedure: P) {
+        registry.register(procedure)
+    }
+
     /// Runs a validated graph to its end. Pass a `.manual` clock to move time yourself.
     public func run(_ graph: Graph, clock: TestClock? = nil, runID: String = "test-run") async -> TestRun {
         let clock = clock ?? TestClock(start: start)

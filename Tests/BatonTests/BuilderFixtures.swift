@@ -78,6 +78,22 @@ extension ProcedureRegistry {
         r.register(Total())
         r.register(IsLong())
         r.register(Flaky())
+        r.register(SplitSum())
         return r
+    }
+}
+
+/// Spawns a fragment built with the builder: the total of `values`, split in two halves summed apart.
+struct SplitSum: SpawningProcedure {
+    static let name = "test.split-sum"
+    struct Input: Codable, Sendable { var values: [Int] }
+    func execute(_ input: Input, context: ProcedureContext) async throws -> Spawnable<Total.Output> {
+        if input.values.count < 2 { return .output(Total.Output(total: input.values.reduce(0, +))) }
+        var g = GraphBuilder()
+        let half = input.values.count / 2
+        let left = g.add("left", SplitSum.self, input: Input(values: Array(input.values[..<half])))
+        let right = g.add("right", SplitSum.self, input: Input(values: Array(input.values[half...])))
+        let sum = g.add("sum", Total.self, input: .fields { $0.set(\.values, .array([left.output(\.total), right.output(\.total)])) })
+        return .graph(g.fragment(output: sum.output))
     }
 }

@@ -122,3 +122,45 @@ struct GraphBuilderCompositionTests {
         }
     }
 }
+
+/// Maps, groups and spawned fragments built in Swift, decoded and run in process on the test kit's clock.
+@Suite("GraphBuilder: composition run in process")
+struct GraphBuilderCompositionRunTests {
+    static func pipeline() -> (GraphBuilder, NodeHandle<[Flaky.Output]>, NodeHandle<Total.Input>, NodeHandle<Total.Output>) {
+        var g = GraphBuilder(name: "composition")
+        let split = g.add("split", Split.self, input: Split.Input(text: "a bb ccc", parts: 3))
+        let words = g.map(
+            "words", over: split.output(\.chunks), Flaky.self, concurrency: 2,
+            options: NodeOptions(retry: RetryPolicy(attempts: 3, wait: .constant(3600)))
+        ) { item in .fields { $0.set(\.word, item.item) } }
+        let stats = g.group("stats") { grp in
+            let lengths = grp.map("lengths", over: split.output(\.chunks), Length.self) { $0.item }
+            let sum = grp.add("sum", Total.self, input: .fields { $0.set(\.values, lengths.output) })
+            return GraphValue<Total.Input>.fields { $0.set(\.values, .array([sum.output(\.total), .literal(100)])) }
+        }
+        let spawned = g.add("spawned", SplitSum.self, input: SplitSum.Input(values: [1, 2, 3, 4, 5]), options: NodeOptions(after: [stats]))
+        return (g, words, stats, spawned)
+    }
+
+    @Test func decodesToTheSameGraphAsItsFile() throws {
+        let (g, _, _, _) = Self.pipeline()
+        let built = try g.build(knownProcedures: Set(ProcedureRegistry.builderTests.names))
+        #expect(built.source == g.json())
+        let again = try GraphDecoder().decode(Array(g.json().serialized().utf8))
+        #expect(WireFormat.encode(again) == WireFormat.encode(built))
+        #expect(built.order == ["split", "words", "stats", "spawned"])
+    }
+
+    @Test func runsWithHourLongRetriesOfMapChildren() async throws {
+        let (g, words, stats, spawned) = Self.pipeline()
+        let run = try await GraphTest(registry: .builderTests).run(g)
+        try run.expectSucceeded()
+        #expect(try run.output(of: words).map(\.word) == ["a", "bb", "ccc"])
+        #expect(try run.output(of: words).allSatisfy { $0.attempt == 3 })
+        #expect(try run.attempts(of: "words/1") == 3)
+        #expect(try run.output(of: stats).values == [6, 100])
+        #expect(try run.output(of: spawned).total == 15)
+        // Each child waited two hours for its third attempt, two at a time; none of it real time.
+        #expect(run.time(of: "succeeded", for: "words") == TestClock.defaultStart.addingTimeInterval(4 * 3600))
+    }
+}

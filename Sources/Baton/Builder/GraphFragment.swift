@@ -5,3 +5,16 @@ public struct GraphFragment<Output>: Sendable {
     /// Problems the builder found (a fragment is validated again when it is spawned).
     public let problems: [GraphProblem]
 }
+
+extension GraphFragment {
+    /// The fragment as a spawning procedure returns it.
+    public var subGraph: SubGraph { SubGraph(document: json) }
+}
+
+extension Spawnable {
+    /// Ends by spawning a fragment built with a `GraphBuilder`, whose output has this procedure's
+    /// output type: `return .graph(builder.fragment(output: sum.output))`.
+    public static func graph(_ fragment: GraphFragment<Output>) -> Spawnable<Output> {
+        .spawn(fragment.subGraph)
+    }
+}
