@@ -84,8 +84,8 @@ public struct LocalEngine: Sendable {
                         if state.nextWakeUp == due, waiting.isEmpty { break }  // a timer that does not fire: never spin
                         continue
                     }
-                    clock.engineIdle(until: due)
                 }
+                clock.engineWaits(for: state.nextWakeUp, busy: !running.isEmpty)
             } else if let due = state.nextWakeUp, due != timerDue {
                 timer?.cancel()
                 timerDue = due
@@ -97,6 +97,7 @@ public struct LocalEngine: Sendable {
             }
             if running.isEmpty && waiting.isEmpty && state.nextWakeUp == nil { break }  // nothing can happen any more
             guard let next = await iterator.next() else { break }
+            clock?.engineAwake()
             switch next {
             case var .result(result):
                 let ref = TaskRef(key: result.key, attempt: result.attempt)
@@ -119,7 +120,7 @@ public struct LocalEngine: Sendable {
         timer?.cancel()
         if let clock {
             if let listener { clock.removeListener(listener) }
-            clock.engineIdle(until: nil)
+            clock.engineEnded()
         }
         for task in running.values { task.cancel() }
         wake.finish()

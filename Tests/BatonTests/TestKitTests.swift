@@ -81,6 +81,19 @@ struct TestKitTests {
         #expect(await clock.nextWakeUp() == nil, "the run has ended")
     }
 
+    @Test func aManualClockTimesOutAProcedureThatNeverEnds() async throws {
+        let clock = TestClock(mode: .manual)
+        let graph = try GraphDecoder().decode(
+            Array(#"{"nodes": {"s": {"procedure": "baton.sleep", "input": {"seconds": 86400}, "timeout": "1h"}}}"#.utf8))
+        let running = Task { await GraphTest().run(graph, clock: clock) }
+        let deadline = try #require(await clock.nextDeadline())
+        #expect(deadline == start.addingTimeInterval(3600 + RunState.timeoutGrace(3600)))
+        clock.advance(to: deadline)
+        let run = await running.value
+        try run.expectFailure(of: "s", containing: "timed out: no result within 3600s (plus 360s grace)")
+        #expect(run.time(of: "timed_out", for: "s") == deadline)
+    }
+
     struct Greet: Procedure {
         static let name = "acme.greet"
         struct Input: Codable, Sendable { let name: String }
