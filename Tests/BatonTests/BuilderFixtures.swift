@@ -91,8 +91,8 @@ struct SplitSum: SpawningProcedure {
         if input.values.count < 2 { return .output(Total.Output(total: input.values.reduce(0, +))) }
         var g = GraphBuilder()
         let half = input.values.count / 2
-        let left = g.add("left", SplitSum.self, input: Input(values: Array(input.values[..<half])))
-        let right = g.add("right", SplitSum.self, input: Input(values: Array(input.values[half...])))
+        let left = g.add("left", spawning: SplitSum.self, input: Input(values: Array(input.values[..<half])))
+        let right = g.add("right", spawning: SplitSum.self, input: Input(values: Array(input.values[half...])))
         let sum = g.add("sum", Total.self, input: .fields { $0.set(\.values, .array([left.output(\.total), right.output(\.total)])) })
         return .graph(g.fragment(output: sum.output))
     }

@@ -138,7 +138,7 @@ struct GraphBuilderCompositionRunTests {
             let sum = grp.add("sum", Total.self, input: .fields { $0.set(\.values, lengths.output) })
             return GraphValue<Total.Input>.fields { $0.set(\.values, .array([sum.output(\.total), .literal(100)])) }
         }
-        let spawned = g.add("spawned", SplitSum.self, input: SplitSum.Input(values: [1, 2, 3, 4, 5]), options: NodeOptions(after: [stats]))
+        let spawned = g.add("spawned", spawning: SplitSum.self, input: SplitSum.Input(values: [1, 2, 3, 4, 5]), options: NodeOptions(after: [stats]))
         return (g, words, stats, spawned)
     }
 

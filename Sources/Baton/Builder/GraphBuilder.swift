@@ -61,11 +61,12 @@ public struct GraphBuilder: Sendable {
         add(key, procedure, input: .fields(fields), options: options)
     }
 
-    /// Adds a node running a procedure that may spawn a sub-graph; its output type is the one the
-    /// sub-graph's output (or the procedure's own) has.
+    /// Adds a node running a procedure that may spawn a sub-graph (`add("fib", spawning: Fib.self, input: ...)`);
+    /// its output type is the one the sub-graph's output (or the procedure's own) has. The label
+    /// keeps the overloads of `add(_:_:input:)` few, so a mismatched input is diagnosed plainly.
     @discardableResult
     public mutating func add<P: SpawningProcedure>(
-        _ key: String, _ procedure: P.Type, input: GraphValue<P.Input>, options: NodeOptions = NodeOptions()
+        _ key: String, spawning procedure: P.Type, input: GraphValue<P.Input>, options: NodeOptions = NodeOptions()
     ) -> NodeHandle<P.Output> {
         addNode(key, head: [("procedure", .string(P.name)), ("input", input.template)], values: [("input", input.json)], options: options)
     }
@@ -73,9 +74,9 @@ public struct GraphBuilder: Sendable {
     /// Adds a spawning procedure's node with a literal input.
     @discardableResult
     public mutating func add<P: SpawningProcedure>(
-        _ key: String, _ procedure: P.Type, input: P.Input, options: NodeOptions = NodeOptions()
+        _ key: String, spawning procedure: P.Type, input: P.Input, options: NodeOptions = NodeOptions()
     ) -> NodeHandle<P.Output> {
-        add(key, procedure, input: .literal(input), options: options)
+        add(key, spawning: procedure, input: .literal(input), options: options)
     }
 
     /// Adds a node by procedure name, for a procedure whose Swift type is not at hand: untyped (`JSON`).
