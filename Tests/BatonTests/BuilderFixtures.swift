@@ -94,6 +94,6 @@ struct SplitSum: SpawningProcedure {
         let left = g.add("left", spawning: SplitSum.self, input: Input(values: Array(input.values[..<half])))
         let right = g.add("right", spawning: SplitSum.self, input: Input(values: Array(input.values[half...])))
         let sum = g.add("sum", Total.self, input: .fields { $0.set(\.values, .array([left.output(\.total), right.output(\.total)])) })
-        return .graph(g.fragment(output: sum.output))
+        return try .graph(g.fragment(output: sum.output))
     }
 }

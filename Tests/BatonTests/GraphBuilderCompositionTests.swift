@@ -164,3 +164,36 @@ struct GraphBuilderCompositionRunTests {
         #expect(run.time(of: "succeeded", for: "words") == TestClock.defaultStart.addingTimeInterval(4 * 3600))
     }
 }
+
+@Suite("GraphBuilder: the less common forms")
+struct GraphBuilderMoreFormsTests {
+    @Test func anUntypedMapByName() throws {
+        var g = GraphBuilder()
+        let numbers = g.add("numbers", procedure: "baton.echo", input: GraphValue<JSON>.literal([1, 2]))
+        g.map("tens", over: numbers.output.unchecked(as: [Int].self), procedure: "demo.multiply", failure: .collect) {
+            .object(["values": .array([$0.item.json, .literal(10)]), "index": $0.index.json])
+        }
+        #expect(
+            g.json()["nodes"]?["tens"]
+                == (try json(
+                    #"{"map": {"over": {"$from": "numbers"}, "procedure": "demo.multiply", "input": {"values": [{"$item": ""}, 10], "index": {"$index": true}}, "failure": "collect"}}"#
+                )))
+        #expect(g.problems.isEmpty)
+    }
+
+    @Test func aRepeatKeyPathThatNamesNoFieldIsAProblem() {
+        var g = GraphBuilder()
+        g.add(
+            "poll", Split.self, input: Split.Input(text: "a", parts: 1),
+            options: NodeOptions(repeatUntil: .until(\Split.Output.chunks.count, equals: 0)))
+        #expect(g.problems.map(\.description).first?.hasPrefix("node 'poll', field 'repeat/until': key path") == true)
+    }
+
+    @Test func aFragmentWithProblemsIsNotSpawned() throws {
+        var g = GraphBuilder()
+        let split = g.add("split", Split.self, input: Split.Input(text: "a", parts: 1))
+        let fragment = g.fragment(output: split.output(\.chunks).field(\.first!))
+        #expect(fragment.problems.count == 1)
+        #expect(throws: ProcedureFailure.self) { try Spawnable<String>.graph(fragment) }
+    }
+}

@@ -122,6 +122,15 @@ public struct GraphBuilder: Sendable {
         addMap(key, over: over, P.name, concurrency: concurrency, failure: nil, options: options, template: template(MapItem()).json)
     }
 
+    /// A `map` of a procedure by name, for one whose Swift type is not at hand: untyped (`JSON`).
+    @discardableResult
+    public mutating func map<Element>(
+        _ key: String, over: GraphValue<[Element]>, procedure: String, concurrency: Int? = nil, failure: MapFailure? = nil,
+        options: NodeOptions = NodeOptions(), input template: (MapItem<Element>) -> GraphValue<JSON>
+    ) -> NodeHandle<JSON> {
+        addMap(key, over: over, procedure, concurrency: concurrency, failure: failure, options: options, template: template(MapItem()))
+    }
+
     /// A `map` with `failure: collect`: it succeeds with `{"ok": output}` or `{"error": message}` per element.
     @discardableResult
     public mutating func mapCollecting<Element, P: Procedure>(
@@ -250,7 +259,8 @@ public struct GraphBuilder: Sendable {
         if let when = options.when { check(when.json, node: key, field: "when", inMap: false) }
         if let condition = options.condition { check(condition.input, node: key, field: "condition/input", inMap: false) }
         if let concurrency = options.concurrency { check(concurrency.key, node: key, field: "concurrency/key", inMap: false) }
-        nodes.append((key, .object(JSONObject(head + options.members(scope: scope)))))
+        for message in options.repeatUntil?.problems ?? [] { problems.append(GraphProblem(node: key, field: "repeat/until", message: message)) }
+        nodes.append((key, .object(JSONObject(head + options.members()))))
         return NodeHandle(key: key, scope: scope)
     }
 

@@ -29,6 +29,6 @@ public struct GraphDefaults: Sendable {
         let options = NodeOptions(
             pool: pool, priority: priority, retry: retry, timeout: timeout, dependencies: dependencies,
             onFailure: onFailure, mutex: mutex, cacheTTL: cacheTTL)
-        return .object(JSONObject(options.members(scope: [])))
+        return .object(JSONObject(options.members()))
     }
 }

@@ -13,8 +13,13 @@ extension GraphFragment {
 
 extension Spawnable {
     /// Ends by spawning a fragment built with a `GraphBuilder`, whose output has this procedure's
-    /// output type: `return .graph(builder.fragment(output: sum.output))`.
-    public static func graph(_ fragment: GraphFragment<Output>) -> Spawnable<Output> {
-        .spawn(fragment.subGraph)
+    /// output type: `return try .graph(builder.fragment(output: sum.output))`. A fragment with
+    /// problems the builder found throws them, as a permanent failure of the node.
+    public static func graph(_ fragment: GraphFragment<Output>) throws(ProcedureFailure) -> Spawnable<Output> {
+        guard fragment.problems.isEmpty else {
+            throw ProcedureFailure(
+                "the spawned graph is invalid: " + fragment.problems.map(\.description).joined(separator: "; "), permanent: true)
+        }
+        return .spawn(fragment.subGraph)
     }
 }

@@ -48,6 +48,24 @@ public struct GraphValue<T>: Sendable {
             usesItem: items.contains { $0.usesItem }, problems: items.flatMap(\.problems))
     }
 
+    /// An array of values of any type, for an untyped (`JSON`) input.
+    public static func array(_ items: [GraphValue<JSON>]) -> GraphValue<T> where T == JSON {
+        GraphValue<[JSON]>.array(items).json
+    }
+
+    /// An object of values of any type, for an untyped (`JSON`) input: `.object(["values": a.output.json])`.
+    public static func object(_ members: KeyValuePairs<String, GraphValue<JSON>>) -> GraphValue<T> where T == JSON {
+        GraphValue(
+            template: .object(JSONObject(members.map { ($0.key, $0.value.template) })), references: members.flatMap(\.value.references),
+            usesItem: members.contains { $0.value.usesItem }, problems: members.flatMap(\.value.problems))
+    }
+
+    /// The same value claimed to be of type `U`, unchecked: the way from an untyped node's output
+    /// (`JSON`) to a typed input. The compiler cannot check this claim; the procedure's decoder does.
+    public func unchecked<U>(as type: U.Type) -> GraphValue<U> {
+        GraphValue<U>(template: template, references: references, usesItem: usesItem, problems: problems)
+    }
+
     /// The same value where an optional of its type is expected (an optional input field).
     public var optional: GraphValue<T?> {
         GraphValue<T?>(template: template, references: references, usesItem: usesItem, problems: problems)

@@ -47,7 +47,7 @@ public struct NodeOptions: Sendable {
     }
 
     /// The node's fields after `procedure`/`map`/`group` and `input`, in the file's usual order.
-    func members(scope: [String]) -> [(key: String, value: JSON)] {
+    func members() -> [(key: String, value: JSON)] {
         var m: [(key: String, value: JSON)] = []
         if !after.isEmpty { m.append(("after", .array(after.map { .string($0.key) }))) }
         if let pool { m.append(("pool", .string(pool))) }
@@ -97,8 +97,10 @@ public struct ConditionOption: Sendable {
 
 /// `repeat`: run again until the output (or the part `select` names) equals a value.
 public struct RepeatOption: Sendable {
-    public let select: JSONPointer
-    public let equals: JSON
+    public private(set) var select: JSONPointer
+    public private(set) var equals: JSON
+    /// Why the key path or value given to `until` cannot be written (reported by `build()`).
+    var problems: [String] = []
     public var wait: WaitStrategy?
     public var max: Int?
 
@@ -106,8 +108,13 @@ public struct RepeatOption: Sendable {
     public static func until<Output, V: Encodable>(
         _ keyPath: KeyPath<Output, V>, equals value: V, wait: WaitStrategy? = nil, max: Int? = nil
     ) -> RepeatOption {
-        let tokens = (try? FieldPath.tokens(of: keyPath).get()) ?? []
-        return RepeatOption(select: JSONPointer(tokens: tokens), equals: (try? JSON(encoding: value)) ?? .null, wait: wait, max: max)
+        var option = RepeatOption(select: JSONPointer(tokens: []), equals: .null, wait: wait, max: max)
+        switch FieldPath.tokens(of: keyPath) {
+        case let .success(tokens): option.select = JSONPointer(tokens: tokens)
+        case let .failure(error): option.problems.append(error.message)
+        }
+        do { option.equals = try JSON(encoding: value) } catch { option.problems.append("could not encode \(value): \(error)") }
+        return option
     }
 
     public init(select: JSONPointer, equals: JSON, wait: WaitStrategy? = nil, max: Int? = nil) {
