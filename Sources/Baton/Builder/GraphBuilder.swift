@@ -177,7 +177,7 @@ public struct GraphBuilder: Sendable {
         _ key: String, _ inner: GraphBuilder, output: GraphValue<JSON>?, options: NodeOptions
     ) -> NodeHandle<Output> {
         var inner = inner
-        if let output { inner.check(output, node: nil, field: "output", inMap: false) }
+        if let output { inner.check(output, node: nil, field: "group/output", inMap: false) }
         for problem in inner.problems {
             problems.append(GraphProblem(node: problem.node.map { "\(key)/\($0)" } ?? key, field: problem.field, message: problem.message))
         }
@@ -186,7 +186,7 @@ public struct GraphBuilder: Sendable {
         for reference in inner.outerReferences where childKeys.contains(reference.key) {
             problems.append(
                 GraphProblem(
-                    node: "\(key)/\(reference.node)", field: "",
+                    node: reference.node.isEmpty ? key : "\(key)/\(reference.node)", field: reference.node.isEmpty ? "group/output" : "",
                     message: "references outer node '\(reference.key)', but the group has a child with that key, which the reference would name"))
         }
         var group: [(key: String, value: JSON)] = [("nodes", .object(JSONObject(inner.nodes)))]
