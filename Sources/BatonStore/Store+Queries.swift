@@ -54,7 +54,7 @@ extension Store {
         }
     }
 
-    /// The nodes of a run in graph order.
+    /// The nodes of a run in graph order, each child (`parent/child`) after its parent.
     public func nodes(ofRun id: String) throws -> [NodeRow] {
         let r = try connection.query(
             """
@@ -63,7 +63,7 @@ extension Store {
                    extract(epoch from finished_at - started_at)::float8 as seconds
             from baton.nodes where run_id = $1::uuid order by position
             """, [id])
-        return (0..<r.rowCount).map { i in
+        let rows = (0..<r.rowCount).map { i in
             NodeRow(
                 key: r[row: i, column: "key"]!, procedure: r[row: i, column: "procedure"]!, status: r[row: i, column: "status"]!,
                 attempts: r.int(i, "attempts") ?? 0,
@@ -73,6 +73,10 @@ extension Store {
                 queuedAt: r[row: i, column: "queued_at"], startedAt: r[row: i, column: "started_at"],
                 finishedAt: r[row: i, column: "finished_at"], seconds: r[row: i, column: "seconds"].flatMap(Double.init))
         }
+        guard rows.contains(where: { $0.key.contains("/") }) else { return rows }
+        var byKey: [String: NodeRow] = [:]
+        for row in rows { byKey[row.key] = row }
+        return NodeKey.treeOrder(rows.map(\.key)).map { byKey[$0]! }
     }
 
     /// A run's events with id greater than `after`, oldest first.

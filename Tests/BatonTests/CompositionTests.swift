@@ -238,6 +238,13 @@ struct CompositionTests {
         let sum = h.succeed("f/b", 2).dispatches
         #expect(sum.map(\.key) == ["f/sum"])
         #expect(sum.first?.input == [1, 2])
+        // A redelivered copy of the spawning report, or the loss of the worker that sent it, changes nothing.
+        #expect(h.send(.result(NodeResult(key: "f", attempt: 1, outcome: .spawned(Self.fib.document), worker: "w"))).isEmpty)
+        let lost = h.send(.workerLost(worker: "w"))
+        #expect(!lost.contains { if case .prune = $0 { true } else { false } })
+        #expect(h.state.nodes["f"]?.status == .running)
+        #expect(h.state.nodes["f"]?.attempt == 1)
+        #expect(h.state.graph.order.filter { $0 == "f/sum" }.count == 1)
         #expect(h.succeed("f/sum", 3).dispatches.map(\.key) == ["after"])
         #expect(h.state.nodes["f"]?.output == 3)
     }

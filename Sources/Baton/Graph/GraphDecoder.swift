@@ -236,7 +236,7 @@ public struct GraphDecoder: Sendable {
             var outside = Self.references(leaving: key, in: spec)
             for r in spec.output?.references ?? [] where !NodeScope.isWithin(r.node, key) && !outside.contains(r.node) { outside.append(r.node) }
             return GraphNode(
-                key: key, procedure: "baton.group", input: .literal(.object(JSONObject())), after: after, pool: pool, priority: priority,
+                key: key, procedure: GroupSpec.procedureName, input: .literal(.object(JSONObject())), after: after, pool: pool, priority: priority,
                 policies: policies, kind: .group(spec), outside: outside)
         case "map":
             guard let (procedure, spec) = decodeMap(fields["map"]!, key: key, scope: scope, problem: problem) else { return nil }

@@ -15,6 +15,8 @@ public enum NodeKind: Sendable, Equatable, Codable {
 /// A sub-graph that acts as one node (`group` in a graph file). Keys and references are absolute:
 /// a child `x` of group `g` is `g/x`, and its `$from` references name the nodes they resolved to.
 public struct GroupSpec: Sendable, Equatable, Codable {
+    /// The procedure name a group's own row shows (nothing runs it).
+    public static let procedureName = "baton.group"
     /// The children's keys, in the order the file lists them.
     public let order: [String]
     public let nodes: [String: GraphNode]

@@ -4,7 +4,8 @@ import Foundation
 extension RunState {
     mutating func apply(_ result: NodeResult, into out: inout Commands) {
         guard var node = nodes[result.key], node.status == .queued || node.status == .running,
-            node.attempt == result.attempt, node.phase == result.phase
+            node.attempt == result.attempt, node.phase == result.phase,
+            children[result.key] == nil  // a node running what it spawned has had its attempt's result
         else { return }  // stale or duplicate
         let key = result.key
         node.worker = result.worker ?? node.worker

@@ -35,7 +35,8 @@ extension RunState {
     mutating func reclaim(from worker: String, into out: inout Commands) {
         for key in graph.order {
             let node = nodes[key]!
-            guard node.status == .running, node.worker == worker else { continue }
+            // A node running what it spawned holds no worker's slot: its children are reclaimed on their own.
+            guard node.status == .running, node.worker == worker, children[key] == nil else { continue }
             out.append(
                 .event(
                     key: key, kind: "lease_expired",

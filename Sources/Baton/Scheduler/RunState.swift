@@ -107,7 +107,8 @@ public struct RunState: Sendable {
         case .tick: fireTimers(into: &out)
         case let .workerLost(worker): reclaim(from: worker, into: &out)
         case let .deadLettered(key, attempt, reason):
-            guard let node = nodes[key], node.attempt == attempt, node.status == .queued || node.status == .running else { break }
+            guard let node = nodes[key], node.attempt == attempt, node.status == .queued || node.status == .running, children[key] == nil
+            else { break }
             out.append(.cancelTasks(runID: runID, attempts: [TaskRef(key: key, attempt: attempt)]))
             evaluate(end(key, as: .failed, error: reason, event: "dead_lettered", into: &out), into: &out)
         case let .cancel(reason): cancelRun(reason: reason, into: &out)

@@ -22,8 +22,9 @@ struct RunCommand: AsyncParsableCommand {
         var engine = LocalEngine(registry: registry, maxConcurrency: concurrency)
         engine.limits = try Limits.fromEnvironment()
         let state = await engine.run(graph)
+        let keys = NodeKey.treeOrder(state.graph.order)  // children of groups, maps and spawning nodes too
         if output.json {
-            let nodes: [(key: String, value: JSON)] = graph.order.map { key in
+            let nodes: [(key: String, value: JSON)] = keys.map { key in
                 let n = state.nodes[key]!
                 var fields: [(key: String, value: JSON)] = [("status", .string(n.status.rawValue)), ("attempts", .int(Int64(n.attempt)))]
                 if let input = n.input { fields.append(("input", input)) }
@@ -38,7 +39,7 @@ struct RunCommand: AsyncParsableCommand {
         } else {
             Output.table(
                 ["NODE", "STATUS", "OUTPUT / ERROR"],
-                graph.order.map { key in
+                keys.map { key in
                     let n = state.nodes[key]!
                     return [key, n.status.rawValue, Output.truncate(n.error ?? n.output?.serialized() ?? "", 100)]
                 })
