@@ -135,5 +135,12 @@ enum Schema {
                 "alter table baton.nodes add column if not exists fragment jsonb"
             ]
         ),
+        (
+            5,
+            [
+                // The run's input: the graph's `input` defaults with `submit --input` merged over them.
+                "alter table baton.runs add column if not exists input jsonb not null default '{}'::jsonb"
+            ]
+        ),
     ]
 }

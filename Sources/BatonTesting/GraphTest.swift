@@ -1,5 +1,6 @@
 import Baton
 import BatonDemo
+import BatonYAML
 import Foundation
 import Logging
 
@@ -53,32 +54,49 @@ public struct GraphTest: Sendable {
         return TestRun(state: state, startedAt: began, endedAt: clock.now, events: recorder.events)
     }
 
-    /// Validates a graph document (JSON text) against this registry's procedures, then runs it.
-    public func run(json text: String, clock: TestClock? = nil) async throws -> TestRun {
-        await run(try decode(Array(text.utf8)), clock: clock)
+    /// Validates a graph document (JSON text) against this registry's procedures, then runs it;
+    /// `input` is the run's input (as `baton submit --input`).
+    public func run(json text: String, input: JSON? = nil, clock: TestClock? = nil) async throws -> TestRun {
+        await run(try decode(Array(text.utf8), input: input), clock: clock)
     }
 
-    /// Validates a graph file against this registry's procedures, then runs it.
-    public func run(file path: String, clock: TestClock? = nil) async throws -> TestRun {
+    /// Validates a graph file (JSON, or YAML for `.yaml` and `.yml`) against this registry's procedures, then runs it.
+    public func run(file path: String, input: JSON? = nil, clock: TestClock? = nil) async throws -> TestRun {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw TestFailure("cannot read graph file \(path)")
         }
-        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        return await run(try decode(Array(data), defaultName: name), clock: clock)
+        let url = URL(fileURLWithPath: path)
+        let name = url.deletingPathExtension().lastPathComponent
+        guard ["yaml", "yml"].contains(url.pathExtension.lowercased()) else {
+            return await run(try decode(Array(data), input: input, defaultName: name), clock: clock)
+        }
+        let document: YAMLDocument
+        do { document = try YAMLDocument.parse(Array(data)) } catch { throw TestFailure("\(path): \(error)") }
+        do {
+            let graph = try GraphDecoder(knownProcedures: Set(registry.names), limits: limits)
+                .decode(document.json, input: input, defaultName: name, measuringInputs: true)
+            return await run(graph, clock: clock)
+        } catch {
+            let lines = error.problems.map { problem in
+                "  " + (document.mark(node: problem.node, field: problem.field).map { "\(path):\($0): " } ?? "") + problem.description
+            }
+            throw TestFailure("graph was rejected:\n" + lines.joined(separator: "\n"))
+        }
     }
 
-    /// Builds (and so validates) a graph from a `GraphBuilder`, then runs it.
-    public func run(_ builder: GraphBuilder, clock: TestClock? = nil) async throws -> TestRun {
+    /// Builds (and so validates) a graph from a `GraphBuilder`, then runs it; `input` is the run's
+    /// input, merged over the defaults the builder declared.
+    public func run(_ builder: GraphBuilder, input: JSON? = nil, clock: TestClock? = nil) async throws -> TestRun {
         do {
-            return await run(try builder.build(knownProcedures: Set(registry.names), limits: limits), clock: clock)
+            return await run(try builder.build(knownProcedures: Set(registry.names), limits: limits, input: input), clock: clock)
         } catch {
             throw TestFailure("graph was rejected:\n" + error.problems.map { "  \($0)" }.joined(separator: "\n"))
         }
     }
 
-    private func decode(_ bytes: [UInt8], defaultName: String = "unnamed") throws -> Graph {
+    private func decode(_ bytes: [UInt8], input: JSON?, defaultName: String = "unnamed") throws -> Graph {
         do {
-            return try GraphDecoder(knownProcedures: Set(registry.names), limits: limits).decode(bytes, defaultName: defaultName)
+            return try GraphDecoder(knownProcedures: Set(registry.names), limits: limits).decode(bytes, input: input, defaultName: defaultName)
         } catch {
             throw TestFailure("graph was rejected:\n" + error.problems.map { "  \($0)" }.joined(separator: "\n"))
         }

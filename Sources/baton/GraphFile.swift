@@ -1,16 +1,49 @@
 import Baton
+import BatonYAML
 import Foundation
 
-/// Reads and validates a graph file, with errors that name the file.
+/// Reads and validates a graph file (JSON, or YAML for `.yaml` and `.yml`), with errors that name the file.
 enum GraphFile {
-    static func load(_ path: String, knownProcedures: Set<String>?) throws -> Graph {
+    /// `input` is the run's input (`--input`), merged over the graph's `input` defaults.
+    static func load(_ path: String, knownProcedures: Set<String>?, input: JSON? = nil) throws -> Graph {
         let bytes = try read(path)
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let limits = try Limits.fromEnvironment()
+        let decoder = GraphDecoder(knownProcedures: knownProcedures, limits: limits)
+        guard isYAML(path) else {
+            do {
+                return try decoder.decode(bytes, input: input, defaultName: name)
+            } catch {
+                throw CLIFailure("\(path): \(error.description)", exitCode: 2)
+            }
+        }
+        if bytes.count > limits.maxGraphBytes {
+            throw CLIFailure("\(path): graph file is \(bytes.count) bytes, more than the limit of \(limits.maxGraphBytes)", exitCode: 2)
+        }
+        let document = try parseYAML(bytes, path: path, maxDepth: limits.maxDepth, maxBytes: limits.maxGraphBytes)
         do {
-            return try GraphDecoder(knownProcedures: knownProcedures, limits: limits).decode(bytes, defaultName: name)
+            return try decoder.decode(document.json, input: input, defaultName: name, measuringInputs: true)
         } catch {
-            throw CLIFailure("\(path): \(error.description)", exitCode: 2)
+            // Each problem with the line of the node or field it is about, as editors and CI logs link them.
+            let n = error.problems.count
+            let lines = error.problems.map { problem in
+                "  - " + (document.mark(node: problem.node, field: problem.field).map { "\(path):\($0): " } ?? "") + problem.description
+            }
+            throw CLIFailure("\(path): invalid graph (\(n) problem\(n == 1 ? "" : "s")):\n" + lines.joined(separator: "\n"), exitCode: 2)
+        }
+    }
+
+    /// Whether a file is read as YAML: by its extension.
+    static func isYAML(_ path: String) -> Bool {
+        ["yaml", "yml"].contains(URL(fileURLWithPath: path).pathExtension.lowercased())
+    }
+
+    /// A YAML text as JSON, or an error `FILE:LINE:COL: message`.
+    static func parseYAML(_ bytes: [UInt8], path: String, maxDepth: Int, maxBytes: Int) throws -> YAMLDocument {
+        do {
+            return try YAMLDocument.parse(bytes, maxDepth: maxDepth, maxBytes: maxBytes)
+        } catch {
+            throw CLIFailure((error.mark.map { "\(path):\($0): " } ?? "\(path): ") + error.message, exitCode: 2)
         }
     }
 

@@ -197,3 +197,57 @@ struct GraphBuilderMoreFormsTests {
         #expect(throws: ProcedureFailure.self) { try Spawnable<String>.graph(fragment) }
     }
 }
+
+/// Run inputs: declared with typed defaults, read with typed key paths, given per run.
+@Suite("GraphBuilder: run inputs")
+struct GraphBuilderRunInputTests {
+    struct Settings: Codable, Sendable {
+        var text: String
+        var parts: Int
+        var pool: String
+        var loud: Bool
+    }
+
+    static func graph() -> GraphBuilder {
+        var g = GraphBuilder(name: "inputs")
+        let settings = g.declareInput(Settings(text: "a bb ccc", parts: 3, pool: "default", loud: true))
+        g.defaults.raw = [("pool", settings.value(\.pool).json)]
+        let split = g.add("split", Split.self) {
+            $0.set(\.text, settings.value(\.text))
+            $0.set(\.parts, settings.value(\.parts))
+        }
+        g.add("shout", Shout.self, options: NodeOptions(when: settings.value(\.loud))) { $0.set(\.text, split.output(\.first)) }
+        return g
+    }
+
+    @Test func emitsInputDefaultsAndReferences() throws {
+        #expect(
+            Self.graph().json()
+                == (try json(
+                    #"""
+                    {"name": "inputs", "input": {"text": "a bb ccc", "parts": 3, "pool": "default", "loud": true},
+                     "defaults": {"pool": {"$input": "/pool"}},
+                     "nodes": {"split": {"procedure": "test.split", "input": {"text": {"$input": "/text"}, "parts": {"$input": "/parts"}}},
+                               "shout": {"procedure": "test.shout", "input": {"text": {"$from": "split", "select": "/first"}},
+                                         "when": {"$input": "/loud"}}}}
+                    """#)))
+    }
+
+    @Test func runsWithTheDefaultsOrAGivenInput() async throws {
+        let test = GraphTest(registry: .builderTests)
+        let defaults = try await test.run(Self.graph())
+        try defaults.expectSucceeded().expectOutput(of: "shout", equals: ["text": "A!"])
+        let given = try await test.run(Self.graph(), input: ["text": "dd eeee", "parts": 1, "loud": false])
+        try given.expectSucceeded().expect("shout", is: .skipped).expectOutput(
+            of: "split", equals: try json(#"{"chunks": ["dd eeee"], "first": "dd eeee", "stats": {"count": 1, "longest": "dd eeee", "many": false}}"#)
+        )
+        #expect(given.state.graph.source["input"]?["pool"] == "default", "merged over the defaults")
+    }
+
+    @Test func aMissingInputValueIsAProblemOfTheBuild() {
+        var g = GraphBuilder()
+        let absent = GraphValue<String>.runInput("/absent")
+        g.add("x", Shout.self) { $0.set(\.text, absent) }
+        #expect(throws: GraphValidationError.self) { try g.build() }
+    }
+}

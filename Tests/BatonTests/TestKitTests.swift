@@ -169,3 +169,16 @@ struct TestKitTests {
         #expect(abs(polled.duration - 0.2) < 0.001)
     }
 }
+
+extension TestKitTests {
+    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../examples").standardized
+
+    @Test func aYAMLFileAndARunInput() async throws {
+        let yaml = try await GraphTest().run(file: Self.examples.appendingPathComponent("word-count.yaml").path)
+        try yaml.expectSucceeded()
+        #expect(yaml.state.graph.name == "word-count")
+        let given = try await GraphTest().run(
+            file: Self.examples.appendingPathComponent("run-input.json").path, input: ["numbers": [4, 5, 6], "with_report": false])
+        try given.expectSucceeded().expectOutput(of: "sum", equals: 15).expectOutput(of: "scaled", equals: 150).expect("report", is: .skipped)
+    }
+}

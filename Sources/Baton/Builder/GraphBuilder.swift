@@ -200,13 +200,13 @@ public struct GraphBuilder: Sendable {
 
     /// Declares the run's input with its defaults (`"input": {...}`); `baton submit --input` merges over them.
     /// The returned value reads its fields, typed: `input.value(\.customer)`.
-    public mutating func declareInput<Input: Encodable>(_ defaults: Input) -> RunInput<Input> {
+    public mutating func declareInput<Input: Encodable>(_ defaults: Input) -> GraphInput<Input> {
         do {
             runInput = try JSON(encoding: defaults)
         } catch {
             problems.append(GraphProblem(node: nil, field: "input", message: "could not encode the run input's defaults: \(error)"))
         }
-        return RunInput()
+        return GraphInput()
     }
 
     // MARK: - Output
@@ -230,13 +230,17 @@ public struct GraphBuilder: Sendable {
     }
 
     /// The validated graph, checked as `baton submit` checks a file: throws every problem, the
-    /// builder's (such as a key path that names no field) and the decoder's.
-    public func build(knownProcedures: Set<String>? = nil, limits: GraphLimits = GraphLimits()) throws(GraphValidationError) -> Graph {
+    /// builder's (such as a key path that names no field) and the decoder's. `input` is the run's
+    /// input, merged over the declared defaults (`baton submit --input`); every `$input` is then
+    /// replaced by its value, so the graph's `source` holds the values, not the references.
+    public func build(
+        knownProcedures: Set<String>? = nil, limits: GraphLimits = GraphLimits(), input: JSON? = nil
+    ) throws(GraphValidationError) -> Graph {
         let document = json()
         let decoder = GraphDecoder(knownProcedures: knownProcedures, limits: limits)
         let graph: Graph
         do {
-            graph = try decoder.decode(document.serializedBytes(), defaultName: name ?? "unnamed")
+            graph = try decoder.decode(document.serializedBytes(), input: input, defaultName: name ?? "unnamed")
         } catch {
             throw GraphValidationError(problems: problems + error.problems.filter { !problems.contains($0) })
         }
@@ -259,6 +263,7 @@ public struct GraphBuilder: Sendable {
         if let when = options.when { check(when.json, node: key, field: "when", inMap: false) }
         if let condition = options.condition { check(condition.input, node: key, field: "condition/input", inMap: false) }
         if let concurrency = options.concurrency { check(concurrency.key, node: key, field: "concurrency/key", inMap: false) }
+        for (field, value) in options.raw { check(value, node: key, field: field, inMap: false) }
         for message in options.repeatUntil?.problems ?? [] { problems.append(GraphProblem(node: key, field: "repeat/until", message: message)) }
         nodes.append((key, .object(JSONObject(head + options.members()))))
         return NodeHandle(key: key, scope: scope)

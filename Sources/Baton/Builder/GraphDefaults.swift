@@ -8,6 +8,8 @@ public struct GraphDefaults: Sendable {
     public var onFailure: FailurePolicy?
     public var mutex: [String] = []
     public var cacheTTL: Duration?
+    /// Fields written as given, over the typed ones (see `NodeOptions.raw`).
+    public var raw: [(field: String, value: GraphValue<JSON>)] = []
 
     public init(
         pool: String? = nil, priority: Int? = nil, retry: RetryPolicy? = nil, timeout: Duration? = nil,
@@ -28,7 +30,7 @@ public struct GraphDefaults: Sendable {
     var fileJSON: JSON {
         let options = NodeOptions(
             pool: pool, priority: priority, retry: retry, timeout: timeout, dependencies: dependencies,
-            onFailure: onFailure, mutex: mutex, cacheTTL: cacheTTL)
+            onFailure: onFailure, mutex: mutex, cacheTTL: cacheTTL, raw: raw)
         return .object(JSONObject(options.members()))
     }
 }

@@ -29,7 +29,7 @@ public struct GraphValue<T>: Sendable {
     }
 
     /// A field of the run's input, read with a JSON pointer (`{"$input": "/customer"}`). The type is
-    /// the caller's claim: prefer `RunInput.value(_:)`, which takes it from a key path.
+    /// the caller's claim: prefer `GraphInput.value(_:)`, which takes it from a key path.
     public static func runInput(_ pointer: String, as type: T.Type = T.self) -> GraphValue<T> {
         GraphValue(template: ["$input": .string(pointer)])
     }

@@ -19,12 +19,16 @@ public struct NodeOptions: Sendable {
     public var concurrency: ConcurrencyOption?
     /// `cache: {"ttl": ...}`.
     public var cacheTTL: Duration?
+    /// Fields written as given, over the typed ones: for a value the typed fields cannot hold, such
+    /// as a pool read from the run input (`raw: [("pool", input.value(\.pool).json)]`).
+    public var raw: [(field: String, value: GraphValue<JSON>)] = []
 
     public init(
         after: [any NodeReference] = [], pool: String? = nil, priority: Int? = nil, retry: RetryPolicy? = nil,
         timeout: Duration? = nil, dependencies: DependencyRule? = nil, when: GraphValue<Bool>? = nil,
         condition: ConditionOption? = nil, onFailure: FailurePolicy? = nil, repeatUntil: RepeatOption? = nil,
-        mutex: [String] = [], concurrency: ConcurrencyOption? = nil, cacheTTL: Duration? = nil
+        mutex: [String] = [], concurrency: ConcurrencyOption? = nil, cacheTTL: Duration? = nil,
+        raw: [(field: String, value: GraphValue<JSON>)] = []
     ) {
         self.after = after
         self.pool = pool
@@ -39,11 +43,7 @@ public struct NodeOptions: Sendable {
         self.mutex = mutex
         self.concurrency = concurrency
         self.cacheTTL = cacheTTL
-    }
-
-    /// The values this node's fields hold, for the builder's reference checks.
-    var values: [GraphValue<JSON>] {
-        [when?.json, condition?.input, concurrency?.key].compactMap { $0 }
+        self.raw = raw
     }
 
     /// The node's fields after `procedure`/`map`/`group` and `input`, in the file's usual order.
@@ -64,6 +64,9 @@ public struct NodeOptions: Sendable {
             m.append(("concurrency", ["key": concurrency.key.template, "limit": .int(Int64(concurrency.limit))]))
         }
         if let cacheTTL { m.append(("cache", ["ttl": .string(DurationText.format(file: cacheTTL))])) }
+        for (field, value) in raw {
+            if let i = m.firstIndex(where: { $0.key == field }) { m[i].value = value.template } else { m.append((field, value.template)) }
+        }
         return m
     }
 }

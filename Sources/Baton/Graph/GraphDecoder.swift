@@ -17,10 +17,11 @@ public struct GraphDecoder: Sendable {
         "repeat",
     ]
     static let defaultsFields: Set<String> = ["pool", "priority", "retry", "timeout", "dependencies", "on_failure"]
-    static let graphFields: Set<String> = ["name", "defaults", "nodes", "description"]
+    static let graphFields: Set<String> = ["name", "defaults", "nodes", "description", "input"]
 
-    /// Parses and validates graph file bytes (JSON).
-    public func decode(_ bytes: [UInt8], defaultName: String = "unnamed") throws(GraphValidationError) -> Graph {
+    /// Parses and validates graph file bytes (JSON). `input` is the run's input, merged over the
+    /// graph's `input` defaults and read by `$input` (see `RunInput`).
+    public func decode(_ bytes: [UInt8], input: JSON? = nil, defaultName: String = "unnamed") throws(GraphValidationError) -> Graph {
         if bytes.count > limits.maxGraphBytes {
             throw GraphValidationError(problems: [
                 GraphProblem(node: nil, field: "", message: "graph file is \(bytes.count) bytes, more than the limit of \(limits.maxGraphBytes)")
@@ -32,16 +33,27 @@ public struct GraphDecoder: Sendable {
         } catch {
             throw GraphValidationError(problems: [GraphProblem(node: nil, field: "", message: error.description)])
         }
-        return try decode(json, defaultName: defaultName, measuringInputs: true)
+        return try decode(json, input: input, defaultName: defaultName, measuringInputs: true)
     }
 
-    /// Validates an already-parsed graph document. Sizes are not measured here (the file's, and each
-    /// node's static input): a stored graph was measured when it was submitted, under the limits of then.
-    public func decode(_ json: JSON, defaultName: String = "unnamed") throws(GraphValidationError) -> Graph {
-        try decode(json, defaultName: defaultName, measuringInputs: false)
+    /// Validates an already-parsed graph document. Sizes of each node's static input are measured only
+    /// with `measuringInputs` (a file being submitted, parsed from another format): a stored graph was
+    /// measured when it was submitted, under the limits of then.
+    public func decode(
+        _ json: JSON, input: JSON? = nil, defaultName: String = "unnamed", measuringInputs: Bool = false
+    ) throws(GraphValidationError) -> Graph {
+        let resolved = RunInput.resolve(json, given: input)
+        let graph: Graph
+        do {
+            graph = try decodeResolved(resolved.document, defaultName: defaultName, measuringInputs: measuringInputs)
+        } catch {
+            throw GraphValidationError(problems: resolved.combined(with: error.problems))
+        }
+        if !resolved.problems.isEmpty { throw GraphValidationError(problems: resolved.problems) }
+        return graph
     }
 
-    private func decode(_ json: JSON, defaultName: String, measuringInputs: Bool) throws(GraphValidationError) -> Graph {
+    private func decodeResolved(_ json: JSON, defaultName: String, measuringInputs: Bool) throws(GraphValidationError) -> Graph {
         var problems: [GraphProblem] = []
         func problem(_ node: String?, _ field: String, _ message: String) {
             problems.append(GraphProblem(node: node, field: field, message: message))

@@ -4,13 +4,15 @@ import BatonDemo
 
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "validate", abstract: "Check a graph file; store nothing.")
-    @Argument(help: "Graph file (JSON).") var file: String
+    @Argument(help: "Graph file (JSON, or YAML for .yaml/.yml).") var file: String
     @Flag(help: "Accept procedures that Baton's own worker does not serve.") var allowUnknownProcedures = false
+    @OptionGroup var runInput: RunInputOptions
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         do {
-            let graph = try GraphFile.load(file, knownProcedures: allowUnknownProcedures ? nil : Set(ProcedureRegistry.demo.names))
+            let known = allowUnknownProcedures ? nil : Set(ProcedureRegistry.demo.names)
+            let graph = try GraphFile.load(file, knownProcedures: known, input: try runInput.value())
             if output.json {
                 Output.json(["valid": true, "name": .string(graph.name), "nodes": .int(Int64(graph.order.count))])
             } else {

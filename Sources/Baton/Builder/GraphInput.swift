@@ -1,6 +1,6 @@
 /// The run's input, declared with typed defaults by `GraphBuilder.declareInput(_:)`:
 /// `value(\.customer)` reads `{"$input": "/customer"}`, typed by the key path.
-public struct RunInput<Input>: Sendable {
+public struct GraphInput<Input>: Sendable {
     init() {}
 
     /// The whole run input (`{"$input": ""}`).
