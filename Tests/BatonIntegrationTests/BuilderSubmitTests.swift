@@ -37,6 +37,21 @@ extension Integration {
             #expect(try JSONParser.parse(stored[row: 0, column: "graph"]!) == g.json())
         }
 
+        struct Numbers: Codable, Sendable { var values: [Int]; var scale: Int }
+
+        @Test func storesTheRunInputMergedOverTheDeclaredDefaults() throws {
+            var g = GraphBuilder(name: "typed-input")
+            let numbers = g.declareInput(Numbers(values: [1, 2], scale: 10))
+            g.add("sum", AddProcedure.self) { $0.set(\.values, numbers.value(\.values).unchecked(as: [JSON].self)) }
+            let store = try TestCluster.store()
+            defer { store.close() }
+            _ = TestCluster.prepared
+            let run = try store.submit(g, input: ["values": [3, 4]], allowUnknownProcedures: true)
+            let row = try TestCluster.sql().query("select input::text, graph::text from baton.runs where id = $1::uuid", [run.id])
+            #expect(try JSONParser.parse(row[row: 0, column: "input"]!) == ["values": [3, 4], "scale": 10])
+            #expect(try JSONParser.parse(row[row: 0, column: "graph"]!)["nodes"]?["sum"]?["input"] == ["values": [3, 4]])
+        }
+
         @Test func anInvalidGraphIsRefusedWithNothingStored() throws {
             var g = GraphBuilder(name: "typed-refused")
             g.add("x", procedure: "acme.nobody-serves-this")
