@@ -2,6 +2,8 @@
 public struct ProcedureRegistry: Sendable {
     typealias Runner = @Sendable (JSON, ProcedureContext) async throws -> EncodedJSON
     private var runners: [String: Runner] = [:]
+    /// Each procedure's input and output shape, derived once when it is registered.
+    public private(set) var schemas: [String: ProcedureSchema] = [:]
 
     public init() {}
 
@@ -17,6 +19,7 @@ public struct ProcedureRegistry: Sendable {
 
     /// Adds (or replaces) the procedure registered under `P.name`.
     public mutating func register<P: Procedure>(_ procedure: P) {
+        schemas[P.name] = ProcedureSchema(of: P.self)
         runners[P.name] = { json, context in
             let input: P.Input
             do {
@@ -34,6 +37,15 @@ public struct ProcedureRegistry: Sendable {
     public var names: [String] { runners.keys.sorted() }
 
     public func contains(_ name: String) -> Bool { runners[name] != nil }
+
+    /// The input and output shape of the named procedure, if it is registered.
+    public func schema(for name: String) -> ProcedureSchema? { schemas[name] }
+
+    /// The shapes known without asking any worker: this registry's, and `baton.delay`'s, which
+    /// the coordinator runs itself.
+    public var checkedSchemas: [String: ProcedureSchema] {
+        schemas.merging([DelayProcedure.name: DelayProcedure.schema]) { mine, _ in mine }
+    }
 
     /// Runs the named procedure on a JSON input; returns its output as encoded.
     public func run(_ name: String, input: JSON, context: ProcedureContext) async throws -> EncodedJSON {

@@ -1,0 +1,17 @@
+/// What a procedure takes and returns, as workers publish it with their heartbeat.
+/// JSON form: `{"input": TypeSchema, "output": TypeSchema}`.
+public struct ProcedureSchema: Sendable, Hashable, Codable {
+    public let input: TypeSchema
+    public let output: TypeSchema
+
+    public init(input: TypeSchema, output: TypeSchema) {
+        self.input = input
+        self.output = output
+    }
+
+    /// The schema of a procedure type: its `inputSchema` and `outputSchema`
+    /// (derived from its `Input` and `Output` unless the type states them).
+    public init<P: Procedure>(of procedure: P.Type) {
+        self.init(input: P.inputSchema, output: P.outputSchema)
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+
+/// Checks a validated graph's node inputs against the schemas of the procedures they name:
+/// literal values against the input schema, and `$from` references by the output schema of
+/// the referenced node's procedure (followed through `select`). A procedure with no known
+/// schema, a shape that is `any`, or a reference whose shape is unknown is never an error,
+/// and neither is a member the schema does not name (a `Codable` struct ignores it).
+/// Every mismatch is reported, each as a `GraphProblem` naming node, field, expected and found.
+public struct TypeChecker: Sendable {
+    /// Schemas by procedure name.
+    public let schemas: [String: ProcedureSchema]
+
+    public init(schemas: [String: ProcedureSchema]) { self.schemas = schemas }
+
+    /// Every type problem of `graph`, nodes in graph order.
+    public func check(_ graph: Graph) -> [GraphProblem] {
+        var problems: [GraphProblem] = []
+        let found = { (reference: Reference) in self.shape(of: reference, in: graph) }
+        for key in graph.order {
+            let node = graph.nodes[key]!
+            if let schema = schemas[node.procedure] {
+                problems += check(node.input, against: schema.input, node: key, field: "input", found: found)
+            }
+            if let condition = node.policies.condition, let schema = schemas[condition.procedure] {
+                problems += check(condition.input, against: schema.input, node: key, field: "condition/input", found: found)
+            }
+        }
+        return problems
+    }
+
+    /// What a reference injects, as far as is known statically: the output schema of the
+    /// referenced node's procedure, at `select`; nil when unknown.
+    public func shape(of reference: Reference, in graph: Graph) -> TypeSchema? {
+        guard let source = graph.nodes[reference.node], let output = schemas[source.procedure]?.output else { return nil }
+        return output.selecting(reference.select)
+    }
+
+    /// The problems of one template against one schema. `field` names where the template is
+    /// (`input`); `found` gives the shape a reference injects, or nil when unknown.
+    public func check(
+        _ template: Template, against expected: TypeSchema, node: String, field: String, found: (Reference) -> TypeSchema?
+    ) -> [GraphProblem] {
+        var problems: [GraphProblem] = []
+        func mismatch(_ field: String, _ expected: TypeSchema, _ found: String) {
+            problems.append(GraphProblem(node: node, field: field, message: "expected \(expected.summary), found \(found)"))
+        }
+        func visit(_ template: Template, _ expected: TypeSchema, _ field: String) {
+            switch (template, expected) {
+            case (_, .any):
+                return
+            case let (.reference(reference), _):
+                guard let shape = found(reference) else { return }
+                if let problem = TypeChecker.incompatibility(shape, expected) {
+                    let source = "'\(reference.node)'" + (reference.select.tokens.isEmpty ? "" : " at '\(reference.select)'")
+                    mismatch(field, problem.expected, "\(problem.found) (output of \(source))")
+                }
+            case (.literal(.null), .nullable), (.literal(.null), .null):
+                return
+            case let (_, .nullable(inner)):
+                visit(template, inner, field)
+            case let (.literal(.array(items)), .array):
+                visit(.array(items.map(Template.literal)), expected, field)
+            case let (.literal(.object(members)), .object):
+                visit(.object(members.map { TemplateMember(key: $0.key, value: .literal($0.value)) }), expected, field)
+            case let (.array(items), .array(itemSchema)):
+                for (i, item) in items.enumerated() { visit(item, itemSchema, "\(field)/\(i)") }
+            case let (.object(members), .object(properties, additional)):
+                for property in properties {
+                    let path = "\(field)/\(TypeChecker.escaped(property.name))"
+                    if let member = members.first(where: { $0.key == property.name }) {
+                        if case .literal(.null) = member.value, !property.required { continue }
+                        visit(member.value, property.schema, path)
+                    } else if property.required {
+                        mismatch(path, property.schema, "nothing")
+                    }
+                }
+                if let additional {
+                    for member in members where !properties.contains(where: { $0.name == member.key }) {
+                        visit(member.value, additional, "\(field)/\(TypeChecker.escaped(member.key))")
+                    }
+                }
+            case let (.literal(value), _):
+                if !TypeChecker.accepts(expected, value) { mismatch(field, expected, TypeChecker.kind(of: value)) }
+            case (.array, _):
+                mismatch(field, expected, "array")
+            case (.object, _):
+                mismatch(field, expected, "object")
+            }
+        }
+        visit(template, expected, field)
+        return problems
+    }
+
+    /// Whether a scalar (or an array or object against a scalar schema) fits.
+    static func accepts(_ schema: TypeSchema, _ value: JSON) -> Bool {
+        switch (schema, value) {
+        case (.any, _), (.null, .null), (.boolean, .bool), (.number, .int), (.number, .double), (.integer, .int): return true
+        case let (.integer, .double(d)): return d == d.rounded()  // JSONDecoder reads 2.0 as an integer
+        case let (.string(values), .string(s)): return values.map { $0.contains(s) } ?? true
+        case let (.nullable(inner), _): return value.isNull || accepts(inner, value)
+        default: return false
+        }
+    }
+
+    /// The kind of a JSON value in the words schemas use (`integer` for a whole number).
+    static func kind(of value: JSON) -> String {
+        switch value {
+        case .int: return "integer"
+        case .double: return "number"
+        case let .string(s): return "string \"\(s.count > 40 ? String(s.prefix(40)) + "..." : s)\""
+        default: return value.kindName
+        }
+    }
+
+    /// Why a value of shape `found` cannot be what `expected` asks for, or nil if it may be. Only
+    /// certain conflicts count: a `number` may be whole, a nullable value may not be null, an
+    /// optional member may be there.
+    static func incompatibility(_ found: TypeSchema, _ expected: TypeSchema) -> (expected: TypeSchema, found: String)? {
+        if found == .null {
+            switch expected {
+            case .any, .null, .nullable: return nil
+            default: return (expected, "null")
+            }
+        }
+        switch (found.nonNull, expected.nonNull) {
+        case (.any, _), (_, .any): return nil
+        case (.null, .null), (.boolean, .boolean), (.integer, .integer), (.integer, .number), (.number, .number), (.number, .integer):
+            return nil
+        case let (.string(found), .string(allowed)):
+            guard let allowed, let found else { return nil }  // any string may happen to be allowed
+            return found.allSatisfy(allowed.contains) ? nil : (expected, TypeSchema.string(values: found).summary)
+        case let (.array(foundItems), .array(expectedItems)):
+            guard let inner = incompatibility(foundItems, expectedItems) else { return nil }
+            return (expected, "array of \(inner.found)")
+        case let (.object(foundProperties, foundAdditional), .object(expectedProperties, expectedAdditional)):
+            for property in expectedProperties {
+                if let match = foundProperties.first(where: { $0.name == property.name }) {
+                    if incompatibility(match.schema, property.schema) != nil { return (expected, found.summary) }
+                } else if let foundAdditional {
+                    if incompatibility(foundAdditional, property.schema) != nil { return (expected, found.summary) }
+                } else if property.required {
+                    return (expected, found.summary)
+                }
+            }
+            if let expectedAdditional {
+                let others = foundProperties.filter { p in !expectedProperties.contains { $0.name == p.name } }.map(\.schema)
+                for shape in others + (foundAdditional.map { [$0] } ?? []) where incompatibility(shape, expectedAdditional) != nil {
+                    return (expected, found.summary)
+                }
+            }
+            return nil
+        default:
+            return (expected, found.summary)
+        }
+    }
+
+    /// A member name as a JSON pointer token.
+    static func escaped(_ name: String) -> String {
+        name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+}
