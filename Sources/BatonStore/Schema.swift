@@ -127,5 +127,13 @@ enum Schema {
                 "alter table baton.workers add column if not exists heartbeat_interval float8 not null default 5",
             ]
         ),
+        (
+            6,
+            [
+                // Each served procedure's input and output schema ({"name": {"input": ..., "output": ...}}), from the
+                // worker's heartbeats; null until one carried them. `submit` type-checks graphs against them.
+                "alter table baton.workers add column if not exists schemas jsonb"
+            ]
+        ),
     ]
 }

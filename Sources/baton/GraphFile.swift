@@ -3,15 +3,22 @@ import Foundation
 
 /// Reads and validates a graph file, with errors that name the file.
 enum GraphFile {
-    static func load(_ path: String, knownProcedures: Set<String>?) throws -> Graph {
+    /// With `schemas`, a graph whose inputs do not fit them (`TypeChecker`) is refused like an invalid one.
+    static func load(_ path: String, knownProcedures: Set<String>?, schemas: [String: ProcedureSchema]? = nil) throws -> Graph {
         let bytes = try read(path)
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let limits = try Limits.fromEnvironment()
+        let graph: Graph
         do {
-            return try GraphDecoder(knownProcedures: knownProcedures, limits: limits).decode(bytes, defaultName: name)
+            graph = try GraphDecoder(knownProcedures: knownProcedures, limits: limits).decode(bytes, defaultName: name)
         } catch {
             throw CLIFailure("\(path): \(error.description)", exitCode: 2)
         }
+        if let schemas {
+            let problems = TypeChecker(schemas: schemas).check(graph)
+            if !problems.isEmpty { throw CLIFailure("\(path): \(GraphValidationError(problems: problems).description)", exitCode: 2) }
+        }
+        return graph
     }
 
     /// What `--json` prints for a graph file that `load` or `read` refused (`validate` and `submit` alike).

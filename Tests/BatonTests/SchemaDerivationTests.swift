@@ -169,4 +169,11 @@ struct SchemaDerivationTests {
             TypeSchema.object([SchemaProperty("values", .array(items: .number)), SchemaProperty("n", .integer, required: false)]).brief
                 == "{values: array of number, n?: integer}")
     }
+
+    @Test func theSchemasOfTheDemoWorkerAreSmall() throws {
+        // Measured for the choice in WorkerHeartbeat.schemasEvery: a few kilobytes.
+        let bytes = try JSON(encoding: ProcedureRegistry.demo.schemas).serializedBytes().count
+        print("demo worker schemas: \(bytes) bytes")
+        #expect(bytes > 500 && bytes < 8_000, "\(bytes) bytes")
+    }
 }
