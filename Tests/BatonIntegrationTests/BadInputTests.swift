@@ -40,6 +40,10 @@ extension Integration {
                 name: "unknown procedure", arguments: { ["submit", "\($0)/g.json"] },
                 files: ["g.json": #"{"nodes": {"a": {"procedure": "acme.nope"}}}"#], status: 2, message: "unknown procedure 'acme.nope'"),
             Case(
+                name: "input of the wrong type", arguments: { ["submit", "\($0)/g.json"] },
+                files: ["g.json": #"{"nodes": {"sum": {"procedure": "baton.add", "input": {"values": "abc"}}}}"#], status: 2,
+                message: #"node 'sum', field 'input/values': expected array of number, found string "abc""#),
+            Case(
                 name: "SQL in a key", arguments: { ["submit", "\($0)/g.json"] },
                 files: ["g.json": #"{"nodes": {"a'; drop table baton.runs; --": {"procedure": "baton.echo"}}}"#], status: 2,
                 message: "invalid node key"),
