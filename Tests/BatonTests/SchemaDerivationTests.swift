@@ -83,7 +83,7 @@ struct SchemaDerivationTests {
             Issue.record("not an object")
             return
         }
-        #expect(properties.map(\.name) == ["label", "children"])
+        #expect(properties.map(\.name) == ["children", "label"])
     }
 
     @Test func aTypeThatRefusesTheProbeIsAny() {
@@ -167,7 +167,7 @@ struct SchemaDerivationTests {
         #expect(TypeSchema.dictionary(of: .integer).summary == "object of integer")
         #expect(
             TypeSchema.object([SchemaProperty("values", .array(items: .number)), SchemaProperty("n", .integer, required: false)]).brief
-                == "{values: array of number, n?: integer}")
+                == "{n?: integer, values: array of number}")
     }
 
     @Test func theSchemasOfTheDemoWorkerAreSmall() throws {

@@ -50,7 +50,7 @@ extension TypeSchema: Codable {
             let properties = (o["properties"]?.objectValue?.members ?? []).map {
                 SchemaProperty($0.key, TypeSchema(json: $0.value), required: required.contains($0.key))
             }
-            base = .object(properties: properties, additional: o["additionalProperties"].map(TypeSchema.init(json:)))
+            base = .object(properties, additional: o["additionalProperties"].map(TypeSchema.init(json:)))
         default:
             self = .any
             return

@@ -19,6 +19,7 @@ public indirect enum TypeSchema: Sendable, Hashable {
     case array(items: TypeSchema)
     /// An object with the named `properties`; `additional`, when known, is the shape of every
     /// other member (a dictionary). Members a struct does not name are ignored, not refused.
+    /// Build it with `object(_:additional:)`, which sorts the properties by name.
     case object(properties: [SchemaProperty], additional: TypeSchema?)
     /// The value may also be `null`.
     case nullable(TypeSchema)
@@ -26,8 +27,12 @@ public indirect enum TypeSchema: Sendable, Hashable {
     /// A string with no restriction on its value.
     public static let string = TypeSchema.string(values: nil)
 
-    /// An object with these properties (and no known shape for others).
-    public static func object(_ properties: [SchemaProperty]) -> TypeSchema { .object(properties: properties, additional: nil) }
+    /// An object with these properties (and no known shape for others), sorted by name: the
+    /// order in which a schema lists its properties is always this one, whichever way it was made
+    /// (derived, or read back from JSON whose object keys may come in any order).
+    public static func object(_ properties: [SchemaProperty], additional: TypeSchema? = nil) -> TypeSchema {
+        .object(properties: properties.sorted { $0.name < $1.name }, additional: additional)
+    }
 
     /// A dictionary: an object every member of which has shape `values`.
     public static func dictionary(of values: TypeSchema) -> TypeSchema { .object(properties: [], additional: values) }
