@@ -16,7 +16,7 @@ extension Integration {
             let cluster = TestCluster()
             defer { cluster.stopAll() }
             try cluster.startCoordinator()
-            try cluster.start(["worker", "--demo", "--heartbeat", "0.5"], name: "demo")
+            let demo = try cluster.start(["worker", "--demo", "--heartbeat", "0.5"], name: "demo")
             let sql = try TestCluster.sql()
             var stored = JSON.null
             var worker = ""
@@ -24,9 +24,8 @@ extension Integration {
             try TestCluster.waitUntil(30, "a live worker row with schemas") {
                 let r = try sql.query(
                     """
-                    select id, last_seen_at::text as t, schemas::text as s from baton.workers
-                    where schemas is not null and last_seen_at > now() - interval '3 seconds' limit 1
-                    """)
+                    select id, last_seen_at::text as t, schemas::text as s from baton.workers where schemas is not null and pid = $1::int
+                    """, [String(demo.processIdentifier)])
                 guard r.rowCount == 1, let text = r[row: 0, column: "s"] else { return false }
                 (worker, seenAt, stored) = (r[row: 0, column: "id"]!, r[row: 0, column: "t"]!, try JSONParser.parse(text))
                 return true
@@ -110,6 +109,24 @@ extension Integration {
             // validate, with no database, does not know acme.resize's schema.
             let validated = try TestCluster.cli(["validate", "--allow-unknown-procedures", try GraphFixtures.write(graph)])
             #expect(validated.status == 0, "\(validated.stderr)")
+        }
+
+        @Test("a heartbeat without schemas keeps the stored ones, also behind one that carried them in the same batch")
+        func heartbeatsWithoutSchemasKeepThem() throws {
+            _ = TestCluster()
+            let store = try TestCluster.store()
+            defer { store.close() }
+            let id = "typecheck-batch-\(UUID().uuidString.prefix(6))"
+            defer { _ = try? TestCluster.sql().execute("delete from baton.workers where id = $1", [id]) }
+            let add = ProcedureSchema(of: AddProcedure.self)
+            let first = WorkerHeartbeat(
+                id: id, host: "h", pid: 1, pools: ["default"], procedures: ["baton.add"], slots: 1, startedAt: Date(), interval: 60,
+                schemas: ["baton.add": add])
+            let plain = first.carrying(schemas: nil)
+            _ = try store.apply([], heartbeats: [first, plain])
+            #expect(try store.liveWorkers().first { $0.id == id }?.schemas == ["baton.add": add])
+            _ = try store.apply([], heartbeats: [plain])
+            #expect(try store.liveWorkers().first { $0.id == id }?.schemas == ["baton.add": add])
         }
     }
 }

@@ -79,6 +79,13 @@ public struct WorkerHeartbeat: Codable, Sendable, Equatable {
         if let schemas { try c.encode(schemas, forKey: .schemas) }
     }
 
+    /// The same heartbeat with `schemas` in place of its own.
+    public func carrying(schemas: [String: ProcedureSchema]?) -> WorkerHeartbeat {
+        WorkerHeartbeat(
+            id: id, host: host, pid: pid, pools: pools, procedures: procedures, slots: slots, startedAt: startedAt, busy: busy,
+            interval: interval, stopping: stopping, schemas: schemas)
+    }
+
     public func encoded() -> [UInt8] { WireFormat.encode(self) }
 
     public init(decoding bytes: [UInt8]) throws { self = try WireFormat.decode(Self.self, from: bytes, what: "heartbeat") }
