@@ -116,6 +116,27 @@ struct TypeCheckerTests {
         #expect(try typeProblems(text) == [])
     }
 
+    @Test func whatAnEchoInjectsIsItsInput() throws {
+        let text = #"""
+            {"nodes": {
+              "seed": {"procedure": "baton.echo", "input": {"value": 7, "name": "x", "list": [1, 2.5], "nap": {"$from": "nap"}}},
+              "nap": {"procedure": "baton.sleep", "input": {"seconds": 0}},
+              "again": {"procedure": "baton.echo", "input": {"$from": "seed"}},
+              "good": {"procedure": "baton.add", "input": {"values": [{"$from": "again", "select": "/value"}, {"$from": "seed", "select": "/nap/slept"}]}},
+              "list": {"procedure": "baton.add", "input": {"values": {"$from": "seed", "select": "/list"}}},
+              "bad": {"procedure": "baton.sleep", "input": {"seconds": {"$from": "again", "select": "/name"}}},
+              "worse": {"procedure": "demo.count-words", "input": {"text": {"$from": "seed", "select": "/nap"}}}
+            }}
+            """#
+        #expect(
+            try typeProblems(text) == [
+                "node 'bad', field 'input/seconds': expected number, found string (output of 'again' at '/name')",
+                "node 'worse', field 'input/text': expected string, found object (output of 'seed' at '/nap')",
+            ])
+        #expect(TypeSchema.common([.integer, .number, .null]) == .nullable(.number))
+        #expect(TypeSchema.common([.integer, .string]) == .any)
+    }
+
     @Test func conditionInputsAreChecked() throws {
         let text = #"""
             {"nodes": {"n": {"procedure": "baton.echo", "input": {},

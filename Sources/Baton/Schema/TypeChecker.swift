@@ -29,10 +29,33 @@ public struct TypeChecker: Sendable {
     }
 
     /// What a reference injects, as far as is known statically: the output schema of the
-    /// referenced node's procedure, at `select`; nil when unknown.
+    /// referenced node's procedure, at `select`; nil when unknown. `baton.echo` outputs its input,
+    /// so what it injects is the shape of its input template (followed through chains of echoes,
+    /// up to `maximumEchoChain`).
     public func shape(of reference: Reference, in graph: Graph) -> TypeSchema? {
-        guard let source = graph.nodes[reference.node], let output = schemas[source.procedure]?.output else { return nil }
-        return output.selecting(reference.select)
+        shape(of: reference, in: graph, chain: 0)
+    }
+
+    /// How many `baton.echo` nodes in a row a reference is followed through.
+    public static let maximumEchoChain = 32
+
+    private func shape(of reference: Reference, in graph: Graph, chain: Int) -> TypeSchema? {
+        guard let source = graph.nodes[reference.node] else { return nil }
+        if source.procedure == EchoProcedure.name {
+            guard chain < Self.maximumEchoChain else { return nil }
+            return shape(of: source.input, in: graph, chain: chain + 1).selecting(reference.select)
+        }
+        return schemas[source.procedure]?.output.selecting(reference.select)
+    }
+
+    /// The shape of the value a template becomes; `any` where that is not known.
+    private func shape(of template: Template, in graph: Graph, chain: Int) -> TypeSchema {
+        switch template {
+        case let .literal(json): return TypeSchema(shapeOf: json)
+        case let .reference(reference): return shape(of: reference, in: graph, chain: chain) ?? .any
+        case let .array(items): return .array(items: TypeSchema.common(items.map { shape(of: $0, in: graph, chain: chain) }))
+        case let .object(members): return .object(members.map { SchemaProperty($0.key, shape(of: $0.value, in: graph, chain: chain)) })
+        }
     }
 
     /// The problems of one template against one schema. `field` names where the template is
