@@ -134,6 +134,17 @@ struct TypeCheckerTests {
                 "node 'worse', field 'input/text': expected string, found object (output of 'seed' at '/nap')",
             ])
         #expect(TypeSchema.common([.integer, .number, .null]) == .nullable(.number))
+        // Echoes that inject each other many times over stay quick: past a size, the shape is `any`.
+        var nodes = [#""e0": {"procedure": "baton.echo", "input": {"n": 1}}"#]
+        for i in 1...40 {
+            let refs = (0..<8).map { _ in #"{"$from": "e\#(i - 1)"}"# }.joined(separator: ", ")
+            nodes.append(#""e\#(i)": {"procedure": "baton.echo", "input": [\#(refs)]}"#)
+        }
+        nodes.append(#""last": {"procedure": "baton.sleep", "input": {"seconds": {"$from": "e40"}}}"#)
+        let start = Date()
+        let found = try typeProblems(#"{"nodes": {"# + nodes.joined(separator: ", ") + "}}")
+        #expect(found == ["node 'last', field 'input/seconds': expected number, found array of array (output of 'e40')"])
+        #expect(Date().timeIntervalSince(start) < 5)
         #expect(TypeSchema.common([.integer, .string]) == .any)
     }
 

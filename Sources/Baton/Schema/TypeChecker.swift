@@ -15,7 +15,8 @@ public struct TypeChecker: Sendable {
     /// Every type problem of `graph`, nodes in graph order.
     public func check(_ graph: Graph) -> [GraphProblem] {
         var problems: [GraphProblem] = []
-        let found = { (reference: Reference) in self.shape(of: reference, in: graph) }
+        let echoes = EchoShapes()
+        let found = { (reference: Reference) in self.shape(of: reference, in: graph, echoes: echoes, chain: 0)?.schema }
         for key in graph.order {
             let node = graph.nodes[key]!
             if let schema = schemas[node.procedure] {
@@ -31,31 +32,56 @@ public struct TypeChecker: Sendable {
     /// What a reference injects, as far as is known statically: the output schema of the
     /// referenced node's procedure, at `select`; nil when unknown. `baton.echo` outputs its input,
     /// so what it injects is the shape of its input template (followed through chains of echoes,
-    /// up to `maximumEchoChain`).
+    /// up to `maximumEchoChain`, and no larger than `maximumShapeSize`).
     public func shape(of reference: Reference, in graph: Graph) -> TypeSchema? {
-        shape(of: reference, in: graph, chain: 0)
+        shape(of: reference, in: graph, echoes: EchoShapes(), chain: 0)?.schema
     }
 
     /// How many `baton.echo` nodes in a row a reference is followed through.
     public static let maximumEchoChain = 32
+    /// Parts of a shape an echo's input may have before it counts as `any`, so that echoes
+    /// injecting each other many times over cannot make checking slow.
+    public static let maximumShapeSize = 10_000
 
-    private func shape(of reference: Reference, in graph: Graph, chain: Int) -> TypeSchema? {
-        guard let source = graph.nodes[reference.node] else { return nil }
-        if source.procedure == EchoProcedure.name {
-            guard chain < Self.maximumEchoChain else { return nil }
-            return shape(of: source.input, in: graph, chain: chain + 1).selecting(reference.select)
-        }
-        return schemas[source.procedure]?.output.selecting(reference.select)
+    /// The shapes of echo nodes' outputs, each worked out once per graph.
+    private final class EchoShapes {
+        var byNode: [String: (schema: TypeSchema, size: Int)] = [:]
     }
 
-    /// The shape of the value a template becomes; `any` where that is not known.
-    private func shape(of template: Template, in graph: Graph, chain: Int) -> TypeSchema {
-        switch template {
-        case let .literal(json): return TypeSchema(shapeOf: json)
-        case let .reference(reference): return shape(of: reference, in: graph, chain: chain) ?? .any
-        case let .array(items): return .array(items: TypeSchema.common(items.map { shape(of: $0, in: graph, chain: chain) }))
-        case let .object(members): return .object(members.map { SchemaProperty($0.key, shape(of: $0.value, in: graph, chain: chain)) })
+    private func shape(of reference: Reference, in graph: Graph, echoes: EchoShapes, chain: Int) -> (schema: TypeSchema, size: Int)? {
+        guard let source = graph.nodes[reference.node] else { return nil }
+        guard source.procedure == EchoProcedure.name else {
+            return schemas[source.procedure]?.output.selecting(reference.select).map { ($0, 1) }
         }
+        let whole: (schema: TypeSchema, size: Int)
+        if let known = echoes.byNode[reference.node] {
+            whole = known
+        } else {
+            guard chain < Self.maximumEchoChain else { return nil }
+            whole = shape(of: source.input, in: graph, echoes: echoes, chain: chain + 1)
+            echoes.byNode[reference.node] = whole
+        }
+        return whole.schema.selecting(reference.select).map { ($0, whole.size) }
+    }
+
+    /// The shape of the value a template becomes (`any` where that is not known), with its size.
+    private func shape(of template: Template, in graph: Graph, echoes: EchoShapes, chain: Int) -> (schema: TypeSchema, size: Int) {
+        let result: (schema: TypeSchema, size: Int)
+        switch template {
+        case let .literal(json):
+            result = (TypeSchema(shapeOf: json), 1)  // as large as the input as written, which the graph limits bound
+        case let .reference(reference):
+            result = shape(of: reference, in: graph, echoes: echoes, chain: chain) ?? (.any, 1)
+        case let .array(items):
+            let parts = items.map { shape(of: $0, in: graph, echoes: echoes, chain: chain) }
+            result = (.array(items: TypeSchema.common(parts.map(\.schema))), parts.reduce(1) { $0 + $1.size })
+        case let .object(members):
+            let parts = members.map { shape(of: $0.value, in: graph, echoes: echoes, chain: chain) }
+            result = (
+                .object(zip(members, parts).map { SchemaProperty($0.key, $1.schema) }), parts.reduce(1) { $0 + $1.size }
+            )
+        }
+        return result.size > Self.maximumShapeSize ? (.any, 1) : result
     }
 
     /// The problems of one template against one schema. `field` names where the template is
