@@ -6,6 +6,11 @@ import Foundation
 /// schema, a shape that is `any`, or a reference whose shape is unknown is never an error,
 /// and neither is a member the schema does not name (a `Codable` struct ignores it).
 /// Every mismatch is reported, each as a `GraphProblem` naming node, field, expected and found.
+///
+/// To extend it: a new kind of node checks each of its templates with
+/// `check(_:against:node:field:found:)` (as `condition/input` is); a new kind of template
+/// part (such as a map's `$item`) needs a case in that function's `visit` and in
+/// `shape(of:in:echoes:chain:)`, where returning nil / `any` means "not known, not checked".
 public struct TypeChecker: Sendable {
     /// Schemas by procedure name.
     public let schemas: [String: ProcedureSchema]
