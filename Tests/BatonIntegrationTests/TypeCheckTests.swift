@@ -106,9 +106,31 @@ extension Integration {
             #expect(refused.stderr.contains("node 'echo', field 'input/seconds': expected number, found string (output of 'small' at '/path')"))
             #expect(try JSONParser.parse(refused.stdout)["valid"] == false)
             #expect(try Self.runCount() == before)
+            // Workers that disagree about a procedure's schema (two versions at once): it is not checked.
+            let other: JSON = ["acme.resize": ["input": ["type": "object", "properties": ["width": ["type": "string"]]], "output": ["type": "any"]]]
+            _ = try sql.execute(
+                """
+                insert into baton.workers (id, host, pid, pools, procedures, slots, started_at, last_seen_at, heartbeat_interval, schemas)
+                values ('typecheck-fake-2', 'h', 2, '{default}', '{acme.resize}', 1, now(), now(), 60, $1::jsonb)
+                """, [other.serialized()])
+            defer { _ = try? sql.execute("delete from baton.workers where id = 'typecheck-fake-2'") }
+            let mixed: JSON = [
+                "nodes": [
+                    "small": ["procedure": "acme.resize", "input": ["width": "wide"]],
+                    "nap": ["procedure": "baton.sleep", "input": ["seconds": "x"]],
+                ]
+            ]
+            let disputed = try TestCluster.cli(["submit", try GraphFixtures.write(mixed)])
+            #expect(disputed.status == 2)
+            #expect(disputed.stderr.contains("(1 problem)") && disputed.stderr.contains("node 'nap', field 'input/seconds'"), "\(disputed.stderr)")
+            #expect(try Self.runCount() == before)
             // validate, with no database, does not know acme.resize's schema.
             let validated = try TestCluster.cli(["validate", "--allow-unknown-procedures", try GraphFixtures.write(graph)])
             #expect(validated.status == 0, "\(validated.stderr)")
+            // --no-type-check lets a mistyped graph through validation.
+            let unchecked = try TestCluster.cli(["validate", "--no-type-check", try GraphFixtures.write(mixed)])
+            #expect(unchecked.status == 0, "\(unchecked.stderr)")
+            #expect(try TestCluster.cli(["validate", try GraphFixtures.write(mixed)]).status == 2)
         }
 
         @Test("a heartbeat without schemas keeps the stored ones, also behind one that carried them in the same batch")
