@@ -49,8 +49,59 @@ struct ChaosGraph {
             expected[key] = .int(sum)
             values.append(sum)
         }
+        Self.addComposites(to: &nodes, expected: &expected, secondsPerNode: secondsPerNode)
         document = ["name": .string("chaos-\(count)"), "nodes": .object(JSONObject(nodes))]
         self.expected = expected
+    }
+
+    /// A map, a nested group and a spawning node (`demo.fib`), with the output of every child they add.
+    static func addComposites(to nodes: inout [(key: String, value: JSON)], expected: inout [String: JSON], secondsPerNode: Double) {
+        func slowAdd(_ values: JSON) -> JSON {
+            ["procedure": "demo.slow-add", "input": ["values": values, "seconds": .double(secondsPerNode), "modulo": .int(modulo)]]
+        }
+        // map: element i gives i + i.
+        let elements = 20
+        nodes.append(
+            (
+                "map",
+                [
+                    "map": [
+                        "over": .array((0..<elements).map { .int(Int64($0)) }), "procedure": "demo.slow-add", "concurrency": 5,
+                        "input": ["values": [["$item": ""], ["$index": true]], "seconds": .double(secondsPerNode), "modulo": .int(modulo)],
+                    ],
+                    "retry": ["attempts": 3],
+                ]
+            ))
+        for i in 0..<elements { expected["map/\(i)"] = .int(Int64(2 * i)) }
+        expected["map"] = .array((0..<elements).map { .int(Int64(2 * $0)) })
+        // A group in a group: x = n-0's v + 5, inner/y = x + 7.
+        nodes.append(
+            (
+                "grp",
+                [
+                    "group": [
+                        "nodes": [
+                            "x": slowAdd([["$from": "n-0", "select": "/v"], 5]),
+                            "inner": ["group": ["nodes": ["y": slowAdd([["$from": "x"], 7])], "output": ["$from": "y"]]],
+                        ]
+                    ]
+                ]
+            ))
+        expected["grp/x"] = 5
+        expected["grp/inner/y"] = 12
+        expected["grp/inner"] = 12
+        expected["grp"] = ["x": 5, "inner": 12]
+        // Spawning: demo.fib(n) spawns a = fib(n-1), b = fib(n-2), sum.
+        nodes.append(("fib", ["procedure": "demo.fib", "input": ["n": 10]]))
+        func fib(_ n: Int) -> Int64 { n < 2 ? Int64(n) : fib(n - 1) + fib(n - 2) }
+        func spawned(_ key: String, _ n: Int) {
+            expected[key] = .int(fib(n))
+            guard n >= 2 else { return }
+            spawned(key + "/a", n - 1)
+            spawned(key + "/b", n - 2)
+            expected[key + "/sum"] = .int(fib(n))
+        }
+        spawned("fib", 10)
     }
 }
 

@@ -15,6 +15,7 @@ extension ProcedureRegistry {
         r.register(CountdownProcedure())
         r.register(StepsProcedure())
         r.register(SlowAddProcedure())
+        r.register(FibProcedure())
         return r
     }
 }

@@ -13,9 +13,11 @@ public struct RunRow: Sendable, Codable {
     public let error: String?
     public let nodeCount: Int
     public let nodesDone: Int
+    /// The run's input (`baton.runs.input`): the graph's defaults with `submit --input` merged over them.
+    public var input: JSON = .object(JSONObject())
 
     enum CodingKeys: String, CodingKey {
-        case id, name, status, error
+        case id, name, status, error, input
         case submittedAt = "submitted_at", startedAt = "started_at", finishedAt = "finished_at"
         case nodeCount = "node_count", nodesDone = "nodes_done"
     }

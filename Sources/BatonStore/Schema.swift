@@ -128,6 +128,21 @@ enum Schema {
             ]
         ),
         (
+            4,
+            [
+                // The children a group, map or spawning node added (their definitions, as the scheduler keeps
+                // them), so a restarted coordinator rebuilds the run with them.
+                "alter table baton.nodes add column if not exists fragment jsonb"
+            ]
+        ),
+        (
+            5,
+            [
+                // The run's input: the graph's `input` defaults with `submit --input` merged over them.
+                "alter table baton.runs add column if not exists input jsonb not null default '{}'::jsonb"
+            ]
+        ),
+        (
             6,
             [
                 // Each served procedure's input and output schema ({"name": {"input": ..., "output": ...}}), from the

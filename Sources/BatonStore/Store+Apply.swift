@@ -20,9 +20,39 @@ extension Store {
         var rowOrder: [String] = []
         var events: [JSON] = []
         var runs: [String: JSON] = [:]  // run id -> its last status in this batch
+        var inserted = Set<String>()  // rows of children added by this batch (inserted, not updated)
+        var pruned: [JSON] = []  // {run_id, prefix}: children rows to delete unless this batch inserts them
+        var fragments: [String: JSON] = [:]  // "run\u{0}parent" -> the fragment column's new value
+        func dropChildren(_ runID: String, of parent: String) {
+            let prefix = runID + "\u{0}" + parent + "/"
+            for id in rowOrder where id.hasPrefix(prefix) {
+                rows[id] = nil
+                inserted.remove(id)
+            }
+            rowOrder.removeAll { $0.hasPrefix(prefix) }
+            pruned.append(["run_id": .string(runID), "prefix": .string(parent + "/")])
+        }
         for (runID, commands) in batch {
             for command in commands {
                 switch command {
+                case let .expand(parent, fragment, position):
+                    dropChildren(runID, of: parent)
+                    fragments[runID + "\u{0}" + parent] = (try? JSON(encoding: fragment)) ?? .null
+                    for (offset, key) in fragment.order.enumerated() {
+                        let node = fragment.nodes[key]!
+                        let id = runID + "\u{0}" + key
+                        inserted.insert(id)
+                        rowOrder.append(id)
+                        rows[id] = .object(
+                            JSONObject([
+                                ("run_id", .string(runID)), ("key", .string(key)), ("procedure", .string(node.procedure)),
+                                ("template", node.input.written), ("position", .int(Int64(position + offset))), ("pool", .string(node.pool)),
+                                ("status", "pending"), ("attempts", 0), ("set_input", false), ("set_output", false), ("reset", false),
+                            ]))
+                    }
+                case let .prune(parent):
+                    dropChildren(runID, of: parent)
+                    fragments[runID + "\u{0}" + parent] = .null
                 case let .node(change):
                     let id = runID + "\u{0}" + change.key
                     if rows[id] == nil { rowOrder.append(id) }
@@ -46,6 +76,13 @@ extension Store {
                 }
             }
         }
+        for (id, fragment) in fragments {
+            // The scheduler changes the parent in the same event, so its row is in this batch.
+            guard case var .object(row)? = rows[id] else { continue }
+            row["set_fragment"] = true
+            row["fragment"] = fragment
+            rows[id] = .object(row)
+        }
         // One statement, so one round trip, and atomic on its own: no BEGIN/COMMIT needed.
         var latest: [String: WorkerHeartbeat] = [:]
         for h in heartbeats {  // one row per worker, or the upsert touches a row twice
@@ -61,15 +98,53 @@ extension Store {
         // confirmed the batch, recording the number covers every task it published (also tasks
         // published again on recovery, whose rows an earlier batch stamped).
         let queues = batch.contains { $0.commands.contains { if case .dispatch = $0 { true } else { false } } }
-        if !queues && rows.isEmpty && runs.isEmpty && heartbeats.isEmpty && events.isEmpty && handledRequests.isEmpty
+        if !queues && rows.isEmpty && pruned.isEmpty && runs.isEmpty && heartbeats.isEmpty && events.isEmpty && handledRequests.isEmpty
             && confirmedBatch == nil
         {
             return nil
         }
         if queues { statement.addBatchNumber() }
         let stamp = queues ? "case when u.status = 'queued' then (select id from batch) else n.dispatch_batch end" : "n.dispatch_batch"
-        if !rowOrder.isEmpty {
-            let rowsParameter = statement.parameter(JSON.array(rowOrder.map { rows[$0]! }).serialized())
+        let insertedRows = rowOrder.filter(inserted.contains).map { rows[$0]! }
+        if !pruned.isEmpty {
+            let prunedParameter = statement.parameter(JSON.array(pruned).serialized())
+            let keptParameter = statement.parameter(JSON.array(insertedRows).serialized())
+            statement.add(
+                "children_removed",
+                """
+                delete from baton.nodes n using jsonb_to_recordset(\(prunedParameter)::jsonb) as d(run_id uuid, prefix text)
+                where n.run_id = d.run_id and left(n.key, length(d.prefix)) = d.prefix
+                and not exists (
+                    select 1 from jsonb_to_recordset(\(keptParameter)::jsonb) as i(run_id uuid, key text)
+                    where i.run_id = n.run_id and i.key = n.key)
+                """)
+        }
+        if !insertedRows.isEmpty {
+            let insertsParameter = statement.parameter(JSON.array(insertedRows).serialized())
+            let insertStamp = queues ? "case when u.status = 'queued' then (select id from batch) end" : "null::bigint"
+            statement.add(
+                "children_added",
+                """
+                insert into baton.nodes as n (
+                    run_id, key, procedure, status, attempts, input, output, error, worker, template, position, pool,
+                    due_at, scheduler, dispatch_batch, queued_at, started_at, finished_at, fragment)
+                select u.run_id, u.key, u.procedure, u.status, u.attempts, u.input, u.output, u.error, u.worker, u.template, u.position,
+                    u.pool, u.due_at, coalesce(u.scheduler, '{}'::jsonb), \(insertStamp), u.queued_at, u.started_at, u.finished_at, u.fragment
+                from jsonb_to_recordset(\(insertsParameter)::jsonb) as u(
+                    run_id uuid, key text, procedure text, status text, attempts int, input jsonb, output jsonb, error text, worker text,
+                    template jsonb, position int, pool text, due_at timestamptz, scheduler jsonb,
+                    queued_at timestamptz, started_at timestamptz, finished_at timestamptz, fragment jsonb)
+                on conflict (run_id, key) do update set
+                    procedure = excluded.procedure, status = excluded.status, attempts = excluded.attempts, input = excluded.input,
+                    output = excluded.output, error = excluded.error, worker = excluded.worker, template = excluded.template,
+                    position = excluded.position, pool = excluded.pool, due_at = excluded.due_at, scheduler = excluded.scheduler,
+                    dispatch_batch = excluded.dispatch_batch, queued_at = excluded.queued_at, started_at = excluded.started_at,
+                    finished_at = excluded.finished_at, fragment = excluded.fragment
+                """)
+        }
+        let updates = inserted.isEmpty ? rowOrder : rowOrder.filter { !inserted.contains($0) }
+        if !updates.isEmpty {
+            let rowsParameter = statement.parameter(JSON.array(updates.map { rows[$0]! }).serialized())
             statement.add(
                 "node_updates",
                 """
@@ -82,13 +157,14 @@ extension Store {
                     worker = case when u.reset then u.worker else coalesce(u.worker, n.worker) end,
                     due_at = u.due_at,
                     scheduler = coalesce(u.scheduler, n.scheduler),
+                    fragment = case when u.set_fragment then u.fragment else n.fragment end,
                     dispatch_batch = \(stamp),
                     queued_at = coalesce(u.queued_at, n.queued_at),
                     started_at = case when u.reset then u.started_at else coalesce(u.started_at, n.started_at) end,
                     finished_at = case when u.reset then u.finished_at else coalesce(u.finished_at, n.finished_at) end
                 from jsonb_to_recordset(\(rowsParameter)::jsonb) as u(
                     run_id uuid, key text, status text, attempts int, set_input bool, input jsonb,
-                    set_output bool, output jsonb, error text, worker text, reset bool,
+                    set_output bool, output jsonb, error text, worker text, reset bool, set_fragment bool, fragment jsonb,
                     queued_at timestamptz, started_at timestamptz, finished_at timestamptz, due_at timestamptz, scheduler jsonb)
                 where n.run_id = u.run_id and n.key = u.key
                 """)

@@ -23,7 +23,7 @@ extension Store {
         let nodes = try connection.query(
             """
             select key, status, attempts, input::text as input, output::text as output, error, worker,
-                   scheduler::text as scheduler,
+                   scheduler::text as scheduler, fragment::text as fragment,
                    dispatch_batch is not null and dispatch_batch <= (select confirmed_through from baton.publications) as confirmed
             from baton.nodes where run_id = $1::uuid order by position
             """, [id])
@@ -42,12 +42,17 @@ extension Store {
             throw StoreError("run \(id): unknown run status '\(run[row: 0, column: "status"] ?? "")'")
         }
         var states: [String: NodeState] = [:]
+        var fragments: [(parent: String, fragment: GroupSpec)] = []
         var order: [String] = []
         order.reserveCapacity(nodes.rowCount)
         for i in 0..<nodes.rowCount {
             let key = nodes[row: i, column: "key"]!
             order.append(key)
-            guard graph.nodes[key] != nil else { throw StoreError("run \(id): node '\(key)' is not in the run's graph") }
+            if let text = nodes[row: i, column: "fragment"] {
+                do { fragments.append((key, try WireFormat.decode(GroupSpec.self, from: Array(text.utf8), what: "stored fragment"))) } catch {
+                    throw StoreError("run \(id): the children of node '\(key)' cannot be read: \(error)")
+                }
+            }
             let statusText = nodes[row: i, column: "status"] ?? ""
             guard let status = NodeStatus(rawValue: statusText) else {
                 throw StoreError("run \(id): node '\(key)' has unknown status '\(statusText)'")
@@ -67,8 +72,13 @@ extension Store {
                 throw StoreError("run \(id): node '\(key)' cannot be read: \(error)")
             }
         }
-        graph = graph.reordered(order)
-        return RunState(runID: id, graph: graph, status: runStatus, error: run[row: 0, column: "error"], nodes: states)
+        graph = graph.reordered(order.filter { RunState.parent(of: $0) == nil })
+        let state = RunState(
+            runID: id, graph: graph, status: runStatus, error: run[row: 0, column: "error"], nodes: states, fragments: fragments)
+        if let stray = order.first(where: { state.nodes[$0] == nil }) {
+            throw StoreError("run \(id): node '\(stray)' is not in the run's graph")
+        }
+        return state
     }
 
     /// Ends a run that cannot go on (its stored state cannot be read or written), with `error`,

@@ -5,18 +5,20 @@ import Foundation
 extension Store {
     private static let runColumns = """
         r.id::text as id, r.name, r.status, r.submitted_at::text as submitted_at, r.started_at::text as started_at,
-        r.finished_at::text as finished_at, r.error,
+        r.finished_at::text as finished_at, r.error, r.input::text as input,
         (select count(*) from baton.nodes n where n.run_id = r.id) as nodes,
         (select count(*) from baton.nodes n where n.run_id = r.id and n.status in ('succeeded', 'failed', 'cancelled', 'skipped')) as done
         """
 
     private func runRow(_ r: PGResult, _ i: Int) -> RunRow {
-        RunRow(
+        var row = RunRow(
             id: r[row: i, column: "id"]!, name: r[row: i, column: "name"]!,
             status: RunStatus(rawValue: r[row: i, column: "status"]!) ?? .pending,
             submittedAt: r[row: i, column: "submitted_at"]!, startedAt: r[row: i, column: "started_at"],
             finishedAt: r[row: i, column: "finished_at"], error: r[row: i, column: "error"],
             nodeCount: r.int(i, "nodes") ?? 0, nodesDone: r.int(i, "done") ?? 0)
+        if let input = r[row: i, column: "input"].flatMap({ try? JSONParser.parse($0, maxDepth: 1024) }) { row.input = input }
+        return row
     }
 
     /// Recent runs, newest first, optionally only those with `status`.
@@ -54,7 +56,7 @@ extension Store {
         }
     }
 
-    /// The nodes of a run in graph order.
+    /// The nodes of a run in graph order, each child (`parent/child`) after its parent.
     public func nodes(ofRun id: String) throws -> [NodeRow] {
         let r = try connection.query(
             """
@@ -63,7 +65,7 @@ extension Store {
                    extract(epoch from finished_at - started_at)::float8 as seconds
             from baton.nodes where run_id = $1::uuid order by position
             """, [id])
-        return (0..<r.rowCount).map { i in
+        let rows = (0..<r.rowCount).map { i in
             NodeRow(
                 key: r[row: i, column: "key"]!, procedure: r[row: i, column: "procedure"]!, status: r[row: i, column: "status"]!,
                 attempts: r.int(i, "attempts") ?? 0,
@@ -73,6 +75,10 @@ extension Store {
                 queuedAt: r[row: i, column: "queued_at"], startedAt: r[row: i, column: "started_at"],
                 finishedAt: r[row: i, column: "finished_at"], seconds: r[row: i, column: "seconds"].flatMap(Double.init))
         }
+        guard rows.contains(where: { $0.key.contains("/") }) else { return rows }
+        var byKey: [String: NodeRow] = [:]
+        for row in rows { byKey[row.key] = row }
+        return NodeKey.treeOrder(rows.map(\.key)).map { byKey[$0]! }
     }
 
     /// A run's events with id greater than `after`, oldest first.

@@ -12,25 +12,29 @@ public struct SubmittedRun: Sendable {
 
 extension Store {
     /// Stores a validated graph as a new pending run, with its nodes, edges and a
-    /// `submitted` event, in one transaction, and wakes the coordinators.
+    /// `submitted` event, in one transaction, and wakes the coordinators. The run's input
+    /// (`graph.input`) is stored in `baton.runs.input`; an idempotency key matches an earlier run
+    /// only with the same graph and the same input.
     public func submit(_ graph: Graph, idempotencyKey: String? = nil) throws -> SubmittedRun {
         let id = UUID().uuidString.lowercased()
         let plan = String(decoding: WireFormat.encode(graph), as: UTF8.self)
+        let input = graph.input.serialized()
         return try connection.transaction { c in
             if let key = idempotencyKey {
                 let inserted = try c.query(
                     """
-                    insert into baton.runs (id, name, status, graph, plan, idempotency_key)
-                    values ($1::uuid, $2, 'pending', $3::jsonb, $5::jsonb, $4)
+                    insert into baton.runs (id, name, status, graph, plan, idempotency_key, input)
+                    values ($1::uuid, $2, 'pending', $3::jsonb, $5::jsonb, $4, $6::jsonb)
                     on conflict (idempotency_key) do nothing
                     returning id
-                    """, [id, graph.name, graph.source.serialized(), key, plan])
+                    """, [id, graph.name, graph.source.serialized(), key, plan, input])
                 if inserted.rowCount == 0 {
                     let existing = try c.query(
                         """
-                        select id::text, status, graph = $2::jsonb as same_graph from baton.runs where idempotency_key = $1
-                        """, [key, graph.source.serialized()])
-                    // The key names one submission: another graph under it is a mistake, not a request for that run.
+                        select id::text, status, graph = $2::jsonb and input = $3::jsonb as same_graph
+                        from baton.runs where idempotency_key = $1
+                        """, [key, graph.source.serialized(), input])
+                    // The key names one submission: another graph or input under it is a mistake, not a request for that run.
                     guard existing.bool(0, "same_graph") == true else {
                         throw IdempotencyKeyConflict(key: key, runID: existing[row: 0, column: "id"]!)
                     }
@@ -40,8 +44,10 @@ extension Store {
                 }
             } else {
                 try c.execute(
-                    "insert into baton.runs (id, name, status, graph, plan) values ($1::uuid, $2, 'pending', $3::jsonb, $4::jsonb)",
-                    [id, graph.name, graph.source.serialized(), plan])
+                    """
+                    insert into baton.runs (id, name, status, graph, plan, input)
+                    values ($1::uuid, $2, 'pending', $3::jsonb, $4::jsonb, $5::jsonb)
+                    """, [id, graph.name, graph.source.serialized(), plan, input])
             }
             var nodes: [JSON] = []
             var edges: [JSON] = []

@@ -52,11 +52,17 @@ public final class Store: @unchecked Sendable {
     public func requireSchema() throws {
         let r = try connection.query("select to_regclass('baton.runs') is not null as ok")
         if r.bool(0, "ok") != true { throw StoreError("the database has no Baton schema: run `baton migrate` first") }
+        // By the list, not the highest number: versions may have gaps, and a later one may land before an earlier.
         let latest = Schema.migrations.map(\.version).max() ?? 0
-        let applied = try connection.query("select coalesce(max(version), 0) as v from baton.schema_migrations").int(0, "v") ?? 0
-        if applied < latest {
-            throw StoreError("the database's Baton schema is at version \(applied), this baton needs \(latest): run `baton migrate`")
+        let applied = Set(try connection.query("select version from baton.schema_migrations").rowsInts(column: "version"))
+        let missing = Schema.migrations.map(\.version).filter { !applied.contains($0) }
+        guard !missing.isEmpty else { return }
+        let at = applied.max() ?? 0
+        if at < latest {
+            throw StoreError("the database's Baton schema is at version \(at), this baton needs \(latest): run `baton migrate`")
         }
+        let list = missing.map(String.init).joined(separator: ", ")
+        throw StoreError("the database's Baton schema lacks migration\(missing.count == 1 ? "" : "s") \(list): run `baton migrate`")
     }
 }
 

@@ -18,8 +18,17 @@ struct UnservedProcedures {
             for pool in worker.pools { for procedure in worker.procedures { served.insert(pool + "\u{0}" + procedure) } }
         }
         var entries: [Entry] = []
-        for key in graph.order {
-            let node = graph.nodes[key]!
+        // The children of groups too: they are known at submit (a map's children run its procedure).
+        var all: [GraphNode] = []
+        func collect(_ order: [String], _ nodes: [String: GraphNode]) {
+            for key in order {
+                all.append(nodes[key]!)
+                if case let .group(spec) = nodes[key]!.kind { collect(spec.order, spec.nodes) }
+            }
+        }
+        collect(graph.order, graph.nodes)
+        for node in all where node.procedure != GroupSpec.procedureName {
+            let key = node.key
             let procedures = [node.procedure] + (node.policies.condition.map { [$0.procedure] } ?? [])
             for procedure in procedures where procedure != DelayProcedure.name && !served.contains(node.pool + "\u{0}" + procedure) {
                 if let i = entries.firstIndex(where: { $0.procedure == procedure && $0.pool == node.pool }) {

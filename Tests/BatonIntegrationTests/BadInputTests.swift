@@ -65,6 +65,24 @@ extension Integration {
                 files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "mutex": ["db"]}}}"#], status: 2,
                 message: "field 'mutex': is not supported yet"),
             Case(
+                name: "group without nodes", arguments: { ["submit", "\($0)/g.json"] },
+                files: ["g.json": #"{"nodes": {"g": {"group": {"output": 1}}}}"#], status: 2,
+                message: "node 'g', field 'group/nodes': is required"),
+            Case(
+                name: "reference into a group", arguments: { ["submit", "\($0)/g.json"] },
+                files: [
+                    "g.json":
+                        #"{"nodes": {"g": {"group": {"nodes": {"a": {"procedure": "baton.echo"}}}}, "b": {"procedure": "baton.echo", "input": {"$from": "a"}}}}"#
+                ], status: 2, message: "node 'b', field 'input/$from': refers to missing node 'a'"),
+            Case(
+                name: "map over a string", arguments: { ["submit", "\($0)/g.json"] },
+                files: ["g.json": #"{"nodes": {"m": {"map": {"over": "abc", "procedure": "baton.echo"}}}}"#], status: 2,
+                message: "node 'm', field 'map/over': must be an array or a $from reference to one, found string"),
+            Case(
+                name: "map with an unknown procedure", arguments: { ["submit", "\($0)/g.json"] },
+                files: ["g.json": #"{"nodes": {"m": {"map": {"over": [1], "procedure": "acme.nope"}}}}"#], status: 2,
+                message: "node 'm', field 'map/procedure': unknown procedure 'acme.nope'"),
+            Case(
                 name: "bad duration", arguments: { ["submit", "\($0)/g.json"] },
                 files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "timeout": "5 minutes"}}}"#], status: 2,
                 message: "field 'timeout': '5 minutes' is not a duration"),

@@ -77,8 +77,8 @@ extension Integration {
             #expect(refused.status == 2)
             #expect(refused.stdout.isEmpty)
             #expect(
-                refused.stderr == "baton: --idempotency-key '\(key)' already belongs to run \(id), which has a different graph; "
-                    + "submit that graph to get the run, or use another key\n")
+                refused.stderr == "baton: --idempotency-key '\(key)' already belongs to run \(id), which has a different graph or input; "
+                    + "submit that graph and input to get the run, or use another key\n")
             #expect(try sql.query("select count(*) as n from baton.runs").int(0, "n") == runs)
             #expect(try store.run(id)?.name == "same")
         }

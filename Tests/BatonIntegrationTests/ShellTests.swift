@@ -185,12 +185,23 @@ extension Integration {
             let latest = try #require(try sql.query("select max(version) as v from baton.schema_migrations").int(0, "v"))
             _ = try sql.execute("delete from baton.schema_migrations where version = $1::int", [String(latest)])
             defer { _ = try? sql.execute("insert into baton.schema_migrations (version) values ($1::int)", [String(latest)]) }
-            // Versions need not be consecutive (branches number their migrations apart).
+            // Versions may have gaps: the one before the latest is whatever is highest now.
             let previous = try #require(try sql.query("select max(version) as v from baton.schema_migrations").int(0, "v"))
             let runs = try TestCluster.cli(["runs"])
             #expect(runs.status == 1)
             #expect(
                 runs.stderr == "baton: the database's Baton schema is at version \(previous), this baton needs \(latest): run `baton migrate`\n")
+        }
+
+        @Test("a database that lacks an earlier migration (versions with a gap) is refused, naming it")
+        func schemaWithAHoleIsRefused() throws {
+            let sql = try TestCluster.sql()
+            let first = try #require(try sql.query("select min(version) as v from baton.schema_migrations").int(0, "v"))
+            _ = try sql.execute("delete from baton.schema_migrations where version = $1::int", [String(first)])
+            defer { _ = try? sql.execute("insert into baton.schema_migrations (version) values ($1::int)", [String(first)]) }
+            let runs = try TestCluster.cli(["runs"])
+            #expect(runs.status == 1)
+            #expect(runs.stderr == "baton: the database's Baton schema lacks migration \(first): run `baton migrate`\n")
         }
     }
 }

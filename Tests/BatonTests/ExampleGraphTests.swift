@@ -76,3 +76,31 @@ struct ExampleGraphTests {
         #expect(state.nodes["top"]?.output?.arrayValue?.first?["word"] == "the")
     }
 }
+
+extension ExampleGraphTests {
+    @Test func groupNestsAndGivesItsOutputTemplate() async throws {
+        let state = try await Self.run("group.json")
+        #expect(state.status == .succeeded)
+        #expect(state.nodes["stats"]?.output == ["double": 14, "square": 49, "sum": 63])
+        #expect(state.nodes["stats/inner/sum"]?.output == 63)
+        #expect(state.nodes["report"]?.output == ["sum": 63])
+    }
+
+    @Test func mapMultipliesEachElement() async throws {
+        let state = try await Self.run("map.json")
+        #expect(state.nodes["times-ten"]?.output == [10, 20, 30, 40, 50])
+        #expect(state.nodes["total"]?.output == 150)
+    }
+
+    @Test func mapCollectGathersEveryOutcome() async throws {
+        let state = try await Self.run("map-collect.json")
+        #expect(state.status == .succeeded)
+        #expect(state.nodes["quotients"]?.output == [["ok": 3.0], ["error": "division by zero"], ["ok": 4.0]])
+    }
+
+    @Test func fibSpawnsToTheAnswer() async throws {
+        let state = try await Self.run("fib.json")
+        #expect(state.nodes["fib"]?.output == 55)
+        #expect(state.graph.order.count == 265)
+    }
+}

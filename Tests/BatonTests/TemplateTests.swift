@@ -97,8 +97,8 @@ struct TemplateTests {
             let resolved = try Self.resolve(t)
             Issue.record("resolved to \(resolved)")
         } catch {
-            #expect(error.reference.node == node)
-            #expect(error.reference.select.description == pointer)
+            #expect(error.reference?.node == node)
+            #expect(error.reference?.select.description == pointer)
             #expect(error.reason == reason)
             #expect(error.description == "input reference to '\(node)' select '\(pointer)': \(reason)")
         }
@@ -110,7 +110,7 @@ struct TemplateTests {
             _ = try t.resolve { _ in .null }
             Issue.record("resolved through a missing output")
         } catch {
-            #expect(error.reference.node == "x")
+            #expect(error.reference?.node == "x")
             #expect(error.description.contains("'x'"))
             #expect(error.description.contains("null"))
         }

@@ -148,6 +148,53 @@ struct TypeCheckerTests {
         #expect(TypeSchema.common([.integer, .string]) == .any)
     }
 
+    @Test func mapChildInputsAreCheckedWithItemAndIndex() throws {
+        let text = #"""
+            {"nodes": {
+              "chunk": {"procedure": "demo.chunk-text", "input": {"text": "a b c", "parts": 2}},
+              "count": {"map": {"over": {"$from": "chunk", "select": "/chunks"}, "procedure": "demo.count-words", "input": {"text": {"$item": ""}}}},
+              "merge": {"procedure": "demo.merge-counts", "input": {"counts": {"$from": "count"}}},
+              "wrong": {"map": {"over": {"$from": "chunk", "select": "/chunks"}, "procedure": "baton.sleep", "input": {"seconds": {"$item": ""}}}},
+              "index": {"map": {"over": {"$from": "chunk", "select": "/chunks"}, "procedure": "demo.count-words", "input": {"text": {"$index": true}}}},
+              "scalar": {"map": {"over": {"$from": "merge", "select": "/total"}, "procedure": "baton.echo", "input": {}}},
+              "literal": {"map": {"over": [1, 2], "procedure": "baton.fail", "input": {"message": {"$item": ""}}}},
+              "counts": {"procedure": "demo.merge-counts", "input": {"counts": {"$from": "count", "select": "/0/total"}}}
+            }}
+            """#
+        let found = try typeProblems(text)
+        #expect(
+            found == [
+                // Each element of the map's output is {counts, total}, not a counts object: a real mistake.
+                "node 'merge', field 'input/counts': expected array of object of integer, found array of object (output of 'count')",
+                "node 'wrong', field 'map/input/seconds': expected number, found string ($item)",
+                "node 'index', field 'map/input/text': expected string, found integer ($index)",
+                "node 'scalar', field 'map/over': expected array, found integer (output of 'merge' at '/total')",
+                "node 'literal', field 'map/input/message': expected string, found integer ($item)",
+                "node 'counts', field 'input/counts': expected array of object of integer, found integer (output of 'count' at '/0/total')",
+            ])
+    }
+
+    @Test func groupChildrenAreCheckedAndGroupOutputsKnown() throws {
+        let text = #"""
+            {"nodes": {
+              "g": {"group": {"nodes": {
+                "s": {"procedure": "baton.add", "input": {"values": "abc"}},
+                "t": {"procedure": "baton.sleep", "input": {"seconds": 1}}
+              }}},
+              "h": {"group": {"nodes": {"n": {"procedure": "baton.sleep", "input": {"seconds": 1}}}, "output": {"$from": "n", "select": "/slept"}}},
+              "a": {"procedure": "demo.count-words", "input": {"text": {"$from": "g", "select": "/t/slept"}}},
+              "b": {"procedure": "demo.count-words", "input": {"text": {"$from": "h"}}},
+              "c": {"procedure": "baton.sleep", "input": {"seconds": {"$from": "g", "select": "/s"}}}
+            }}
+            """#
+        #expect(
+            try typeProblems(text) == [
+                #"node 'g/s', field 'input/values': expected array of number, found string "abc""#,
+                "node 'a', field 'input/text': expected string, found number (output of 'g' at '/t/slept')",
+                "node 'b', field 'input/text': expected string, found number (output of 'h')",
+            ])
+    }
+
     @Test func conditionInputsAreChecked() throws {
         let text = #"""
             {"nodes": {"n": {"procedure": "baton.echo", "input": {},

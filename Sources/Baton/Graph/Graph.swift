@@ -3,9 +3,9 @@
 public struct Graph: Sendable {
     /// Free text; several runs may share it.
     public let name: String
-    /// Node keys in the order the file lists them.
-    public let order: [String]
-    public let nodes: [String: GraphNode]
+    /// Node keys in the order the file lists them (in a run's state, children follow as they are added).
+    public internal(set) var order: [String]
+    public internal(set) var nodes: [String: GraphNode]
     /// The graph as submitted, stored with the run.
     public let source: JSON
 

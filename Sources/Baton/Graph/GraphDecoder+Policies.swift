@@ -3,7 +3,7 @@ import Foundation
 extension GraphDecoder {
     /// Reads the control-flow fields of a node (or of `defaults`) on top of `base`.
     func decodePolicies(
-        _ fields: JSONObject, base: NodePolicies, node: String?, fieldPrefix: String, allKeys: Set<String>,
+        _ fields: JSONObject, base: NodePolicies, node: String?, fieldPrefix: String, scope: NodeScope,
         problem: @escaping (String?, String, String) -> Void
     ) -> NodePolicies {
         var p = base
@@ -34,12 +34,12 @@ extension GraphDecoder {
         if let v = fields["retry"] { p.retry = decodeRetry(v, report: report("retry")) }
         guard let node else { return p }  // the rest is per node only
         if let v = fields["when"] {
-            p.when = decodeTemplate(v, node: node, field: "when", allKeys: allKeys, problem: problem)
+            p.when = decodeTemplate(v, node: node, field: "when", scope: scope, problem: problem)
             if case let .literal(value) = p.when!, value.boolValue == nil {
                 problem(node, "when", "must be a boolean or a $from reference, found \(value.kindName)")
             }
         }
-        if let v = fields["condition"] { p.condition = decodeCondition(v, node: node, allKeys: allKeys, problem: problem) }
+        if let v = fields["condition"] { p.condition = decodeCondition(v, node: node, scope: scope, problem: problem) }
         if let v = fields["repeat"] { p.repeatPolicy = decodeRepeat(v, report: report("repeat")) }
         return p
     }
@@ -95,7 +95,7 @@ extension GraphDecoder {
         return RepeatPolicy(select: pointer, equals: equals, wait: wait, max: max)
     }
 
-    private func decodeCondition(_ json: JSON, node: String, allKeys: Set<String>, problem: (String?, String, String) -> Void) -> ConditionSpec? {
+    private func decodeCondition(_ json: JSON, node: String, scope: NodeScope, problem: (String?, String, String) -> Void) -> ConditionSpec? {
         guard case let .object(o) = json else {
             problem(node, "condition", "must be an object like {\"procedure\": \"...\", \"input\": {...}, \"negate\": false}")
             return nil
@@ -109,15 +109,15 @@ extension GraphDecoder {
         }
         if procedure == DelayProcedure.name {  // the coordinator runs it, as a timer: no worker ever evaluates it
             problem(node, "condition/procedure", "baton.delay cannot be a condition")
-        } else if let known = knownProcedures, !known.contains(procedure) {
-            problem(node, "condition/procedure", "unknown procedure '\(procedure)' (no worker serves it; see `baton procedures`)")
+        } else {
+            checkKnown(procedure, node: node, field: "condition/procedure", problem: problem)
         }
         var negate = false
         if let n = o["negate"] {
             guard let b = n.boolValue else { problem(node, "condition/negate", "must be true or false, found \(n.kindName)"); return nil }
             negate = b
         }
-        let input = decodeTemplate(o["input"] ?? .object(JSONObject()), node: node, field: "condition/input", allKeys: allKeys, problem: problem)
+        let input = decodeTemplate(o["input"] ?? .object(JSONObject()), node: node, field: "condition/input", scope: scope, problem: problem)
         return ConditionSpec(procedure: procedure, input: input, negate: negate)
     }
 

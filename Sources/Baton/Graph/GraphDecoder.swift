@@ -11,15 +11,17 @@ public struct GraphDecoder: Sendable {
 
     /// Fields of the spec that this version does not carry out yet. They are
     /// refused rather than ignored, so no graph silently runs differently.
-    static let notYetSupported: Set<String> = ["mutex", "cache", "group", "map"]
+    static let notYetSupported: Set<String> = ["mutex", "cache"]
     static let nodeFields: Set<String> = [
-        "procedure", "input", "after", "pool", "priority", "retry", "timeout", "dependencies", "when", "condition", "on_failure", "repeat",
+        "procedure", "group", "map", "input", "after", "pool", "priority", "retry", "timeout", "dependencies", "when", "condition", "on_failure",
+        "repeat",
     ]
     static let defaultsFields: Set<String> = ["pool", "priority", "retry", "timeout", "dependencies", "on_failure"]
-    static let graphFields: Set<String> = ["name", "defaults", "nodes", "description"]
+    static let graphFields: Set<String> = ["name", "defaults", "nodes", "description", "input"]
 
-    /// Parses and validates graph file bytes (JSON).
-    public func decode(_ bytes: [UInt8], defaultName: String = "unnamed") throws(GraphValidationError) -> Graph {
+    /// Parses and validates graph file bytes (JSON). `input` is the run's input, merged over the
+    /// graph's `input` defaults and read by `$input` (see `RunInput`).
+    public func decode(_ bytes: [UInt8], input: JSON? = nil, defaultName: String = "unnamed") throws(GraphValidationError) -> Graph {
         if bytes.count > limits.maxGraphBytes {
             throw GraphValidationError(problems: [
                 GraphProblem(node: nil, field: "", message: "graph file is \(bytes.count) bytes, more than the limit of \(limits.maxGraphBytes)")
@@ -31,16 +33,27 @@ public struct GraphDecoder: Sendable {
         } catch {
             throw GraphValidationError(problems: [GraphProblem(node: nil, field: "", message: error.description)])
         }
-        return try decode(json, defaultName: defaultName, measuringInputs: true)
+        return try decode(json, input: input, defaultName: defaultName, measuringInputs: true)
     }
 
-    /// Validates an already-parsed graph document. Sizes are not measured here (the file's, and each
-    /// node's static input): a stored graph was measured when it was submitted, under the limits of then.
-    public func decode(_ json: JSON, defaultName: String = "unnamed") throws(GraphValidationError) -> Graph {
-        try decode(json, defaultName: defaultName, measuringInputs: false)
+    /// Validates an already-parsed graph document. Sizes of each node's static input are measured only
+    /// with `measuringInputs` (a file being submitted, parsed from another format): a stored graph was
+    /// measured when it was submitted, under the limits of then.
+    public func decode(
+        _ json: JSON, input: JSON? = nil, defaultName: String = "unnamed", measuringInputs: Bool = false
+    ) throws(GraphValidationError) -> Graph {
+        let resolved = RunInput.resolve(json, given: input)
+        let graph: Graph
+        do {
+            graph = try decodeResolved(resolved.document, defaultName: defaultName, measuringInputs: measuringInputs)
+        } catch {
+            throw GraphValidationError(problems: resolved.combined(with: error.problems))
+        }
+        if !resolved.problems.isEmpty { throw GraphValidationError(problems: resolved.problems) }
+        return graph
     }
 
-    private func decode(_ json: JSON, defaultName: String, measuringInputs: Bool) throws(GraphValidationError) -> Graph {
+    private func decodeResolved(_ json: JSON, defaultName: String, measuringInputs: Bool) throws(GraphValidationError) -> Graph {
         var problems: [GraphProblem] = []
         func problem(_ node: String?, _ field: String, _ message: String) {
             problems.append(GraphProblem(node: node, field: field, message: message))
@@ -65,29 +78,8 @@ public struct GraphDecoder: Sendable {
             }
         }
 
-        var defaultPool = "default"
-        var defaultPriority = 0
-        var defaultPolicies = NodePolicies()
-        if let defaults = root["defaults"] {
-            if case let .object(d) = defaults {
-                for key in d.keys {
-                    if ["when", "condition", "repeat"].contains(key) {
-                        problem(nil, "defaults/\(key)", "must be set per node, not in defaults")
-                    } else if Self.notYetSupported.contains(key) {
-                        problem(nil, "defaults/\(key)", "is not supported yet by this version of Baton")
-                    } else if !Self.defaultsFields.contains(key) {
-                        problem(nil, "defaults/\(key)", "unknown field (expected one of: \(Self.defaultsFields.sorted().joined(separator: ", ")))")
-                    }
-                }
-                if let p = d["pool"], let pool = decodePool(p, node: nil, field: "defaults/pool", problem: problem) { defaultPool = pool }
-                if let p = d["priority"], let priority = decodePriority(p, node: nil, field: "defaults/priority", problem: problem) {
-                    defaultPriority = priority
-                }
-                defaultPolicies = decodePolicies(d, base: NodePolicies(), node: nil, fieldPrefix: "defaults/", allKeys: [], problem: problem)
-            } else {
-                problem(nil, "defaults", "must be an object, found \(defaults.kindName)")
-            }
-        }
+        var context = NodeDefaults(pool: "default", priority: 0, policies: NodePolicies())
+        if let defaults = root["defaults"] { decodeDefaults(defaults, into: &context, problem: problem) }
 
         guard let nodesJSON = root["nodes"] else {
             problem(nil, "nodes", "is required")
@@ -103,33 +95,176 @@ public struct GraphDecoder: Sendable {
             throw GraphValidationError(problems: problems)
         }
 
-        let allKeys = Set(nodeMembers.keys)
+        let scope = NodeScope().entering(prefix: "", keys: Set(nodeMembers.keys))
+        let (order, nodes) = decodeNodes(nodeMembers, scope: scope, defaults: context, measuringInputs: measuringInputs, problem: problem)
+        if nodeMembers.count <= limits.maxNodes, Self.count(nodes) > limits.maxNodes {
+            problem(nil, "nodes", "has \(Self.count(nodes)) nodes counting those in groups, more than the limit of \(limits.maxNodes)")
+        }
+        if !problems.isEmpty { throw GraphValidationError(problems: problems) }
+        return Graph(name: name, order: order, nodes: nodes, source: json)
+    }
+
+    /// Validates a sub-graph that a running procedure returned for `parent` (`{"nodes": {...}, "output": TEMPLATE}`,
+    /// optionally with `defaults`), exactly like a submitted graph; its keys are `parent/child`. Its
+    /// references name its own nodes only.
+    public func decodeFragment(_ json: JSON, parent: String, pool: String = "default") throws(GraphValidationError) -> GroupSpec {
+        var problems: [GraphProblem] = []
+        func problem(_ node: String?, _ field: String, _ message: String) {
+            problems.append(GraphProblem(node: node, field: field, message: message))
+        }
+        guard case let .object(root) = json else {
+            throw GraphValidationError(problems: [
+                GraphProblem(node: nil, field: "", message: "a spawned graph must be a JSON object, found \(json.kindName)")
+            ])
+        }
+        for key in root.keys where !["nodes", "output", "defaults"].contains(key) {
+            problem(nil, key, "unknown field (expected one of: defaults, nodes, output)")
+        }
+        var defaults = NodeDefaults(pool: pool, priority: 0, policies: NodePolicies())
+        if let d = root["defaults"] { decodeDefaults(d, into: &defaults, problem: problem) }
+        guard case let .object(members)? = root["nodes"], !members.isEmpty else {
+            problem(nil, "nodes", "is required: an object mapping node keys to nodes, with at least one node")
+            throw GraphValidationError(problems: problems)
+        }
+        if parent.split(separator: "/").count + 1 > limits.maxDepth {
+            problem(nil, "nodes", "would nest \(parent.split(separator: "/").count + 1) levels deep, more than the limit of \(limits.maxDepth)")
+            throw GraphValidationError(problems: problems)
+        }
+        let scope = NodeScope().entering(prefix: parent + "/", keys: Set(members.keys))
+        let (order, nodes) = decodeNodes(members, scope: scope, defaults: defaults, measuringInputs: true, problem: problem)
+        let output = root["output"].map { decodeTemplate($0, node: parent, field: "output", scope: scope, problem: problem) }
+        if !problems.isEmpty { throw GraphValidationError(problems: problems) }
+        return GroupSpec(order: order, nodes: nodes, output: output)
+    }
+
+    /// Every node of `nodes`, counting the children of groups (each map counts as one until it runs).
+    static func count(_ nodes: [String: GraphNode]) -> Int {
+        nodes.values.reduce(0) { total, node in
+            if case let .group(spec) = node.kind { return total + 1 + count(spec.nodes) }
+            return total + 1
+        }
+    }
+
+    /// Pool, priority and policies that nodes start from.
+    struct NodeDefaults {
+        var pool: String
+        var priority: Int
+        var policies: NodePolicies
+    }
+
+    func decodeDefaults(_ defaults: JSON, into context: inout NodeDefaults, problem: @escaping (String?, String, String) -> Void) {
+        guard case let .object(d) = defaults else {
+            problem(nil, "defaults", "must be an object, found \(defaults.kindName)")
+            return
+        }
+        for key in d.keys {
+            if ["when", "condition", "repeat"].contains(key) {
+                problem(nil, "defaults/\(key)", "must be set per node, not in defaults")
+            } else if Self.notYetSupported.contains(key) {
+                problem(nil, "defaults/\(key)", "is not supported yet by this version of Baton")
+            } else if !Self.defaultsFields.contains(key) {
+                problem(nil, "defaults/\(key)", "unknown field (expected one of: \(Self.defaultsFields.sorted().joined(separator: ", ")))")
+            }
+        }
+        if let p = d["pool"], let pool = decodePool(p, node: nil, field: "defaults/pool", problem: problem) { context.pool = pool }
+        if let p = d["priority"], let priority = decodePriority(p, node: nil, field: "defaults/priority", problem: problem) {
+            context.priority = priority
+        }
+        context.policies = decodePolicies(d, base: context.policies, node: nil, fieldPrefix: "defaults/", scope: NodeScope(), problem: problem)
+    }
+
+    /// The nodes of one level (the graph, a group, or a spawned fragment), with their keys made absolute.
+    func decodeNodes(
+        _ members: JSONObject, scope: NodeScope, defaults: NodeDefaults, measuringInputs: Bool,
+        problem: @escaping (String?, String, String) -> Void
+    ) -> (order: [String], nodes: [String: GraphNode]) {
         var nodes: [String: GraphNode] = [:]
         var order: [String] = []
-        for (key, value) in nodeMembers {
-            if let why = NodeKey.problem(with: key) { problem(key, "", "invalid node key: \(why)") }
+        for (local, value) in members {
+            let key = scope.prefix + local
+            if let why = NodeKey.problem(with: local) { problem(key, "", "invalid node key: \(why)") }
             guard case let .object(fields) = value else {
                 problem(key, "", "a node must be an object, found \(value.kindName)")
                 continue
             }
-            for field in fields.keys {
-                if Self.notYetSupported.contains(field) {
-                    problem(key, field, "is not supported yet by this version of Baton")
-                } else if !Self.nodeFields.contains(field) {
-                    problem(key, field, "unknown field (expected one of: \(Self.nodeFields.sorted().joined(separator: ", ")))")
-                }
+            if let node = decodeNode(key, fields, scope: scope, defaults: defaults, measuringInputs: measuringInputs, problem: problem) {
+                nodes[key] = node
+                order.append(key)
             }
+        }
+        if let cycle = findCycle(order: order, nodes: nodes) {
+            problem(cycle[0], "", "dependency cycle: \(cycle.joined(separator: " -> "))")
+        }
+        return (order, nodes)
+    }
+
+    private func decodeNode(
+        _ key: String, _ fields: JSONObject, scope: NodeScope, defaults: NodeDefaults, measuringInputs: Bool,
+        problem: @escaping (String?, String, String) -> Void
+    ) -> GraphNode? {
+        let kinds = ["procedure", "group", "map"].filter { fields[$0] != nil }
+        if kinds.count > 1 {
+            problem(key, kinds[1], "a node has one of procedure, group and map, not both \(kinds[0]) and \(kinds[1])")
+        }
+        let kindName = kinds.first ?? "procedure"
+        for field in fields.keys {
+            if Self.notYetSupported.contains(field) {
+                problem(key, field, "is not supported yet by this version of Baton")
+            } else if !Self.nodeFields.contains(field) {
+                problem(key, field, "unknown field (expected one of: \(Self.nodeFields.sorted().joined(separator: ", ")))")
+            } else if kindName != "procedure", ["input", "repeat"].contains(field) {
+                let instead = kindName == "map" ? " (each child's input is map/input)" : ""
+                problem(key, field, "a \(kindName) node has no \(field)\(instead)")
+            }
+        }
+        var after: [String] = []
+        if let a = fields["after"] {
+            if case let .array(items) = a {
+                for (i, item) in items.enumerated() {
+                    guard case let .string(dep) = item else {
+                        problem(key, "after/\(i)", "must be a node key string, found \(item.kindName)"); continue
+                    }
+                    switch scope.resolve(dep, from: key) {
+                    case let .success(target): after.append(target)
+                    case let .failure(why): problem(key, "after/\(i)", why.message(verb: "come after"))
+                    }
+                }
+            } else {
+                problem(key, "after", "must be an array of node keys, found \(a.kindName)")
+            }
+        }
+        var pool = defaults.pool
+        if let p = fields["pool"], let decoded = decodePool(p, node: key, field: "pool", problem: problem) { pool = decoded }
+        var priority = defaults.priority
+        if let p = fields["priority"], let decoded = decodePriority(p, node: key, field: "priority", problem: problem) { priority = decoded }
+        let policies = decodePolicies(fields, base: defaults.policies, node: key, fieldPrefix: "", scope: scope, problem: problem)
+        switch kindName {
+        case "group":
+            guard
+                let spec = decodeGroup(
+                    fields["group"]!, key: key, scope: scope, defaults: NodeDefaults(pool: pool, priority: priority, policies: defaults.policies),
+                    measuringInputs: measuringInputs, problem: problem)
+            else { return nil }
+            var outside = Self.references(leaving: key, in: spec)
+            for r in spec.output?.references ?? [] where !NodeScope.isWithin(r.node, key) && !outside.contains(r.node) { outside.append(r.node) }
+            return GraphNode(
+                key: key, procedure: GroupSpec.procedureName, input: .literal(.object(JSONObject())), after: after, pool: pool, priority: priority,
+                policies: policies, kind: .group(spec), outside: outside)
+        case "map":
+            guard let (procedure, spec) = decodeMap(fields["map"]!, key: key, scope: scope, problem: problem) else { return nil }
+            return GraphNode(
+                key: key, procedure: procedure, input: .literal(.object(JSONObject())), after: after, pool: pool, priority: priority,
+                policies: policies, kind: .map(spec))
+        default:
             var procedure = ""
             switch fields["procedure"] {
-            case nil: problem(key, "procedure", "is required")
+            case nil: problem(key, "procedure", "is required (or group, or map)")
             case let .string(s)? where !s.isEmpty:
                 procedure = s
-                if let known = knownProcedures, !known.contains(s), s != DelayProcedure.name {  // the coordinator runs baton.delay
-                    problem(key, "procedure", "unknown procedure '\(s)' (no worker serves it; see `baton procedures`)")
-                }
+                checkKnown(s, node: key, field: "procedure", problem: problem)
             case let other?: problem(key, "procedure", "must be a non-empty string, found \(other.kindName)")
             }
-            let input = decodeTemplate(fields["input"] ?? .object(JSONObject()), node: key, field: "input", allKeys: allKeys, problem: problem)
+            let input = decodeTemplate(fields["input"] ?? .object(JSONObject()), node: key, field: "input", scope: scope, problem: problem)
             if measuringInputs, let written = fields["input"] {
                 // Only the static part can be known now: references count as the objects they are.
                 let size = written.serializedBytes().count
@@ -137,49 +272,41 @@ public struct GraphDecoder: Sendable {
                     problem(key, "input", "is \(size) bytes as written, more than the limit of \(limits.maxInputBytes) (BATON_MAX_INPUT_BYTES)")
                 }
             }
-            var after: [String] = []
-            if let a = fields["after"] {
-                if case let .array(items) = a {
-                    for (i, item) in items.enumerated() {
-                        guard case let .string(dep) = item else {
-                            problem(key, "after/\(i)", "must be a node key string, found \(item.kindName)"); continue
-                        }
-                        if dep == key {
-                            problem(key, "after/\(i)", "a node cannot come after itself")
-                        } else if !allKeys.contains(dep) {
-                            problem(key, "after/\(i)", "refers to missing node '\(dep)'")
-                        } else {
-                            after.append(dep)
-                        }
-                    }
-                } else {
-                    problem(key, "after", "must be an array of node keys, found \(a.kindName)")
-                }
-            }
-            var pool = defaultPool
-            if let p = fields["pool"], let decoded = decodePool(p, node: key, field: "pool", problem: problem) { pool = decoded }
-            var priority = defaultPriority
-            if let p = fields["priority"], let decoded = decodePriority(p, node: key, field: "priority", problem: problem) { priority = decoded }
-            let policies = decodePolicies(fields, base: defaultPolicies, node: key, fieldPrefix: "", allKeys: allKeys, problem: problem)
             if procedure == DelayProcedure.name { checkDelayInput(input, node: key, problem: problem) }
-            nodes[key] = GraphNode(key: key, procedure: procedure, input: input, after: after, pool: pool, priority: priority, policies: policies)
-            order.append(key)
+            return GraphNode(key: key, procedure: procedure, input: input, after: after, pool: pool, priority: priority, policies: policies)
         }
-
-        if let cycle = findCycle(order: order, nodes: nodes) {
-            problem(cycle[0], "", "dependency cycle: \(cycle.joined(separator: " -> "))")
-        }
-        if !problems.isEmpty { throw GraphValidationError(problems: problems) }
-        return Graph(name: name, order: order, nodes: nodes, source: json)
     }
 
-    private func decodePool(_ value: JSON, node: String?, field: String, problem: (String?, String, String) -> Void) -> String? {
+    func checkKnown(_ procedure: String, node: String, field: String, problem: (String?, String, String) -> Void) {
+        if let known = knownProcedures, !known.contains(procedure), procedure != DelayProcedure.name {  // the coordinator runs baton.delay
+            problem(node, field, "unknown procedure '\(procedure)' (no worker serves it; see `baton procedures`)")
+        }
+    }
+
+    /// The nodes outside group `key` that its children (at any depth) wait for.
+    static func references(leaving key: String, in spec: GroupSpec) -> [String] {
+        var seen = Set<String>()
+        var result: [String] = []
+        func visit(_ nodes: [String: GraphNode], _ order: [String]) {
+            for child in order {
+                let node = nodes[child]!
+                for dependency in node.dependencies where !NodeScope.isWithin(dependency, key) && seen.insert(dependency).inserted {
+                    result.append(dependency)
+                }
+                if case let .group(inner) = node.kind { visit(inner.nodes, inner.order) }
+            }
+        }
+        visit(spec.nodes, spec.order)
+        return result
+    }
+
+    func decodePool(_ value: JSON, node: String?, field: String, problem: (String?, String, String) -> Void) -> String? {
         guard case let .string(s) = value else { problem(node, field, "must be a string, found \(value.kindName)"); return nil }
         if let why = NodeKey.problem(with: s) { problem(node, field, "invalid pool name '\(s)': \(why)"); return nil }
         return s
     }
 
-    private func decodePriority(_ value: JSON, node: String?, field: String, problem: (String?, String, String) -> Void) -> Int? {
+    func decodePriority(_ value: JSON, node: String?, field: String, problem: (String?, String, String) -> Void) -> Int? {
         guard let i = value.intValue, (0...9).contains(i) else {
             problem(node, field, "must be an integer from 0 to 9, found \(value)")
             return nil
@@ -187,10 +314,16 @@ public struct GraphDecoder: Sendable {
         return i
     }
 
-    func decodeTemplate(_ json: JSON, node: String, field: String, allKeys: Set<String>, problem: (String?, String, String) -> Void) -> Template {
+    /// A template as written: `$from` references are resolved in `scope` to absolute keys; `$item` and
+    /// `$index` are allowed only where `items` is true (a map's child input).
+    func decodeTemplate(
+        _ json: JSON, node: String, field: String, scope: NodeScope, items: Bool = false, problem: (String?, String, String) -> Void
+    ) -> Template {
         switch json {
-        case let .array(items):
-            let templates = items.enumerated().map { decodeTemplate($1, node: node, field: "\(field)/\($0)", allKeys: allKeys, problem: problem) }
+        case let .array(entries):
+            let templates = entries.enumerated().map {
+                decodeTemplate($1, node: node, field: "\(field)/\($0)", scope: scope, items: items, problem: problem)
+            }
             if templates.allSatisfy({
                 if case .literal = $0 { return true }; return false
             }) {
@@ -206,27 +339,35 @@ public struct GraphDecoder: Sendable {
                     problem(node, "\(field)/$from", "must be a node key string, found \(from.kindName)")
                     return .literal(.null)
                 }
-                if target == node {
-                    problem(node, "\(field)/$from", "a node cannot refer to its own output")
-                } else if !allKeys.contains(target) {
-                    problem(node, "\(field)/$from", "refers to missing node '\(target)'")
+                var resolved = target
+                switch scope.resolve(target, from: node) {
+                case let .success(key): resolved = key
+                case let .failure(why): problem(node, "\(field)/$from", why.message(verb: "refer to"))
                 }
-                var pointer = JSONPointer(tokens: [])
-                if let select = members["select"] {
-                    if case let .string(text) = select {
-                        do { pointer = try JSONPointer(parsing: text) } catch {
-                            problem(node, "\(field)/select", "invalid JSON pointer '\(text)': \(error.reason)")
-                        }
-                    } else {
-                        problem(node, "\(field)/select", "must be a JSON pointer string such as \"/items/0\", found \(select.kindName)")
-                    }
+                return .reference(
+                    Reference(node: resolved, select: decodePointer(members["select"], node: node, field: "\(field)/select", problem: problem)))
+            }
+            if let item = members["$item"] {
+                if !items { problem(node, "\(field)/$item", "$item is only meaningful in a map's input") }
+                for key in members.keys where key != "$item" {
+                    problem(node, "\(field)/\(key)", "unknown field in an $item reference (it has only '$item')")
                 }
-                return .reference(Reference(node: target, select: pointer))
+                guard case .string = item else {
+                    problem(node, "\(field)/$item", "must be a JSON pointer string (\"\" for the whole element), found \(item.kindName)")
+                    return .literal(.null)
+                }
+                return .item(decodePointer(item, node: node, field: "\(field)/$item", problem: problem))
+            }
+            if let index = members["$index"] {
+                if !items { problem(node, "\(field)/$index", "$index is only meaningful in a map's input") }
+                if index != true || members.count > 1 { problem(node, "\(field)/$index", "must be written {\"$index\": true}") }
+                return .index
             }
             let templates = members.members.map {
                 TemplateMember(
                     key: $0.key,
-                    value: decodeTemplate($0.value, node: node, field: "\(field)/\(escapeField($0.key))", allKeys: allKeys, problem: problem))
+                    value: decodeTemplate(
+                        $0.value, node: node, field: "\(field)/\(escapeField($0.key))", scope: scope, items: items, problem: problem))
             }
             if templates.allSatisfy({
                 if case .literal = $0.value { return true }; return false
@@ -236,6 +377,18 @@ public struct GraphDecoder: Sendable {
             return .object(templates)
         default:
             return .literal(json)
+        }
+    }
+
+    private func decodePointer(_ json: JSON?, node: String, field: String, problem: (String?, String, String) -> Void) -> JSONPointer {
+        guard let json else { return JSONPointer(tokens: []) }
+        guard case let .string(text) = json else {
+            problem(node, field, "must be a JSON pointer string such as \"/items/0\", found \(json.kindName)")
+            return JSONPointer(tokens: [])
+        }
+        do { return try JSONPointer(parsing: text) } catch {
+            problem(node, field, "invalid JSON pointer '\(text)': \(error.reason)")
+            return JSONPointer(tokens: [])
         }
     }
 

@@ -1,7 +1,9 @@
 /// One node of a graph.
-public struct GraphNode: Sendable, Codable {
+public struct GraphNode: Sendable, Equatable, Codable {
     public let key: String
+    /// The procedure a worker runs; for a map, the procedure of each child; for a group, `baton.group`.
     public let procedure: String
+    public let kind: NodeKind
     public let input: Template
     /// Ordering-only dependencies.
     public let after: [String]
@@ -12,15 +14,17 @@ public struct GraphNode: Sendable, Codable {
     public var policies: NodePolicies
 
     /// Every node this one waits for: `$from` references (in the input, `when` and
-    /// `condition`), then `after`, without repeats.
+    /// `condition`; for a map its `over`; for a group every reference its children make
+    /// out of it), then `after`, without repeats.
     public let dependencies: [String]
 
     public init(
         key: String, procedure: String, input: Template, after: [String] = [], pool: String = "default", priority: Int = 0,
-        policies: NodePolicies = NodePolicies()
+        policies: NodePolicies = NodePolicies(), kind: NodeKind = .procedure, outside: [String] = []
     ) {
         self.key = key
         self.procedure = procedure
+        self.kind = kind
         self.input = input
         self.after = after
         self.pool = pool
@@ -28,8 +32,54 @@ public struct GraphNode: Sendable, Codable {
         self.policies = policies
         var seen = Set<String>()
         var deps: [String] = []
-        let referenced = input.references + (policies.when?.references ?? []) + (policies.condition?.input.references ?? [])
-        for d in referenced.map(\.node) + after where seen.insert(d).inserted { deps.append(d) }
+        var referenced = input.references + (policies.when?.references ?? []) + (policies.condition?.input.references ?? [])
+        if case let .map(spec) = kind { referenced += spec.over.references + spec.input.references }
+        for d in referenced.map(\.node) + outside + after where seen.insert(d).inserted { deps.append(d) }
         self.dependencies = deps
+    }
+
+    /// A node as stored, with its dependencies as computed when it was decoded.
+    init(
+        key: String, procedure: String, input: Template, after: [String], pool: String, priority: Int,
+        policies: NodePolicies, kind: NodeKind, dependencies: [String]
+    ) {
+        self.key = key
+        self.procedure = procedure
+        self.kind = kind
+        self.input = input
+        self.after = after
+        self.pool = pool
+        self.priority = priority
+        self.policies = policies
+        self.dependencies = dependencies
+    }
+}
+
+extension GraphNode {
+    enum CodingKeys: String, CodingKey { case key, procedure, kind, input, after, pool, priority, policies, dependencies }
+
+    /// Plans stored before groups and maps have no `kind`: their nodes are procedures.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            key: try c.decode(String.self, forKey: .key), procedure: try c.decode(String.self, forKey: .procedure),
+            input: try c.decode(Template.self, forKey: .input), after: try c.decode([String].self, forKey: .after),
+            pool: try c.decode(String.self, forKey: .pool), priority: try c.decode(Int.self, forKey: .priority),
+            policies: try c.decode(NodePolicies.self, forKey: .policies),
+            kind: try c.decodeIfPresent(NodeKind.self, forKey: .kind) ?? .procedure,
+            dependencies: try c.decode([String].self, forKey: .dependencies))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(key, forKey: .key)
+        try c.encode(procedure, forKey: .procedure)
+        if kind != .procedure { try c.encode(kind, forKey: .kind) }
+        try c.encode(input, forKey: .input)
+        try c.encode(after, forKey: .after)
+        try c.encode(pool, forKey: .pool)
+        try c.encode(priority, forKey: .priority)
+        try c.encode(policies, forKey: .policies)
+        try c.encode(dependencies, forKey: .dependencies)
     }
 }

@@ -14,4 +14,27 @@ public enum NodeKey {
         }
         return nil
     }
+
+    /// `keys` with each child (`parent/child`) right after its parent and the parent's earlier
+    /// children, keeping the given order otherwise: how `show` and `run --local` list a run.
+    public static func treeOrder(_ keys: [String]) -> [String] {
+        let present = Set(keys)
+        var children: [String: [String]] = [:]
+        var roots: [String] = []
+        for key in keys {
+            if let parent = RunState.parent(of: key), present.contains(parent) {
+                children[parent, default: []].append(key)
+            } else {
+                roots.append(key)
+            }
+        }
+        var result: [String] = []
+        result.reserveCapacity(keys.count)
+        var stack = Array(roots.reversed())
+        while let key = stack.popLast() {
+            result.append(key)
+            stack += (children[key] ?? []).reversed()
+        }
+        return result
+    }
 }

@@ -5,11 +5,15 @@ public indirect enum Template: Sendable, Hashable, Codable {
     case reference(Reference)
     case array([Template])
     case object([TemplateMember])
+    /// In a map's child input: the element (or the part `pointer` names) the child runs on.
+    case item(JSONPointer)
+    /// In a map's child input: the child's index.
+    case index
 
     /// Every reference in the template, in document order.
     public var references: [Reference] {
         switch self {
-        case .literal: return []
+        case .literal, .item, .index: return []
         case let .reference(r): return [r]
         case let .array(items): return items.flatMap(\.references)
         case let .object(members): return members.flatMap(\.value.references)
@@ -40,6 +44,53 @@ public indirect enum Template: Sendable, Hashable, Codable {
             out.reserveCapacity(members.count)
             for m in members { out.append((m.key, try m.value.resolve(output: output))) }
             return .object(JSONObject(out))
+        case .item, .index:
+            return .null  // only in a map's template, which `substituting(item:index:)` resolves first
+        }
+    }
+
+    /// The template as a graph file writes it (references by their absolute keys).
+    public var written: JSON {
+        switch self {
+        case let .literal(json): return json
+        case let .reference(r):
+            if r.select.tokens.isEmpty { return ["$from": .string(r.node)] }
+            return ["$from": .string(r.node), "select": .string(r.select.description)]
+        case let .array(items): return .array(items.map(\.written))
+        case let .object(members): return .object(JSONObject(members.map { ($0.key, $0.value.written) }))
+        case let .item(pointer): return ["$item": .string(pointer.description)]
+        case .index: return ["$index": true]
+        }
+    }
+
+    /// True if `$item` or `$index` appears anywhere in the template.
+    public var mentionsItem: Bool {
+        switch self {
+        case .literal, .reference: return false
+        case .item, .index: return true
+        case let .array(items): return items.contains(where: \.mentionsItem)
+        case let .object(members): return members.contains { $0.value.mentionsItem }
+        }
+    }
+
+    /// The template of one map child: `$item` and `$index` replaced by the element and its index.
+    /// A `$item` pointer with no value in the element throws.
+    public func substituting(item: JSON, index: Int) throws(TemplateError) -> Template {
+        switch self {
+        case .literal, .reference: return self
+        case .index: return .literal(.int(Int64(index)))
+        case let .item(pointer):
+            do { return .literal(try pointer.resolve(in: item)) } catch {
+                throw TemplateError(item: pointer, index: index, reason: error.reason)
+            }
+        case let .array(items):
+            var out: [Template] = []
+            for t in items { out.append(try t.substituting(item: item, index: index)) }
+            return .array(out)
+        case let .object(members):
+            var out: [TemplateMember] = []
+            for m in members { out.append(TemplateMember(key: m.key, value: try m.value.substituting(item: item, index: index))) }
+            return .object(out)
         }
     }
 }

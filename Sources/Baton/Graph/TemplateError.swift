@@ -1,9 +1,20 @@
-/// A reference that could not be resolved at run time.
+/// A reference (or a map's `$item` pointer) that could not be resolved at run time.
 public struct TemplateError: Error, Sendable, CustomStringConvertible {
-    public let reference: Reference
+    public let description: String
     public let reason: String
-    public var description: String {
+    /// The reference, when a `$from` failed.
+    public let reference: Reference?
+
+    public init(reference: Reference, reason: String) {
         let select = reference.select.tokens.isEmpty ? "" : " select '\(reference.select)'"
-        return "input reference to '\(reference.node)'\(select): \(reason)"
+        self.reason = reason
+        self.reference = reference
+        self.description = "input reference to '\(reference.node)'\(select): \(reason)"
+    }
+
+    public init(item pointer: JSONPointer, index: Int, reason: String) {
+        self.reason = reason
+        self.reference = nil
+        self.description = "$item '\(pointer)' of element \(index): \(reason)"
     }
 }

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// On the wire: `{"v": 1, "type", "run", "node", "attempt", ...}` with, per type,
 /// `started`: `worker`, `at`; `result`: `phase`?, `worker`?, `started_at`?, `finished_at`?,
-/// `status` (`succeeded` with `output`, or `failed` with `error` and `permanent`);
+/// `status` (`succeeded` with `output`, `spawned` with `spawn` (the graph to run in the node's place),
+/// or `failed` with `error` and `permanent`);
 /// `progress`: `fraction`, `message`?; `log`: `message`. Times are seconds since 1970.
 public struct ReportMessage: Sendable, Codable {
     public enum Kind: String, Sendable, Codable { case started, result, progress, log }
@@ -19,6 +20,8 @@ public struct ReportMessage: Sendable, Codable {
     public var finishedAt: Date?
     /// For a result: the output when it succeeded (nil on the sending side, which splices the encoded bytes in).
     public var output: JSON?
+    /// For a result: true if `output` is a graph the procedure returned to run in its place.
+    public var spawned = false
     public var failure: (message: String, permanent: Bool)?
     public var fraction: Double?
     public var message: String?
@@ -48,6 +51,9 @@ public struct ReportMessage: Sendable, Codable {
         m.finishedAt = result.finishedAt
         switch result.outcome {
         case let .succeeded(output): m.encodedOutput = output
+        case let .spawned(document):
+            m.encodedOutput = document
+            m.spawned = true
         case let .failed(message, permanent): m.failure = (message, permanent)
         }
         return m
@@ -74,7 +80,7 @@ public struct ReportMessage: Sendable, Codable {
         case .result:
             let outcome: NodeResult.Outcome =
                 failure.map { .failed(message: $0.message, permanent: $0.permanent) }
-                ?? .succeeded(output ?? .null)
+                ?? (spawned ? .spawned(output ?? .null) : .succeeded(output ?? .null))
             return .result(
                 NodeResult(
                     key: key, attempt: attempt, phase: phase, outcome: outcome, worker: worker,
@@ -87,7 +93,7 @@ public struct ReportMessage: Sendable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case v, type, run, node, attempt, phase, worker, at, status, output, error, permanent, fraction, message
+        case v, type, run, node, attempt, phase, worker, at, status, output, spawn, error, permanent, fraction, message
         case startedAt = "started_at", finishedAt = "finished_at"
     }
 
@@ -108,6 +114,9 @@ public struct ReportMessage: Sendable, Codable {
             finishedAt = try date(.finishedAt)
             switch try c.decode(String.self, forKey: .status) {
             case "succeeded": output = try c.decodeIfPresent(JSON.self, forKey: .output) ?? .null
+            case "spawned":
+                output = try c.decode(JSON.self, forKey: .spawn)
+                spawned = true
             case "failed":
                 failure = (try c.decode(String.self, forKey: .error), try c.decodeIfPresent(Bool.self, forKey: .permanent) ?? false)
             case let other: throw MessageError("report: result has unknown status '\(other)'")
@@ -143,8 +152,8 @@ public struct ReportMessage: Sendable, Codable {
                 try c.encode(failure.message, forKey: .error)
                 try c.encode(failure.permanent, forKey: .permanent)
             } else {
-                try c.encode("succeeded", forKey: .status)
-                if encodedOutput == nil { try c.encode(output ?? .null, forKey: .output) }
+                try c.encode(spawned ? "spawned" : "succeeded", forKey: .status)
+                if encodedOutput == nil { try c.encode(output ?? .null, forKey: spawned ? .spawn : .output) }
             }
         case .progress:
             try c.encodeIfPresent(fraction, forKey: .fraction)
@@ -159,7 +168,7 @@ public struct ReportMessage: Sendable, Codable {
         var body = WireFormat.encode(self)
         if let encodedOutput, failure == nil, body.last == UInt8(ascii: "}") {
             body.removeLast()
-            body.append(contentsOf: Array(#","output":"#.utf8))
+            body.append(contentsOf: Array((spawned ? #","spawn":"# : #","output":"#).utf8))
             body.append(contentsOf: encodedOutput.bytes)
             body.append(UInt8(ascii: "}"))
         }

@@ -20,7 +20,10 @@ extension ProcedureRegistry {
             previousOutput: task.previousOutput, progress: progress, log: log)
         let run: @Sendable () async -> AttemptOutcome<EncodedJSON> = { [self] in
             do {
-                return .succeeded(try await self.run(task.procedure, input: task.input, context: context))
+                switch try await self.run(task.procedure, input: task.input, context: context) {
+                case let .output(output): return .succeeded(output)
+                case let .spawn(graph): return .spawned(graph)
+                }
             } catch let failure as ProcedureFailure {
                 return .failed(message: failure.message, permanent: failure.permanent)
             } catch is CancellationError {
@@ -35,10 +38,16 @@ extension ProcedureRegistry {
         } else {
             outcome = await run()
         }
-        if case let .succeeded(output) = outcome, output.bytes.count > maxOutputBytes {
+        switch outcome {
+        case let .succeeded(output) where output.bytes.count > maxOutputBytes:
             outcome = .failed(
                 message: "output is \(output.bytes.count) bytes, more than the limit of \(maxOutputBytes) (BATON_MAX_OUTPUT_BYTES)",
                 permanent: true)
+        case let .spawned(graph) where graph.bytes.count > maxOutputBytes:
+            outcome = .failed(
+                message: "the spawned graph is \(graph.bytes.count) bytes, more than the limit of \(maxOutputBytes) (BATON_MAX_OUTPUT_BYTES)",
+                permanent: true)
+        default: break
         }
         return AttemptResult(
             key: task.key, attempt: task.attempt, phase: task.phase, outcome: outcome, worker: worker,

@@ -1,6 +1,11 @@
 /// The procedures a worker serves, by name.
 public struct ProcedureRegistry: Sendable {
-    typealias Runner = @Sendable (JSON, ProcedureContext) async throws -> EncodedJSON
+    /// What a procedure returned, encoded: its output, or a graph to run in its place.
+    enum Returned: Sendable {
+        case output(EncodedJSON)
+        case spawn(EncodedJSON)
+    }
+    typealias Runner = @Sendable (JSON, ProcedureContext) async throws -> Returned
     private var runners: [String: Runner] = [:]
     /// Each procedure's input and output shape, derived once when it is registered.
     public private(set) var schemas: [String: ProcedureSchema] = [:]
@@ -21,17 +26,32 @@ public struct ProcedureRegistry: Sendable {
     public mutating func register<P: Procedure>(_ procedure: P) {
         schemas[P.name] = ProcedureSchema(of: P.self)
         runners[P.name] = { json, context in
-            let input: P.Input
-            do {
-                input = try json.decode(as: P.Input.self)
-            } catch {
-                throw ProcedureFailure("input does not fit \(P.name): \(describeDecodingError(error))", permanent: true)
-            }
-            let output = try await procedure.execute(input, context: context)
-            // Serialized once, here; the bytes travel to the coordinator as they are.
-            if let json = output as? JSON { return EncodedJSON(json) }
-            return EncodedJSON(Array(try JSONCoding.encoder.encode(output)))
+            .output(try Self.encode(try await procedure.execute(try Self.decode(json, as: P.Input.self, for: P.name), context: context)))
         }
+    }
+
+    /// Adds (or replaces) the spawning procedure registered under `P.name`.
+    /// Its output schema is `any`: when it spawns, its output is whatever the spawned graph's `output` gives.
+    public mutating func register<P: SpawningProcedure>(_ procedure: P) {
+        schemas[P.name] = ProcedureSchema(input: .derived(from: P.Input.self), output: .any)
+        runners[P.name] = { json, context in
+            switch try await procedure.execute(try Self.decode(json, as: P.Input.self, for: P.name), context: context) {
+            case let .output(output): return .output(try Self.encode(output))
+            case let .spawn(graph): return .spawn(EncodedJSON(graph.document))
+            }
+        }
+    }
+
+    private static func decode<Input: Decodable>(_ json: JSON, as type: Input.Type, for name: String) throws -> Input {
+        do { return try json.decode(as: Input.self) } catch {
+            throw ProcedureFailure("input does not fit \(name): \(describeDecodingError(error))", permanent: true)
+        }
+    }
+
+    /// Serialized once, here; the bytes travel to the coordinator as they are.
+    private static func encode<Output: Encodable>(_ output: Output) throws -> EncodedJSON {
+        if let json = output as? JSON { return EncodedJSON(json) }
+        return EncodedJSON(Array(try JSONCoding.encoder.encode(output)))
     }
 
     public var names: [String] { runners.keys.sorted() }
@@ -47,8 +67,8 @@ public struct ProcedureRegistry: Sendable {
         schemas.merging([DelayProcedure.name: DelayProcedure.schema]) { mine, _ in mine }
     }
 
-    /// Runs the named procedure on a JSON input; returns its output as encoded.
-    public func run(_ name: String, input: JSON, context: ProcedureContext) async throws -> EncodedJSON {
+    /// Runs the named procedure on a JSON input; returns its output (or the graph it spawned) as encoded.
+    func run(_ name: String, input: JSON, context: ProcedureContext) async throws -> Returned {
         guard let runner = runners[name] else {
             throw ProcedureFailure("this worker does not serve procedure '\(name)'", permanent: false)
         }

@@ -30,6 +30,7 @@ public struct AttemptResult<Output: Sendable>: Sendable {
         let outcome: AttemptOutcome<New>
         switch self.outcome {
         case let .succeeded(output): outcome = .succeeded(try transform(output))
+        case let .spawned(document): outcome = .spawned(try transform(document))
         case let .failed(message, permanent): outcome = .failed(message: message, permanent: permanent)
         }
         return AttemptResult<New>(

@@ -27,6 +27,10 @@ public struct NodeState: Sendable, Equatable {
     /// The attempt whose task the broker is known to hold (confirmed): resuming the run does not
     /// publish it again. Nil when unknown, which publishes again (duplicates are harmless).
     public var publishedAttempt: Int?
+    /// For a group, map or spawning node that ran before: the highest attempt its former children
+    /// reached. New children number their attempts on from it, so a late report of a former child's
+    /// attempt can never pass for one of the new child's.
+    public var childAttemptBase: Int = 0
 
     public init(
         status: NodeStatus = .pending, attempt: Int = 0, input: JSON? = nil, output: JSON? = nil,
@@ -49,6 +53,7 @@ public struct NodeState: Sendable, Equatable {
         if let dueAt { o.append(("due_at", .double(dueAt.timeIntervalSince1970))) }
         if let waitingFor { o.append(("waiting_for", .string(waitingFor.rawValue))) }
         if let deadline { o.append(("deadline", .double(deadline.timeIntervalSince1970))) }
+        if childAttemptBase > 0 { o.append(("child_attempt_base", .int(Int64(childAttemptBase)))) }
         return .object(JSONObject(o))
     }
 
@@ -61,5 +66,6 @@ public struct NodeState: Sendable, Equatable {
         dueAt = json["due_at"]?.numberValue.map(Date.init(timeIntervalSince1970:))
         waitingFor = json["waiting_for"]?.stringValue.flatMap(WaitReason.init(rawValue:))
         deadline = json["deadline"]?.numberValue.map(Date.init(timeIntervalSince1970:))
+        childAttemptBase = json["child_attempt_base"]?.intValue ?? 0
     }
 }

@@ -123,6 +123,15 @@ extension RunState {
     /// Queues the node's procedure (or arms its delay). Returns nodes unblocked if it ended at once.
     mutating func beginRun(_ key: String, newAttempt: Bool, into out: inout Commands) -> [String] {
         let definition = graph.nodes[key]!
+        if children[key] != nil {
+            // Runs again from scratch (a retry): what it added last time goes. A change of the node follows.
+            prune(key, into: &out)
+        }
+        switch definition.kind {
+        case let .group(spec): return startGroup(key, spec, into: &out)
+        case let .map(spec): return startMap(key, spec, into: &out)
+        case .procedure: break
+        }
         var node = nodes[key]!
         let input: JSON
         if let resolved = node.input, node.runs > 0 || node.failures > 0 {
@@ -188,7 +197,9 @@ extension RunState {
             NodeChange(
                 key: key, status: status, attempt: node.attempt, output: output, error: error, worker: node.worker,
                 startedAt: startedAt, finishedAt: finishedAt, event: event), into: &out)
-        return unblocked(by: key)
+        let free = unblocked(by: key)
+        guard let parent = Self.parent(of: key) else { return free }
+        return free + childEnded(parent, key, into: &out)
     }
 
     /// Counts `key` as ended for its dependents and returns those now free to decide.

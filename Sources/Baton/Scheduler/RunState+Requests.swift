@@ -35,6 +35,11 @@ extension RunState {
         var again = Set<String>()
         if let from {
             guard graph.nodes[from] != nil else { throw RetryRefusal(description: "the run has no node '\(from)'") }
+            if let parent = Self.parent(of: from) {
+                var top = parent
+                while let up = Self.parent(of: top) { top = up }
+                throw RetryRefusal(description: "node '\(from)' is inside '\(top)', which runs again as a whole; retry --from \(top)")
+            }
             var down = [from]
             while let key = down.popLast() {
                 if again.insert(key).inserted { down += dependents[key] ?? [] }
@@ -55,6 +60,8 @@ extension RunState {
         } else {
             again = Set(graph.order.filter(broughtDown))
         }
+        // Children are not retried on their own: their group, map or spawning node runs again whole.
+        again = again.filter { Self.parent(of: $0) == nil }
         guard !again.isEmpty else { throw RetryRefusal(description: "no node failed or was cancelled; there is nothing to run again") }
         return graph.order.filter { again.contains($0) }
     }
@@ -68,6 +75,7 @@ extension RunState {
         cancelRequested = false
         out.append(.runStatus(.running, error: nil))
         for key in again {
+            prune(key, into: &out)  // children go; the node's change below carries what they reached
             var node = nodes[key]!
             node.status = .pending
             node.output = nil

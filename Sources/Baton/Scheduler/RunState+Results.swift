@@ -4,7 +4,8 @@ import Foundation
 extension RunState {
     mutating func apply(_ result: NodeResult, into out: inout Commands) {
         guard var node = nodes[result.key], node.status == .queued || node.status == .running,
-            node.attempt == result.attempt, node.phase == result.phase
+            node.attempt == result.attempt, node.phase == result.phase,
+            children[result.key] == nil  // a node running what it spawned has had its attempt's result
         else { return }  // stale or duplicate
         let key = result.key
         node.worker = result.worker ?? node.worker
@@ -22,6 +23,9 @@ extension RunState {
             return
         }
         switch result.outcome {
+        case let .spawned(document):
+            nodes[key] = node
+            spawn(key, document: document, result: result, into: &out)
         case let .succeeded(output):
             if let policy = graph.nodes[key]!.policies.repeatPolicy {
                 node.runs += 1
@@ -120,6 +124,9 @@ extension RunState {
             }
         case let .failed(message, _):
             evaluate(end(key, as: .failed, error: "condition \(condition.procedure) failed: \(message)", into: &out), into: &out)
+        case .spawned:
+            evaluate(
+                end(key, as: .failed, error: "condition \(condition.procedure) returned a graph to run, not true or false", into: &out), into: &out)
         }
     }
 }

@@ -15,6 +15,9 @@ extension RunState {
                 case .retry?, .repeat?, nil:
                     evaluate(beginRun(key, newAttempt: true, into: &out), into: &out)
                 }
+            } else if node.status == .running, let deadline = node.deadline, deadline <= out.now, graph.nodes[key]!.kind.isComposite {
+                let timeout = graph.nodes[key]!.policies.timeout ?? 0
+                fail(key, message: "timed out: the group did not end within \(DurationText.format(timeout))", event: "timed_out", into: &out)
             } else if node.status == .running || node.status == .queued, let deadline = node.deadline, deadline <= out.now {
                 let timeout = graph.nodes[key]!.policies.timeout ?? 0
                 out.append(.cancelTasks(runID: runID, attempts: [TaskRef(key: key, attempt: node.attempt)]))
@@ -32,7 +35,8 @@ extension RunState {
     mutating func reclaim(from worker: String, into out: inout Commands) {
         for key in graph.order {
             let node = nodes[key]!
-            guard node.status == .running, node.worker == worker else { continue }
+            // A node running what it spawned holds no worker's slot: its children are reclaimed on their own.
+            guard node.status == .running, node.worker == worker, children[key] == nil else { continue }
             out.append(
                 .event(
                     key: key, kind: "lease_expired",

@@ -6,12 +6,19 @@ import Foundation
 /// so the coordinator and the in-process engine drive it the same way, and tests exactly.
 public struct RunState: Sendable {
     public let runID: String
-    public let graph: Graph
+    /// The submitted graph, with the children of groups, maps and spawning nodes added as they start.
+    public internal(set) var graph: Graph
     public internal(set) var status: RunStatus
     public internal(set) var error: String?
     public internal(set) var nodes: [String: NodeState]
 
-    let dependents: [String: [String]]
+    var dependents: [String: [String]]
+    /// Per group, map or spawning node that has started, its children in order.
+    var children: [String: [String]] = [:]
+    /// The fragment each such node expanded into (its output template is needed when it ends).
+    var fragments: [String: GroupSpec] = [:]
+    /// Per map with a concurrency bound, children held back until others end, in order.
+    var heldBack: [String: [String]] = [:]
     /// Per node, how many of its dependencies have not ended yet.
     var openDependencies: [String: Int] = [:]
     /// Nodes that have not ended yet.
@@ -20,8 +27,13 @@ public struct RunState: Sendable {
     var timed: Set<String> = []
     /// Set by a cancel request: the run ends `cancelled`.
     var cancelRequested = false
+    /// The bounds on nodes (counting children added at run time), nesting and inputs.
+    public var limits = GraphLimits()
     /// The largest input a node may be dispatched with (JSON bytes, after injection).
-    public var maxInputBytes = GraphLimits().maxInputBytes
+    public var maxInputBytes: Int {
+        get { limits.maxInputBytes }
+        set { limits.maxInputBytes = newValue }
+    }
 
     /// Grace beyond a node's timeout before the coordinator gives up on a worker's answer.
     public static func timeoutGrace(_ timeout: Double) -> Double { max(2, timeout * 0.1) }
@@ -29,18 +41,24 @@ public struct RunState: Sendable {
     public static let logLimit = 200
     public static let logLineLimit = 2_000
 
-    /// A run as stored: `nodes` gives the state of each node (missing ones are pending).
-    public init(runID: String, graph: Graph, status: RunStatus = .pending, error: String? = nil, nodes: [String: NodeState] = [:]) {
+    /// A run as stored: `nodes` gives the state of each node (missing ones are pending), and
+    /// `fragments` the children each started group, map or spawning node added, parents first.
+    public init(
+        runID: String, graph: Graph, status: RunStatus = .pending, error: String? = nil, nodes: [String: NodeState] = [:],
+        fragments: [(parent: String, fragment: GroupSpec)] = []
+    ) {
         self.runID = runID
         self.graph = graph
         self.status = status
         self.error = error
         var all: [String: NodeState] = [:]
         all.reserveCapacity(graph.order.count)
-        for key in graph.order { all[key] = nodes[key] ?? NodeState() }
+        for key in graph.order { all[key] = NodeState() }
         self.nodes = all
         self.dependents = graph.dependents()
         self.cancelRequested = status == .cancelled
+        for (parent, fragment) in fragments where self.nodes[parent] != nil { addChildren(of: parent, fragment) }
+        for (key, state) in nodes where self.nodes[key] != nil { self.nodes[key] = state }
         recount()
     }
 
@@ -51,12 +69,22 @@ public struct RunState: Sendable {
         timed = []
         for key in graph.order {
             let node = nodes[key]!
-            open[key] = graph.nodes[key]!.dependencies.reduce(0) { $0 + (nodes[$1]!.status.isTerminal ? 0 : 1) }
+            open[key] = graph.nodes[key]!.dependencies.reduce(0) { $0 + (nodes[$1]?.status.isTerminal ?? true ? 0 : 1) }
             if !node.status.isTerminal { remaining += 1 }
             if node.dueAt != nil || node.deadline != nil { timed.insert(key) }
         }
         openDependencies = open
         self.remaining = remaining
+        // A map bounded by `concurrency` releases pending children only as others finish.
+        heldBack = [:]
+        for (parent, keys) in children {
+            guard case let .map(spec) = graph.nodes[parent]!.kind, let bound = spec.concurrency else { continue }
+            let busy = keys.filter { nodes[$0]!.status != .pending && !nodes[$0]!.status.isTerminal }.count
+            let waiting = keys.filter { nodes[$0]!.status == .pending }
+            let held = Array(waiting.dropFirst(max(0, bound - busy)))
+            for key in held { openDependencies[key]! += 1 }
+            if !held.isEmpty { heldBack[parent] = held }
+        }
     }
 
     /// Applies one event at time `now` and returns what must be persisted and sent.
@@ -79,7 +107,8 @@ public struct RunState: Sendable {
         case .tick: fireTimers(into: &out)
         case let .workerLost(worker): reclaim(from: worker, into: &out)
         case let .deadLettered(key, attempt, reason):
-            guard let node = nodes[key], node.attempt == attempt, node.status == .queued || node.status == .running else { break }
+            guard let node = nodes[key], node.attempt == attempt, node.status == .queued || node.status == .running, children[key] == nil
+            else { break }
             out.append(.cancelTasks(runID: runID, attempts: [TaskRef(key: key, attempt: attempt)]))
             evaluate(end(key, as: .failed, error: reason, event: "dead_lettered", into: &out), into: &out)
         case let .cancel(reason): cancelRun(reason: reason, into: &out)
@@ -169,8 +198,10 @@ public struct RunState: Sendable {
 
     mutating func finishIfDone(into out: inout Commands) {
         guard remaining == 0, status == .running else { return }
-        let failed = graph.order.filter { nodes[$0]!.status == .failed && graph.nodes[$0]!.policies.onFailure == .fail }
-        let cancelled = graph.order.filter { nodes[$0]!.status == .cancelled }
+        // Only the graph's own nodes decide: a child's failure is its group's or map's to judge.
+        let top = graph.order.filter { Self.parent(of: $0) == nil }
+        let failed = top.filter { nodes[$0]!.status == .failed && graph.nodes[$0]!.policies.onFailure == .fail }
+        let cancelled = top.filter { nodes[$0]!.status == .cancelled }
         if cancelRequested {
             status = .cancelled
             error = error ?? "cancelled"

@@ -13,4 +13,10 @@ public enum SchedulerCommand: Sendable {
     case cancelTasks(runID: String, attempts: [TaskRef])
     /// An event that is not a state change (progress, log lines).
     case event(key: String, kind: String, detail: JSON)
+    /// A group, map or spawning node started its children: store them (pending, from `position` on,
+    /// in graph order) and the fragment on the parent's row, in place of any children it had before.
+    /// A `.node` change of the parent comes first in the same list.
+    case expand(parent: String, fragment: GroupSpec, position: Int)
+    /// The node runs again from scratch: its children are gone (a `.node` change of it comes first).
+    case prune(parent: String)
 }

@@ -8,9 +8,10 @@ struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run a graph in this process with the same scheduler, no services needed.")
-    @Argument(help: "Graph file (JSON).") var file: String
+    @Argument(help: "Graph file (JSON, or YAML for .yaml/.yml).") var file: String
     @Flag(help: "Run in process (the only mode for now; required so the intent is explicit).") var local = false
     @Option(parsing: .unconditional, help: "Procedures run at once.") var concurrency = 8
+    @OptionGroup var runInput: RunInputOptions
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
@@ -18,12 +19,14 @@ struct RunCommand: AsyncParsableCommand {
         guard concurrency >= 1 else { throw CLIFailure("--concurrency must be at least 1", exitCode: 2) }
         try CLILogging.bootstrap()
         let registry = ProcedureRegistry.demo
-        let graph = try GraphFile.load(file, knownProcedures: Set(registry.names), schemas: registry.checkedSchemas)
+        let graph = try GraphFile.load(
+            file, knownProcedures: Set(registry.names), input: try runInput.value(), schemas: registry.checkedSchemas)
         var engine = LocalEngine(registry: registry, maxConcurrency: concurrency)
         engine.limits = try Limits.fromEnvironment()
         let state = await engine.run(graph)
+        let keys = NodeKey.treeOrder(state.graph.order)  // children of groups, maps and spawning nodes too
         if output.json {
-            let nodes: [(key: String, value: JSON)] = graph.order.map { key in
+            let nodes: [(key: String, value: JSON)] = keys.map { key in
                 let n = state.nodes[key]!
                 var fields: [(key: String, value: JSON)] = [("status", .string(n.status.rawValue)), ("attempts", .int(Int64(n.attempt)))]
                 if let input = n.input { fields.append(("input", input)) }
@@ -38,7 +41,7 @@ struct RunCommand: AsyncParsableCommand {
         } else {
             Output.table(
                 ["NODE", "STATUS", "OUTPUT / ERROR"],
-                graph.order.map { key in
+                keys.map { key in
                     let n = state.nodes[key]!
                     return [key, n.status.rawValue, Output.truncate(n.error ?? n.output?.serialized() ?? "", 100)]
                 })

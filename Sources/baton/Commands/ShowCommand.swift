@@ -26,6 +26,7 @@ struct ShowCommand: ParsableCommand {
             "status \(summary.status.rawValue)  submitted \(Output.time(summary.submittedAt))  started \(Output.time(summary.startedAt))  finished \(Output.time(summary.finishedAt))"
         )
         if let error = summary.error { print("error \(error)") }
+        if summary.input != .object(JSONObject()) { print("input \(Output.truncate(summary.input.serialized(), 200))") }
         print("")
         Output.table(
             ["NODE", "PROCEDURE", "STATUS", "ATTEMPTS", "SECONDS", "WORKER", "OUTPUT / ERROR"],

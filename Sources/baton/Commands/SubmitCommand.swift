@@ -8,12 +8,13 @@ struct SubmitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "submit",
         abstract: "Validate a graph file, store it as a new run and print the run id.")
-    @Argument(help: "Graph file (JSON).") var file: String
+    @Argument(help: "Graph file (JSON, or YAML for .yaml/.yml).") var file: String
     @Flag(help: "Show live progress and exit non-zero unless the run succeeded.") var wait = false
     @Option(help: "Reuse the run submitted earlier with this key instead of creating another.") var idempotencyKey: String?
     @Flag(help: "Accept procedures that no live worker serves yet.") var allowUnknownProcedures = false
     @Flag(help: "Do not check inputs against the procedures' schemas.") var noTypeCheck = false
     @Option(parsing: .unconditional, help: "With --wait: give up after this many seconds (exit 3).") var timeout: Double?
+    @OptionGroup var runInput: RunInputOptions
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
@@ -23,7 +24,11 @@ struct SubmitCommand: ParsableCommand {
         if let key = idempotencyKey, key.isEmpty || key.count > 200 {
             throw CLIFailure("--idempotency-key must be 1 to 200 characters", exitCode: 2)
         }
-        do { _ = try GraphFile.read(file) } catch let failure as CLIFailure { throw reportingInvalid(failure) }  // before any connection
+        let input: JSON?
+        do {  // before any connection
+            _ = try GraphFile.read(file)
+            input = try runInput.value()
+        } catch let failure as CLIFailure { throw reportingInvalid(failure) }
         let store = try connection.openStore()
         defer { store.close() }
         // Read once: the known procedures and, after storing, which of them no live worker serves.
@@ -36,13 +41,13 @@ struct SubmitCommand: ParsableCommand {
         let schemas = ProcedureRegistry.demo.checkedSchemas.merging(Store.agreedSchemas(of: liveWorkers)) { _, live in live }
         let graph: Graph
         do {
-            graph = try GraphFile.load(file, knownProcedures: known, schemas: noTypeCheck ? nil : schemas)
+            graph = try GraphFile.load(file, knownProcedures: known, input: input, schemas: noTypeCheck ? nil : schemas)
         } catch let failure as CLIFailure { throw reportingInvalid(failure) }
         let run: SubmittedRun
         do { run = try store.submit(graph, idempotencyKey: idempotencyKey) } catch let conflict as IdempotencyKeyConflict {
             throw CLIFailure(
-                "--idempotency-key '\(conflict.key)' already belongs to run \(conflict.runID), which has a different graph; "
-                    + "submit that graph to get the run, or use another key", exitCode: 2)
+                "--idempotency-key '\(conflict.key)' already belongs to run \(conflict.runID), which has a different graph or input; "
+                    + "submit that graph and input to get the run, or use another key", exitCode: 2)
         } catch { throw CLIFailure("cannot store the run: \(error)") }
         let existing = !run.created
         let unserved = UnservedProcedures(graph: graph, workers: liveWorkers)
