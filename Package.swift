@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "Baton", targets: ["Baton"]),
         .library(name: "BatonTesting", targets: ["BatonTesting"]),
         .library(name: "BatonWorker", targets: ["BatonWorker"]),
+        // Submitting runs from Swift (`Store.submit`), as `baton submit` does.
+        .library(name: "BatonStore", targets: ["BatonStore"]),
         .executable(name: "baton", targets: ["baton"]),
     ],
     dependencies: [
@@ -36,7 +38,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
-        .target(name: "BatonTesting", dependencies: ["Baton", "BatonDemo"]),
+        .target(name: "BatonTesting", dependencies: ["Baton", "BatonDemo", "BatonYAML"]),
         // YAML graph files, kept out of the core so `Baton` has no parser dependency but its own.
         .target(name: "BatonYAML", dependencies: ["Baton", .product(name: "Yams", package: "Yams")]),
         .executableTarget(name: "baton", dependencies: [

@@ -4,12 +4,17 @@ import Logging
 
 /// Runs a graph in this process with the same scheduler the coordinator uses,
 /// with no database and no broker: for `baton run --local` and for unit tests.
-/// Timers (retry back-off, repeat waits, `baton.delay`) and timeouts run on the real clock.
+/// Timers (retry back-off, repeat waits, `baton.delay`) and timeouts run on the real clock,
+/// or on a `TestClock` when `clock` is set, so a test of hour-long waits takes no real time.
 public struct LocalEngine: Sendable {
     public let registry: ProcedureRegistry
     public let maxConcurrency: Int
     public var logger: Logger
     public var limits = GraphLimits()
+    /// The clock timers run on: nil for the real one (`baton run --local`), a `TestClock` in tests.
+    public var clock: TestClock?
+    /// Seeds random waits and jitter so a test sees the same ones every time; nil for system randomness.
+    public var randomSeed: UInt64?
 
     public init(registry: ProcedureRegistry, maxConcurrency: Int = 8, logger: Logger = Logger(label: "baton.local")) {
         self.registry = registry
@@ -37,6 +42,12 @@ public struct LocalEngine: Sendable {
         var running: [TaskRef: Task<Void, Never>] = [:]
         var timer: Task<Void, Never>?
         var timerDue: Date?
+        let clock = self.clock
+        let seeded = randomSeed.map(SeededRandom.init(seed:))
+        let random: () -> Double = seeded.map { generator in { generator.next() } } ?? { Double.random(in: 0..<1) }
+        func now() -> Date { clock?.now ?? Date() }
+        var startedAt: [TaskRef: Date] = [:]  // virtual start times, with a clock
+        let listener = clock?.mode == .manual ? clock?.onAdvance { wake.yield(.tick) } : nil
 
         func apply(_ commands: [SchedulerCommand]) {
             for command in commands {
@@ -49,12 +60,13 @@ public struct LocalEngine: Sendable {
             }
         }
 
-        apply(state.handle(.start))
+        apply(state.handle(.start, at: now(), random: random))
         while !state.status.isTerminal {
             while running.count < maxConcurrency, !waiting.isEmpty {
                 let task = waiting.removeFirst()
                 let ref = TaskRef(key: task.key, attempt: task.attempt)
-                apply(state.handle(.started(key: task.key, attempt: task.attempt, worker: "local", at: Date())))
+                if clock != nil { startedAt[ref] = now() }
+                apply(state.handle(.started(key: task.key, attempt: task.attempt, worker: "local", at: now()), at: now(), random: random))
                 let registry = self.registry, logger = self.logger, maxOutput = self.limits.maxOutputBytes
                 running[ref] = Task {
                     let result = await registry.attempt(
@@ -64,7 +76,17 @@ public struct LocalEngine: Sendable {
                     wake.yield(.result(result))
                 }
             }
-            if let due = state.nextWakeUp, due != timerDue {
+            if let clock {
+                if running.isEmpty, waiting.isEmpty, let due = state.nextWakeUp {
+                    if clock.mode == .automatic {  // nothing else can happen before it: go there at once
+                        clock.jump(to: due)
+                        apply(state.handle(.tick, at: now(), random: random))
+                        if state.nextWakeUp == due, waiting.isEmpty { break }  // a timer that does not fire: never spin
+                        continue
+                    }
+                }
+                clock.engineWaits(for: state.nextWakeUp, busy: !running.isEmpty)
+            } else if let due = state.nextWakeUp, due != timerDue {
                 timer?.cancel()
                 timerDue = due
                 timer = Task {
@@ -75,20 +97,31 @@ public struct LocalEngine: Sendable {
             }
             if running.isEmpty && waiting.isEmpty && state.nextWakeUp == nil { break }  // nothing can happen any more
             guard let next = await iterator.next() else { break }
+            clock?.engineAwake()
             switch next {
-            case let .result(result):
-                running[TaskRef(key: result.key, attempt: result.attempt)] = nil
-                apply(state.handle(.result(result)))
+            case var .result(result):
+                let ref = TaskRef(key: result.key, attempt: result.attempt)
+                running[ref] = nil
+                if clock != nil {  // the attempt's times on the clock the run sees
+                    result = NodeResult(
+                        key: result.key, attempt: result.attempt, phase: result.phase, outcome: result.outcome,
+                        worker: result.worker, startedAt: startedAt.removeValue(forKey: ref) ?? now(), finishedAt: now())
+                }
+                apply(state.handle(.result(result), at: now(), random: random))
             case let .progress(key, attempt, fraction, message):
-                apply(state.handle(.progress(key: key, attempt: attempt, fraction: fraction, message: message)))
+                apply(state.handle(.progress(key: key, attempt: attempt, fraction: fraction, message: message), at: now(), random: random))
             case let .log(key, attempt, message):
-                apply(state.handle(.log(key: key, attempt: attempt, message: message)))
+                apply(state.handle(.log(key: key, attempt: attempt, message: message), at: now(), random: random))
             case .tick:
                 timerDue = nil
-                apply(state.handle(.tick))
+                apply(state.handle(.tick, at: now(), random: random))
             }
         }
         timer?.cancel()
+        if let clock {
+            if let listener { clock.removeListener(listener) }
+            clock.engineEnded()
+        }
         for task in running.values { task.cancel() }
         wake.finish()
         return state

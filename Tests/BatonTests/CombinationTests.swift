@@ -335,25 +335,24 @@ struct CombinationTests {
         #expect(out.cancelled == [TaskRef(key: "t", attempt: 1)])
     }
 
-    // MARK: - With a real clock
+    // MARK: - In process, on the test kit's clock
 
     @Test func localEngineRetriesWithoutHoldingTheOnlySlot() async throws {
-        let g = try graph(
-            #"""
-            {"nodes": {"f": {"procedure": "baton.fail", "input": {"message": "not yet", "succeed_on_attempt": 2},
-                             "retry": {"attempts": 2, "wait": {"constant": "150ms"}}},
-                       "e": {"procedure": "baton.echo", "input": "hi"}}}
-            """#)
-        let seen = Collected<SchedulerCommand>()
-        let state = await LocalEngine(registry: .builtIn, maxConcurrency: 1).run(g) { seen.append($0) }
-        #expect(state.status == .succeeded)
-        #expect(state.nodes["f"]?.output == ["attempt": 2])
-        #expect(state.nodes["e"]?.output == "hi")
-        let dispatched = seen.all.dispatches.map { "\($0.key)#\($0.attempt)" }
-        #expect(dispatched == ["f#1", "e#1", "f#2"])
-        // e finished while f waited for its retry.
-        let order = seen.all.nodeChanges.filter { ($0.key == "e" && $0.status == .succeeded) || ($0.key == "f" && $0.status == .queued) }
-        #expect(order.map { "\($0.key):\($0.attempt)" } == ["f:1", "e:1", "f:2"])
+        var test = GraphTest(registry: .builtIn)
+        test.maxConcurrency = 1
+        let run = try await test.run(
+            json: #"""
+                {"nodes": {"f": {"procedure": "baton.fail", "input": {"message": "not yet", "succeed_on_attempt": 2},
+                                 "retry": {"attempts": 2, "wait": {"constant": "1h"}}},
+                           "e": {"procedure": "baton.echo", "input": "hi"}}}
+                """#)
+        try run.expectSucceeded().expectOutput(of: "f", equals: ["attempt": 2]).expectOutput(of: "e", equals: "hi")
+        #expect(run.events.filter { $0.kind == "dispatched" }.map(\.node) == ["f", "e", "f"])
+        // e finished while f waited for its retry, an hour later.
+        let order = run.events.filter { ($0.node == "e" && $0.kind == "succeeded") || ($0.node == "f" && $0.kind == "queued") }
+        #expect(order.map { "\($0.node!):\($0.change!.attempt)" } == ["f:1", "e:1", "f:2"])
+        #expect(run.time(of: "succeeded", for: "e") == TestClock.defaultStart)
+        #expect(run.events(of: "f").last { $0.kind == "queued" }?.at == TestClock.defaultStart.addingTimeInterval(3600))
     }
 
     struct Counter: Procedure {

@@ -155,25 +155,20 @@ struct DelayTests {
         #expect(fired.dispatches.map(\.key) == ["after"])
     }
 
-    // MARK: - With a real clock
+    // MARK: - In process, on the test kit's clock
 
-    @Test func localEngineFiresAShortDelay() async throws {
-        let g = try graph(
-            #"""
-            {"nodes": {"d": {"procedure": "baton.delay", "input": {"seconds": 0.1}},
-                       "e": {"procedure": "baton.echo", "input": {"$from": "d"}}}}
-            """#)
-        let clock = ContinuousClock()
-        let began = clock.now
-        let wall = Date()
-        let state = await LocalEngine(registry: .builtIn).run(g)
-        let elapsed = clock.now - began
-        #expect(state.status == .succeeded)
-        #expect(elapsed >= .milliseconds(100))
-        #expect(elapsed < .seconds(5), "well under any wrong reading of 0.1 s, with room for a loaded machine")
-        let fired = try #require(state.nodes["e"]?.output?["fired_at"]?.stringValue)
-        let firedAt = try Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(fired)
-        #expect(firedAt.timeIntervalSince(wall) >= 0.099)
-        #expect(firedAt.timeIntervalSince(wall) < 5)
+    @Test func localEngineFiresADelayAtItsTime() async throws {
+        let run = try await GraphTest(registry: .builtIn).run(
+            json: #"""
+                {"nodes": {"d": {"procedure": "baton.delay", "input": {"seconds": 5400}},
+                           "e": {"procedure": "baton.echo", "input": {"$from": "d"}}}}
+                """#)
+        try run.expectSucceeded()
+        let due = TestClock.defaultStart.addingTimeInterval(5400)
+        let fired = try #require(run.output(of: "e")?["fired_at"]?.stringValue)
+        #expect(try Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(fired) == due)
+        #expect(run.time(of: "delay", for: "d") == TestClock.defaultStart)
+        #expect(run.time(of: "succeeded", for: "d") == due)
+        #expect(run.endedAt == due)
     }
 }
