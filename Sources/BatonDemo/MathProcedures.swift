@@ -4,6 +4,8 @@ import Baton
 public struct MultiplyProcedure: Procedure {
     public static let name = "demo.multiply"
     public struct Input: Codable, Sendable { public let values: [JSON] }
+    public static var inputSchema: TypeSchema { .object([SchemaProperty("values", .array(items: .number))]) }
+    public static var outputSchema: TypeSchema { .number }
     public init() {}
     public func execute(_ input: Input, context: ProcedureContext) async throws -> JSON {
         try NumberFolding.fold(input.values, .product, procedure: Self.name)
@@ -14,6 +16,7 @@ public struct MultiplyProcedure: Procedure {
 public struct DivideProcedure: Procedure {
     public static let name = "demo.divide"
     public struct Input: Codable, Sendable { public let dividend: Double; public let divisor: Double }
+    public static var outputSchema: TypeSchema { .number }
     public init() {}
     public func execute(_ input: Input, context: ProcedureContext) async throws -> JSON {
         guard input.divisor != 0 else { throw ProcedureFailure("division by zero", permanent: true) }
@@ -26,6 +29,13 @@ public struct DivideProcedure: Procedure {
 public struct SlowAddProcedure: Procedure {
     public static let name = "demo.slow-add"
     public struct Input: Codable, Sendable { public let values: [JSON]; public let seconds: Double; public let modulo: Int64? }
+    public static var inputSchema: TypeSchema {
+        .object([
+            SchemaProperty("values", .array(items: .number)), SchemaProperty("seconds", .number),
+            SchemaProperty("modulo", .integer, required: false),
+        ])
+    }
+    public static var outputSchema: TypeSchema { .number }
     public init() {}
     public func execute(_ input: Input, context: ProcedureContext) async throws -> JSON {
         guard input.seconds >= 0, input.seconds <= 3600 else { throw ProcedureFailure("seconds must be from 0 to 3600", permanent: true) }

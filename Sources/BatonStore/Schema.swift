@@ -143,6 +143,14 @@ enum Schema {
             ]
         ),
         (
+            6,
+            [
+                // Each served procedure's input and output schema ({"name": {"input": ..., "output": ...}}), from the
+                // worker's heartbeats; null until one carried them. `submit` type-checks graphs against them.
+                "alter table baton.workers add column if not exists schemas jsonb"
+            ]
+        ),
+        (
             7,
             [
                 // Mutex, concurrency and in-flight cache requests across runs: one row per node that waits

@@ -91,7 +91,10 @@ extension Store {
         }
         // One statement, so one round trip, and atomic on its own: no BEGIN/COMMIT needed.
         var latest: [String: WorkerHeartbeat] = [:]
-        for h in heartbeats { latest[h.id] = h }  // one row per worker, or the upsert touches a row twice
+        for h in heartbeats {  // one row per worker, or the upsert touches a row twice
+            // A later heartbeat without schemas must not drop those of an earlier one in the same batch.
+            latest[h.id] = h.schemas == nil ? h.carrying(schemas: latest[h.id]?.schemas) : h
+        }
         let live = latest.values.filter { !$0.stopping }
         let stopped = latest.values.filter(\.stopping).map { JSON.string($0.id) }
         // Only the parts this batch needs: a smaller statement plans faster, and the hot path

@@ -13,6 +13,8 @@ public struct WorkerRow: Sendable, Codable {
     public let startedAt: String
     public let lastSeenAt: String
     public let secondsSinceSeen: Double
+    /// The input and output schema of each procedure, from the worker's heartbeats (not in `baton workers --json`).
+    public var schemas: [String: ProcedureSchema] = [:]
 
     enum CodingKeys: String, CodingKey {
         case id, host, pid, pools, procedures, slots

@@ -12,6 +12,8 @@ final class ReportPublisher: @unchecked Sendable {
     private let startedAt: Date
     private var connection: AMQPConnection?
     private var lastHeartbeat = Date.distantPast
+    /// Heartbeats sent so far: the first and every `WorkerHeartbeat.schemasEvery`th carry the schemas.
+    private var heartbeatsSent = 0
 
     init(configuration: WorkerConfiguration, mailbox: WorkerMailbox, startedAt: Date) {
         self.configuration = configuration
@@ -72,15 +74,20 @@ final class ReportPublisher: @unchecked Sendable {
                 persistent: false)
         }
         try connection.waitForConfirms()
-        if heartbeatDue { lastHeartbeat = Date() }
+        if heartbeatDue {
+            lastHeartbeat = Date()
+            heartbeatsSent += 1
+        }
         mailbox.confirmAcks(reports.compactMap(\.ack))
     }
 
     private func heartbeat(stopping: Bool) -> WorkerHeartbeat {
-        WorkerHeartbeat(
+        let withSchemas = !stopping && heartbeatsSent % WorkerHeartbeat.schemasEvery == 0
+        return WorkerHeartbeat(
             id: configuration.id, host: ProcessInfo.processInfo.hostName, pid: Int(getpid()),
             pools: configuration.pools, procedures: configuration.registry.names,
             slots: configuration.concurrency, startedAt: startedAt, busy: mailbox.busyCount,
-            interval: configuration.heartbeatInterval, stopping: stopping)
+            interval: configuration.heartbeatInterval, stopping: stopping,
+            schemas: withSchemas ? configuration.registry.schemas : nil)
     }
 }

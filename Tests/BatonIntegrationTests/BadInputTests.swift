@@ -40,6 +40,19 @@ extension Integration {
                 name: "unknown procedure", arguments: { ["submit", "\($0)/g.json"] },
                 files: ["g.json": #"{"nodes": {"a": {"procedure": "acme.nope"}}}"#], status: 2, message: "unknown procedure 'acme.nope'"),
             Case(
+                name: "input of the wrong type", arguments: { ["submit", "\($0)/g.json"] },
+                files: ["g.json": #"{"nodes": {"sum": {"procedure": "baton.add", "input": {"values": "abc"}}}}"#], status: 2,
+                message: #"node 'sum', field 'input/values': expected array of number, found string "abc""#),
+            Case(
+                name: "input of the wrong type, validated", arguments: { ["validate", "\($0)/g.json"] },
+                files: [
+                    "g.json":
+                        #"{"nodes": {"nap": {"procedure": "baton.sleep", "input": {"seconds": [1]}}, "f": {"procedure": "baton.fail", "input": {}}}}"#
+                ],
+                status: 2,
+                message: "invalid graph (2 problems):\n  - node 'nap', field 'input/seconds': expected number, found array\n"
+                    + "  - node 'f', field 'input/message': expected string, found nothing"),
+            Case(
                 name: "SQL in a key", arguments: { ["submit", "\($0)/g.json"] },
                 files: ["g.json": #"{"nodes": {"a'; drop table baton.runs; --": {"procedure": "baton.echo"}}}"#], status: 2,
                 message: "invalid node key"),

@@ -65,7 +65,7 @@ extension Integration {
             // Workers of earlier tests drop out within a few heartbeats; then only the plain worker is left.
             try TestCluster.waitUntil(30, "baton procedures to list exactly the built-in procedures") {
                 let plain = try TestCluster.cli(["procedures", "--json"])
-                return try JSONParser.parse(plain.stdout).arrayValue?.compactMap(\.stringValue)
+                return try JSONParser.parse(plain.stdout).arrayValue?.compactMap { $0["name"]?.stringValue }
                     == ["baton.add", "baton.echo", "baton.fail", "baton.sleep"]
             }
             try cluster.start(["worker", "--demo", "--heartbeat", "0.5"], name: "demo")

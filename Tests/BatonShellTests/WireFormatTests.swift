@@ -58,6 +58,32 @@ struct WireFormatTests {
             id: "w-1", host: "h", pid: 42, pools: ["default", "gpu"], procedures: ["baton.echo"], slots: 4,
             startedAt: Date(timeIntervalSince1970: 1_700_000_000), busy: 2, interval: 0.5, stopping: true)
         #expect(try WorkerHeartbeat(decoding: beat.encoded()) == beat)
+        #expect(!String(decoding: beat.encoded(), as: UTF8.self).contains("schemas"))
+    }
+
+    @Test func aHeartbeatCarriesSchemasThatOlderReadersIgnore() throws {
+        let schemas = ProcedureRegistry.builtIn.schemas
+        let beat = WorkerHeartbeat(
+            id: "w-1", host: "h", pid: 42, pools: ["default"], procedures: ProcedureRegistry.builtIn.names, slots: 4,
+            startedAt: Date(timeIntervalSince1970: 1_700_000_000), schemas: schemas)
+        let bytes = beat.encoded()
+        #expect(try WorkerHeartbeat(decoding: bytes) == beat)
+        #expect(try WorkerHeartbeat(decoding: bytes).schemas?["baton.add"]?.input.brief == "{values: array of number}")
+        // A reader that knows only the fields of before (as version 1 always had) still reads it.
+        struct OldHeartbeat: Decodable { let v: Int; let id: String; let procedures: [String]; let busy: Int }
+        #expect(try JSONDecoder().decode(OldHeartbeat.self, from: Data(bytes)).id == "w-1")
+        // Schemas this build cannot read lose only themselves, not the heartbeat.
+        var json = try JSONParser.parse(bytes)
+        guard case var .object(o) = json else { return }
+        o["schemas"] = ["baton.add": "not a schema"]
+        json = .object(o)
+        let read = try WorkerHeartbeat(decoding: json.serializedBytes())
+        #expect(read.schemas == nil && read.id == "w-1")
+        // And a kind of schema it does not know reads as `any`.
+        o["schemas"] = ["p": ["input": ["type": "tensor"], "output": ["type": "integer"]]]
+        #expect(
+            try WorkerHeartbeat(decoding: JSON.object(o).serializedBytes()).schemas
+                == ["p": ProcedureSchema(input: .any, output: .integer)])
     }
 
     @Test(arguments: [

@@ -5,6 +5,11 @@ import Foundation
 public enum DelayProcedure {
     public static let name = "baton.delay"
 
+    /// Its shape for type checking: one of `seconds` or `until` (which one is checked when it starts).
+    public static let schema = ProcedureSchema(
+        input: .object([SchemaProperty("seconds", .number, required: false), SchemaProperty("until", .string, required: false)]),
+        output: .object([SchemaProperty("fired_at", .string)]))
+
     /// When a delay with this input, started at `now`, fires.
     public static func dueDate(from input: JSON, now: Date) -> Result<Date, ProcedureFailure> {
         guard case let .object(o) = input, o.count == 1 else {

@@ -9,4 +9,15 @@ public protocol Procedure: Sendable {
     static var name: String { get }
 
     func execute(_ input: Input, context: ProcedureContext) async throws -> Output
+
+    /// The shape of `Input`, which workers publish and `submit` checks graphs against.
+    /// Derived from `Input` unless the procedure states it (say, to name the element type of a `[JSON]`).
+    static var inputSchema: TypeSchema { get }
+    /// The shape of `Output`, for checking what references to this procedure's nodes inject.
+    static var outputSchema: TypeSchema { get }
+}
+
+extension Procedure {
+    public static var inputSchema: TypeSchema { .derived(from: Input.self) }
+    public static var outputSchema: TypeSchema { .derived(from: Output.self) }
 }

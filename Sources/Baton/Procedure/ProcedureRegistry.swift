@@ -7,6 +7,8 @@ public struct ProcedureRegistry: Sendable {
     }
     typealias Runner = @Sendable (JSON, ProcedureContext) async throws -> Returned
     private var runners: [String: Runner] = [:]
+    /// Each procedure's input and output shape, derived once when it is registered.
+    public private(set) var schemas: [String: ProcedureSchema] = [:]
 
     public init() {}
 
@@ -22,13 +24,16 @@ public struct ProcedureRegistry: Sendable {
 
     /// Adds (or replaces) the procedure registered under `P.name`.
     public mutating func register<P: Procedure>(_ procedure: P) {
+        schemas[P.name] = ProcedureSchema(of: P.self)
         runners[P.name] = { json, context in
             .output(try Self.encode(try await procedure.execute(try Self.decode(json, as: P.Input.self, for: P.name), context: context)))
         }
     }
 
     /// Adds (or replaces) the spawning procedure registered under `P.name`.
+    /// Its output schema is `any`: when it spawns, its output is whatever the spawned graph's `output` gives.
     public mutating func register<P: SpawningProcedure>(_ procedure: P) {
+        schemas[P.name] = ProcedureSchema(input: .derived(from: P.Input.self), output: .any)
         runners[P.name] = { json, context in
             switch try await procedure.execute(try Self.decode(json, as: P.Input.self, for: P.name), context: context) {
             case let .output(output): return .output(try Self.encode(output))
@@ -52,6 +57,15 @@ public struct ProcedureRegistry: Sendable {
     public var names: [String] { runners.keys.sorted() }
 
     public func contains(_ name: String) -> Bool { runners[name] != nil }
+
+    /// The input and output shape of the named procedure, if it is registered.
+    public func schema(for name: String) -> ProcedureSchema? { schemas[name] }
+
+    /// The shapes known without asking any worker: this registry's, and `baton.delay`'s, which
+    /// the coordinator runs itself.
+    public var checkedSchemas: [String: ProcedureSchema] {
+        schemas.merging([DelayProcedure.name: DelayProcedure.schema]) { mine, _ in mine }
+    }
 
     /// Runs the named procedure on a JSON input; returns its output (or the graph it spawned) as encoded.
     func run(_ name: String, input: JSON, context: ProcedureContext) async throws -> Returned {

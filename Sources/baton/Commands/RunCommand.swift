@@ -19,7 +19,8 @@ struct RunCommand: AsyncParsableCommand {
         guard concurrency >= 1 else { throw CLIFailure("--concurrency must be at least 1", exitCode: 2) }
         try CLILogging.bootstrap()
         let registry = ProcedureRegistry.demo
-        let graph = try GraphFile.load(file, knownProcedures: Set(registry.names), input: try runInput.value())
+        let graph = try GraphFile.load(
+            file, knownProcedures: Set(registry.names), input: try runInput.value(), schemas: registry.checkedSchemas)
         var engine = LocalEngine(registry: registry, maxConcurrency: concurrency)
         engine.limits = try Limits.fromEnvironment()
         let state = await engine.run(graph)

@@ -12,6 +12,7 @@ struct SubmitCommand: ParsableCommand {
     @Flag(help: "Show live progress and exit non-zero unless the run succeeded.") var wait = false
     @Option(help: "Reuse the run submitted earlier with this key instead of creating another.") var idempotencyKey: String?
     @Flag(help: "Accept procedures that no live worker serves yet.") var allowUnknownProcedures = false
+    @Flag(help: "Do not check inputs against the procedures' schemas.") var noTypeCheck = false
     @Option(parsing: .unconditional, help: "With --wait: give up after this many seconds (exit 3).") var timeout: Double?
     @OptionGroup var runInput: RunInputOptions
     @OptionGroup var connection: ConnectionOptions
@@ -36,10 +37,12 @@ struct SubmitCommand: ParsableCommand {
         if !allowUnknownProcedures {
             known = Set(ProcedureRegistry.demo.names).union(liveWorkers.flatMap(\.procedures))
         }
+        // What live workers published wins over what this baton was built with (they run the procedures).
+        let schemas = ProcedureRegistry.demo.checkedSchemas.merging(Store.agreedSchemas(of: liveWorkers)) { _, live in live }
         let graph: Graph
-        do { graph = try GraphFile.load(file, knownProcedures: known, input: input) } catch let failure as CLIFailure {
-            throw reportingInvalid(failure)
-        }
+        do {
+            graph = try GraphFile.load(file, knownProcedures: known, input: input, schemas: noTypeCheck ? nil : schemas)
+        } catch let failure as CLIFailure { throw reportingInvalid(failure) }
         let run: SubmittedRun
         do { run = try store.submit(graph, idempotencyKey: idempotencyKey) } catch let conflict as IdempotencyKeyConflict {
             throw CLIFailure(

@@ -6,13 +6,17 @@ struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "validate", abstract: "Check a graph file; store nothing.")
     @Argument(help: "Graph file (JSON, or YAML for .yaml/.yml).") var file: String
     @Flag(help: "Accept procedures that Baton's own worker does not serve.") var allowUnknownProcedures = false
+    @Flag(help: "Do not check inputs against the procedures' schemas.") var noTypeCheck = false
     @OptionGroup var runInput: RunInputOptions
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         do {
-            let known = allowUnknownProcedures ? nil : Set(ProcedureRegistry.demo.names)
-            let graph = try GraphFile.load(file, knownProcedures: known, input: try runInput.value())
+            // Without a database only the built-in and demo procedures' schemas are known.
+            let registry = ProcedureRegistry.demo
+            let known = allowUnknownProcedures ? nil : Set(registry.names)
+            let graph = try GraphFile.load(
+                file, knownProcedures: known, input: try runInput.value(), schemas: noTypeCheck ? nil : registry.checkedSchemas)
             if output.json {
                 Output.json(["valid": true, "name": .string(graph.name), "nodes": .int(Int64(graph.order.count))])
             } else {
