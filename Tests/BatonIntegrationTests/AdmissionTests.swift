@@ -70,9 +70,7 @@ extension Integration {
             try cluster.startWorker(concurrency: 8)
             let store = try TestCluster.store()
             defer { store.close() }
-            func example(_ name: String) throws -> JSON {
-                try JSONParser.parse(Array(try Data(contentsOf: GraphFixtures.examplesDirectory.appendingPathComponent(name))))
-            }
+            func example(_ name: String) throws -> JSON { try GraphFixtures.example(name) }
             let mutex = try TestCluster.submit(try example("mutex.json"))
             let concurrency = try TestCluster.submit(try example("concurrency.json"))
             let cache = try TestCluster.submit(try example("cache.json"))

@@ -9,19 +9,7 @@ extension Integration {
     @Suite("groups, maps and spawning on real services", .serialized)
     @MainActor
     struct CompositionTests {
-        func graph(_ file: String) throws -> JSON {
-            let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../examples/\(file)")
-            return try JSONParser.parse(Array(try Data(contentsOf: url)))
-        }
-
-        /// How many `succeeded` events each node of a run has: exactly one each, if nothing was duplicated.
-        func successes(_ runID: String) throws -> [String: Int] {
-            let r = try TestCluster.sql().query(
-                "select node_key, count(*)::int as n from baton.events where run_id = $1::uuid and kind = 'succeeded' group by node_key", [runID])
-            var result: [String: Int] = [:]
-            for i in 0..<r.rowCount { result[r[row: i, column: "node_key"]!] = r.int(i, "n") }
-            return result
-        }
+        func graph(_ file: String) throws -> JSON { try GraphFixtures.example(file) }
 
         @Test("the map, group and fib examples run on a cluster, their children stored as parent/child")
         func examplesRun() throws {
@@ -52,7 +40,7 @@ extension Integration {
             #expect(fibNodes["fib/a/sum"]?.output == 34)
             // fib(10) spawns down to n < 2: 177 demo.fib nodes and 88 sums.
             #expect(fibNodes.count == 265)
-            #expect(try successes(fib).values.allSatisfy { $0 == 1 })
+            #expect(try store.successEventCounts(ofRun: fib).values.allSatisfy { $0 == 1 })
         }
 
         @Test("a coordinator killed with SIGKILL mid-spawn and mid-map resumes: nothing lost, nothing run twice")
@@ -94,7 +82,7 @@ extension Integration {
             #expect(nodes["map"]?.output == .array((0..<40).map { .int(Int64($0 * 2)) }))
             #expect(nodes["both"]?.output == ["fib": 233, "last": 78])
             #expect(nodes.values.allSatisfy { $0.status == "succeeded" })
-            let counted = try successes(runID)
+            let counted = try store.successEventCounts(ofRun: runID)
             #expect(counted.count == nodes.count)
             #expect(counted.filter { $0.value != 1 }.isEmpty, "succeeded more than once: \(counted.filter { $0.value != 1 })")
         }

@@ -27,6 +27,11 @@ enum GraphFixtures {
         return path
     }
 
+    /// A graph file of examples/, parsed.
+    static func example(_ name: String) throws -> JSON {
+        try JSONParser.parse(Array(try Data(contentsOf: examplesDirectory.appendingPathComponent(name))))
+    }
+
     static var examplesDirectory: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("examples")

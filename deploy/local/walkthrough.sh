@@ -52,7 +52,7 @@ ACME="$WORK/acme-worker/.build/debug/acme-worker"
 
 # Wait (with a deadline) until both workers announce their procedures.
 for _ in $(seq 1 120); do
-    served="$("$BATON" procedures)"
+    served="$("$BATON" procedures | awk 'NR > 1 { print $1 }')"  # the first column: the names
     if grep -qx acme.greet <<<"$served" && grep -qx demo.count-words <<<"$served"; then break; fi
     sleep 0.5
 done

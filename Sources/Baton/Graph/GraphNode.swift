@@ -22,14 +22,6 @@ public struct GraphNode: Sendable, Equatable, Codable {
         key: String, procedure: String, input: Template, after: [String] = [], pool: String = "default", priority: Int = 0,
         policies: NodePolicies = NodePolicies(), kind: NodeKind = .procedure, outside: [String] = []
     ) {
-        self.key = key
-        self.procedure = procedure
-        self.kind = kind
-        self.input = input
-        self.after = after
-        self.pool = pool
-        self.priority = priority
-        self.policies = policies
         var seen = Set<String>()
         var deps: [String] = []
         var referenced =
@@ -37,7 +29,9 @@ public struct GraphNode: Sendable, Equatable, Codable {
             + (policies.concurrency?.key.references ?? [])
         if case let .map(spec) = kind { referenced += spec.over.references + spec.input.references }
         for d in referenced.map(\.node) + outside + after where seen.insert(d).inserted { deps.append(d) }
-        self.dependencies = deps
+        self.init(
+            key: key, procedure: procedure, input: input, after: after, pool: pool, priority: priority, policies: policies, kind: kind,
+            dependencies: deps)
     }
 
     /// A node as stored, with its dependencies as computed when it was decoded.
