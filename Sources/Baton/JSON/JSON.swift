@@ -14,22 +14,54 @@ public enum JSON: Sendable {
 /// The members of a JSON object, in document order.
 public struct JSONObject: Sendable, Hashable, Sequence {
     public private(set) var members: [(key: String, value: JSON)]
+    /// Positions by key, for objects large enough that a search would cost (a graph's `nodes`):
+    /// lookups stay constant-time, so reading every member of a 100,000-member object is linear.
+    private var index: [ExactKey: Int]?
+    /// Below this many members a search is cheaper than hashing.
+    static let indexThreshold = 16
 
-    public init(_ members: [(key: String, value: JSON)] = []) { self.members = members }
+    public init(_ members: [(key: String, value: JSON)] = []) {
+        self.members = members
+        if members.count >= Self.indexThreshold { buildIndex() }
+    }
 
     public var count: Int { members.count }
     public var isEmpty: Bool { members.isEmpty }
     public var keys: [String] { members.map(\.key) }
 
     public subscript(key: String) -> JSON? {
-        get { members.first(where: { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) })?.value }
+        get { position(of: key).map { members[$0].value } }
         set {
-            if let index = members.firstIndex(where: { $0.key.unicodeScalars.elementsEqual(key.unicodeScalars) }) {
-                if let newValue { members[index].value = newValue } else { members.remove(at: index) }
+            if let position = position(of: key) {
+                if let newValue {
+                    members[position].value = newValue
+                } else {
+                    members.remove(at: position)
+                    index = nil
+                    if members.count >= Self.indexThreshold { buildIndex() }
+                }
             } else if let newValue {
                 members.append((key, newValue))
+                if index != nil {
+                    index![ExactKey(key)] = members.count - 1
+                } else if members.count >= Self.indexThreshold {
+                    buildIndex()
+                }
             }
         }
+    }
+
+    private func position(of key: String) -> Int? {
+        if let index { return index[ExactKey(key)] }
+        return members.firstIndex(where: { $0.key.utf8.elementsEqual(key.utf8) })
+    }
+
+    private mutating func buildIndex() {
+        var built: [ExactKey: Int] = [:]
+        built.reserveCapacity(members.count)
+        // The first of equal keys wins, as a search from the start would find it.
+        for (position, member) in members.enumerated().reversed() { built[ExactKey(member.key)] = position }
+        index = built
     }
 
     public func makeIterator() -> IndexingIterator<[(key: String, value: JSON)]> { members.makeIterator() }
@@ -44,6 +76,18 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(count)
         for key in keys.sorted() { hasher.combine(key); hasher.combine(self[key]) }
+    }
+}
+
+/// A member name compared as JSON compares names: scalar by scalar (Swift's `String ==`
+/// would also equate differently normalized names, which JSON keeps apart).
+struct ExactKey: Hashable, Sendable {
+    let text: String
+    init(_ text: String) { self.text = text }
+    static func == (a: ExactKey, b: ExactKey) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
+    func hash(into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }
 
