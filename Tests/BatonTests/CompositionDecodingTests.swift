@@ -1,4 +1,5 @@
 import Baton
+import Foundation
 import Testing
 
 /// Each bad form of `group`, `map` and their references is refused with one clear line naming node and field.
@@ -113,5 +114,35 @@ struct CompositionDecodingTests {
             #expect(decoded.nodes == original.nodes)
             #expect(decoded.order == original.order)
         }
+    }
+}
+
+@Suite("stored plans")
+struct StoredPlanTests {
+    @Test func everyExampleRoundTripsThroughTheCompactPlan() throws {
+        let directory = ExampleGraphTests.directory
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".json") && name != "invalid.json" {
+            let original = try GraphDecoder().decode(Array(try Data(contentsOf: directory.appendingPathComponent(name))))
+            let decoded = try WireFormat.decode(Graph.self, from: WireFormat.encode(original), what: "plan")
+            #expect(decoded.nodes == original.nodes, "\(name)")
+        }
+    }
+
+    @Test func aMapElementThatLooksLikeAReferenceStaysALiteral() throws {
+        // A map child's input holds its element as a literal; data shaped like a reference must not become one.
+        var h = Harness(try graph(#"{"nodes": {"list": {"procedure": "p"}, "m": {"map": {"over": {"$from": "list"}, "procedure": "q"}}}}"#))
+        h.start()
+        let children = h.succeed("list", [["$from": "x"], ["$index": true]]).dispatches
+        #expect(children.map(\.input) == [["$from": "x"], ["$index": true]])
+        var fragment: GroupSpec?
+        for command in h.log { if case let .expand(_, f, _) = command { fragment = f } }
+        let stored = try WireFormat.decode(GroupSpec.self, from: WireFormat.encode(try #require(fragment)), what: "fragment")
+        #expect(stored == fragment)
+    }
+
+    @Test func aVersionOnePlanIsStillRead() throws {
+        let v1 = #"{"v": 1, "name": "old", "order": ["a"], "nodes": {"a": {"key": "a", "procedure": "p", "input": {"literal": {"_0": {"x": 1}}}, "after": [], "pool": "default", "priority": 0, "policies": {"dependencies": "all-succeeded", "onFailure": "fail"}, "dependencies": []}}}"#
+        let graph = try WireFormat.decode(Graph.self, from: Array(v1.utf8), what: "plan")
+        #expect(graph.nodes["a"]?.input == .literal(["x": 1]))
     }
 }

@@ -24,13 +24,14 @@ public struct Graph: Sendable {
 extension Graph: Codable {
     enum CodingKeys: String, CodingKey { case v, name, order, nodes }
 
-    /// The version of the stored form; a plan of another version is decoded from the source instead.
-    public static let planVersion = 1
+    /// The version of the stored form. Version 2 stores each node's input template as written
+    /// (`GraphNode` key `template`), a third the size of version 1's synthesized form; both are read.
+    public static let planVersion = 2
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let v = try c.decode(Int.self, forKey: .v)
-        guard v == Self.planVersion else { throw MessageError("stored plan has version \(v), not \(Self.planVersion)") }
+        guard v == 1 || v == Self.planVersion else { throw MessageError("stored plan has version \(v), not 1 or \(Self.planVersion)") }
         self.init(
             name: try c.decode(String.self, forKey: .name), order: try c.decode([String].self, forKey: .order),
             nodes: try c.decode([String: GraphNode].self, forKey: .nodes), source: .null)

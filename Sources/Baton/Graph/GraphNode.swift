@@ -52,14 +52,17 @@ public struct GraphNode: Sendable, Equatable, Codable {
 }
 
 extension GraphNode {
-    enum CodingKeys: String, CodingKey { case key, procedure, kind, input, after, pool, priority, policies, dependencies }
+    enum CodingKeys: String, CodingKey { case key, procedure, kind, input, template, after, pool, priority, policies, dependencies }
 
-    /// Plans stored before groups and maps have no `kind`: their nodes are procedures.
+    /// Plans stored before groups and maps have no `kind`: their nodes are procedures. Version 1 plans
+    /// have the input template in its synthesized form (`input`), version 2 as written, in JSON text (`template`).
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             key: try c.decode(String.self, forKey: .key), procedure: try c.decode(String.self, forKey: .procedure),
-            input: try c.decode(Template.self, forKey: .input), after: try c.decode([String].self, forKey: .after),
+            input: try c.decodeIfPresent(String.self, forKey: .template).map { Template(written: try JSONParser.parse($0, maxDepth: 1024)) }
+                ?? c.decode(Template.self, forKey: .input),
+            after: try c.decode([String].self, forKey: .after),
             pool: try c.decode(String.self, forKey: .pool), priority: try c.decode(Int.self, forKey: .priority),
             policies: try c.decode(NodePolicies.self, forKey: .policies),
             kind: try c.decodeIfPresent(NodeKind.self, forKey: .kind) ?? .procedure,
@@ -71,7 +74,12 @@ extension GraphNode {
         try c.encode(key, forKey: .key)
         try c.encode(procedure, forKey: .procedure)
         if kind != .procedure { try c.encode(kind, forKey: .kind) }
-        try c.encode(input, forKey: .input)
+        if input.writtenReadsBack {
+            // Compact: the template as a graph file writes it, as JSON text (so no encoder or jsonb reorders its members).
+            try c.encode(input.written.serialized(), forKey: .template)
+        } else {
+            try c.encode(input, forKey: .input)
+        }
         try c.encode(after, forKey: .after)
         try c.encode(pool, forKey: .pool)
         try c.encode(priority, forKey: .priority)

@@ -63,6 +63,55 @@ public indirect enum Template: Sendable, Hashable, Codable {
         }
     }
 
+    /// A template from its written form, as `written` gives it (references already resolved and
+    /// validated: this only reads the shape back).
+    public init(written json: JSON) {
+        switch json {
+        case let .array(items):
+            let templates = items.map(Template.init(written:))
+            self = templates.allSatisfy(\.isLiteral) ? .literal(json) : .array(templates)
+        case let .object(members):
+            if case let .string(node)? = members["$from"] {
+                let select = members["select"]?.stringValue.flatMap { try? JSONPointer(parsing: $0) } ?? JSONPointer(tokens: [])
+                self = .reference(Reference(node: node, select: select))
+            } else if case let .string(pointer)? = members["$item"] {
+                self = .item((try? JSONPointer(parsing: pointer)) ?? JSONPointer(tokens: []))
+            } else if members["$index"] == true, members.count == 1 {
+                self = .index
+            } else {
+                let templates = members.members.map { TemplateMember(key: $0.key, value: Template(written: $0.value)) }
+                self = templates.allSatisfy(\.value.isLiteral) ? .literal(json) : .object(templates)
+            }
+        default:
+            self = .literal(json)
+        }
+    }
+
+    /// True if `written` reads back as this template through `init(written:)`: false when a literal
+    /// holds an object that looks like a reference (`$from`, `$item`, `$index`), such as a map element
+    /// taken from a procedure's output, which the written form cannot tell from a real one.
+    public var writtenReadsBack: Bool {
+        func plain(_ json: JSON) -> Bool {
+            switch json {
+            case let .array(items): return items.allSatisfy(plain)
+            case let .object(members):
+                return members["$from"] == nil && members["$item"] == nil && members["$index"] == nil && members.members.allSatisfy { plain($0.value) }
+            default: return true
+            }
+        }
+        switch self {
+        case let .literal(json): return plain(json)
+        case .reference, .item, .index: return true
+        case let .array(items): return items.allSatisfy(\.writtenReadsBack)
+        case let .object(members): return members.allSatisfy(\.value.writtenReadsBack)
+        }
+    }
+
+    var isLiteral: Bool {
+        if case .literal = self { return true }
+        return false
+    }
+
     /// True if `$item` or `$index` appears anywhere in the template.
     public var mentionsItem: Bool {
         switch self {
