@@ -141,7 +141,8 @@ struct StoredPlanTests {
     }
 
     @Test func aVersionOnePlanIsStillRead() throws {
-        let v1 = #"{"v": 1, "name": "old", "order": ["a"], "nodes": {"a": {"key": "a", "procedure": "p", "input": {"literal": {"_0": {"x": 1}}}, "after": [], "pool": "default", "priority": 0, "policies": {"dependencies": "all-succeeded", "onFailure": "fail"}, "dependencies": []}}}"#
+        let v1 =
+            #"{"v": 1, "name": "old", "order": ["a"], "nodes": {"a": {"key": "a", "procedure": "p", "input": {"literal": {"_0": {"x": 1}}}, "after": [], "pool": "default", "priority": 0, "policies": {"dependencies": "all-succeeded", "onFailure": "fail"}, "dependencies": []}}}"#
         let graph = try WireFormat.decode(Graph.self, from: Array(v1.utf8), what: "plan")
         #expect(graph.nodes["a"]?.input == .literal(["x": 1]))
     }

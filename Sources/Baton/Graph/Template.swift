@@ -95,7 +95,8 @@ public indirect enum Template: Sendable, Hashable, Codable {
             switch json {
             case let .array(items): return items.allSatisfy(plain)
             case let .object(members):
-                return members["$from"] == nil && members["$item"] == nil && members["$index"] == nil && members.members.allSatisfy { plain($0.value) }
+                return members["$from"] == nil && members["$item"] == nil && members["$index"] == nil
+                    && members.members.allSatisfy { plain($0.value) }
             default: return true
             }
         }
