@@ -1,6 +1,8 @@
 // The benchmark for Baton's hot path (not a test): on the real services, a
-// fan-out of N no-op nodes into one join, and a chain of N nodes. Prints
-// nodes/s and per-hop latency percentiles. Uses the `baton` binary beside this
+// fan-out of N no-op nodes into one join (ordering only, `fan-out`, or injecting
+// every output, `fan-in`), and a chain of N nodes. Prints nodes/s from submit to
+// the run's end, the submit time, latency percentiles, and the peak RSS of the
+// coordinator and of the largest worker. Uses the `baton` binary beside this
 // one for the coordinator and worker processes.
 //
 //   swift build -c release && .build/release/BatonBenchmark --nodes 10000
@@ -17,17 +19,17 @@ struct Options: ParsableCommand {
     @Option(help: "Graph sizes, comma separated (each at least 2).") var nodes = "1000,10000"
     @Option(help: "Worker processes.") var workers = 2
     @Option(help: "Slots per worker process.") var concurrency = 32
-    @Option(help: "Run only this scenario: fan-out or chain.") var only: String?
+    @Option(help: "Run only this scenario: fan-out, fan-in or chain.") var only: String?
     @Flag(help: "Only time the wire formats in process (no services): encoding and decoding one hop's messages.") var codec = false
 
     var sizes: [Int] { nodes.split(separator: ",").compactMap { Int($0) } }
     var workerProcesses: Int { workers }
-    var scenarios: Set<String> { only.map { [$0] } ?? ["fan-out", "chain"] }
+    var scenarios: Set<String> { only.map { [$0] } ?? ["fan-out", "fan-in", "chain"] }
 
     func validate() throws {
         guard !sizes.isEmpty, !sizes.contains(where: { $0 < 2 }) else { throw ValidationError("--nodes takes sizes of at least 2, comma separated") }
         guard workers >= 1, concurrency >= 1 else { throw ValidationError("--workers and --concurrency must be at least 1") }
-        if let only, only != "fan-out" && only != "chain" { throw ValidationError("--only takes fan-out or chain") }
+        if let only, !["fan-out", "fan-in", "chain"].contains(only) { throw ValidationError("--only takes fan-out, fan-in or chain") }
     }
 }
 
@@ -75,6 +77,30 @@ func fanOut(_ n: Int) -> JSON {
     return ["name": .string("bench-fan-out-\(n)"), "nodes": .object(JSONObject(nodes))]
 }
 
+/// N no-op nodes into one join whose input injects every output.
+func fanIn(_ n: Int) -> JSON {
+    var nodes: [(key: String, value: JSON)] = []
+    for i in 0..<n { nodes.append(("n-\(i)", ["procedure": "baton.echo", "input": ["i": .int(Int64(i))]])) }
+    nodes.append(("join", ["procedure": "baton.echo", "input": ["all": .array((0..<n).map { ["$from": .string("n-\($0)"), "select": "/i"] })]]))
+    return ["name": .string("bench-fan-in-\(n)"), "nodes": .object(JSONObject(nodes))]
+}
+
+/// The peak resident set of a process so far (VmHWM), in MB.
+func peakMB(_ process: Process) -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+        let kb = Double(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+    else { return .nan }
+    return kb / 1024
+}
+
+/// Peak RSS of the coordinator and of the largest worker process.
+func peaks() -> String {
+    guard let coordinator = children.first else { return "" }
+    let worker = children.dropFirst().map(peakMB).max() ?? .nan
+    return String(format: "  peak RSS coordinator %.0f MB, worker %.0f MB", peakMB(coordinator), worker)
+}
+
 func chain(_ n: Int) -> JSON {
     var nodes: [(key: String, value: JSON)] = [("c-0", ["procedure": "baton.echo", "input": ["hop": 0]])]
     for i in 1..<n {
@@ -87,11 +113,17 @@ func chain(_ n: Int) -> JSON {
     return ["name": .string("bench-chain-\(n)"), "nodes": .object(JSONObject(nodes))]
 }
 
-/// Submits a graph and waits for it; returns (seconds from submit to finish, per-node timing rows).
-func measure(_ document: JSON, store: Store) throws -> (seconds: Double, rows: [(queued: Double, started: Double, finished: Double)]) {
-    let graph = try GraphDecoder().decode(document)
+/// Submits a graph and waits for it; returns (seconds from submit to finish, seconds the submit took
+/// (validating and storing), per-node timing rows).
+func measure(
+    _ document: JSON, store: Store
+) throws -> (
+    seconds: Double, submit: Double, rows: [(queued: Double, started: Double, finished: Double)]
+) {
     let start = Date()
+    let graph = try GraphDecoder().decode(document)
     let run = try store.submit(graph)
+    let submitted = Date().timeIntervalSince(start)
     while true {
         // Only the run's row: a per-status count over every node would load the database being measured.
         let status = try store.runStatus(run.id)
@@ -102,7 +134,7 @@ func measure(_ document: JSON, store: Store) throws -> (seconds: Double, rows: [
     }
     let elapsed = Date().timeIntervalSince(start)
     let rows = try store.nodeTimings(ofRun: run.id).map { ($0.queued, $0.started, $0.finished) }
-    return (elapsed, rows)
+    return (elapsed, submitted, rows)
 }
 
 func ms(_ seconds: Double) -> String { String(format: "%.2f ms", seconds * 1000) }
@@ -162,19 +194,20 @@ do {
         "baton benchmark: \(options.workerProcesses) worker process(es) x \(options.concurrency) slots, coordinator batch 1000, \(ProcessInfo.processInfo.activeProcessorCount) cores"
     )
     for n in options.sizes {
-        if options.scenarios.contains("fan-out") {
-            let (seconds, rows) = try measure(fanOut(n), store: store)
+        for scenario in ["fan-out", "fan-in"] where options.scenarios.contains(scenario) {
+            let (seconds, submit, rows) = try measure(scenario == "fan-out" ? fanOut(n) : fanIn(n), store: store)
             let waits = rows.map { $0.started - $0.queued }.sorted()
             print(
-                String(format: "fan-out  N=%-6d  %7.2f s  %8.0f nodes/s", n, seconds, Double(n + 1) / seconds)
-                    + "  queued->started p50 \(ms(percentile(waits, 0.5)))  p99 \(ms(percentile(waits, 0.99)))")
+                String(
+                    format: "%-8@  N=%-6d  %7.2f s  %8.0f nodes/s  submit %.2f s", scenario as NSString, n, seconds, Double(n + 1) / seconds, submit)
+                    + "  queued->started p50 \(ms(percentile(waits, 0.5)))  p99 \(ms(percentile(waits, 0.99)))" + peaks())
         }
         if options.scenarios.contains("chain") {
-            let (seconds, rows) = try measure(chain(n), store: store)
+            let (seconds, submit, rows) = try measure(chain(n), store: store)
             let hops = zip(rows, rows.dropFirst()).map { $1.started - $0.finished }.sorted()
             print(
-                String(format: "chain    N=%-6d  %7.2f s  %8.0f nodes/s", n, seconds, Double(n) / seconds)
-                    + "  per-hop (finished->next started) p50 \(ms(percentile(hops, 0.5)))  p99 \(ms(percentile(hops, 0.99)))")
+                String(format: "chain    N=%-6d  %7.2f s  %8.0f nodes/s  submit %.2f s", n, seconds, Double(n) / seconds, submit)
+                    + "  per-hop (finished->next started) p50 \(ms(percentile(hops, 0.5)))  p99 \(ms(percentile(hops, 0.99)))" + peaks())
         }
     }
 } catch {
