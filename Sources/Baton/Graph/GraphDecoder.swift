@@ -9,9 +9,6 @@ public struct GraphDecoder: Sendable {
         self.limits = limits
     }
 
-    /// Fields of the spec that this version does not carry out yet. They are
-    /// refused rather than ignored, so no graph silently runs differently.
-    static let notYetSupported: Set<String> = []
     static let nodeFields: Set<String> = [
         "procedure", "group", "map", "input", "after", "pool", "priority", "retry", "timeout", "dependencies", "when", "condition", "on_failure",
         "repeat", "mutex", "concurrency", "cache",
@@ -160,8 +157,6 @@ public struct GraphDecoder: Sendable {
         for key in d.keys {
             if ["when", "condition", "repeat"].contains(key) {
                 problem(nil, "defaults/\(key)", "must be set per node, not in defaults")
-            } else if Self.notYetSupported.contains(key) {
-                problem(nil, "defaults/\(key)", "is not supported yet by this version of Baton")
             } else if !Self.defaultsFields.contains(key) {
                 problem(nil, "defaults/\(key)", "unknown field (expected one of: \(Self.defaultsFields.sorted().joined(separator: ", ")))")
             }
@@ -208,9 +203,7 @@ public struct GraphDecoder: Sendable {
         }
         let kindName = kinds.first ?? "procedure"
         for field in fields.keys {
-            if Self.notYetSupported.contains(field) {
-                problem(key, field, "is not supported yet by this version of Baton")
-            } else if !Self.nodeFields.contains(field) {
+            if !Self.nodeFields.contains(field) {
                 problem(key, field, "unknown field (expected one of: \(Self.nodeFields.sorted().joined(separator: ", ")))")
             } else if kindName != "procedure", ["input", "repeat"].contains(field) {
                 let instead = kindName == "map" ? " (each child's input is map/input)" : ""
@@ -246,11 +239,9 @@ public struct GraphDecoder: Sendable {
                     fields["group"]!, key: key, scope: scope, defaults: NodeDefaults(pool: pool, priority: priority, policies: defaults.policies),
                     measuringInputs: measuringInputs, problem: problem)
             else { return nil }
-            var outside = Self.references(leaving: key, in: spec)
-            for r in spec.output?.references ?? [] where !NodeScope.isWithin(r.node, key) && !outside.contains(r.node) { outside.append(r.node) }
             return GraphNode(
                 key: key, procedure: GroupSpec.procedureName, input: .literal(.object(JSONObject())), after: after, pool: pool, priority: priority,
-                policies: policies, kind: .group(spec), outside: outside)
+                policies: policies, kind: .group(spec), outside: Self.references(leaving: key, in: spec))
         case "map":
             guard let (procedure, spec) = decodeMap(fields["map"]!, key: key, scope: scope, problem: problem) else { return nil }
             return GraphNode(
@@ -284,20 +275,22 @@ public struct GraphDecoder: Sendable {
         }
     }
 
-    /// The nodes outside group `key` that its children (at any depth) wait for.
+    /// The nodes outside group `key` that its children (at any depth) and its output template wait for.
     static func references(leaving key: String, in spec: GroupSpec) -> [String] {
         var seen = Set<String>()
         var result: [String] = []
-        func visit(_ nodes: [String: GraphNode], _ order: [String]) {
-            for child in order {
-                let node = nodes[child]!
-                for dependency in node.dependencies where !NodeScope.isWithin(dependency, key) && seen.insert(dependency).inserted {
-                    result.append(dependency)
-                }
-                if case let .group(inner) = node.kind { visit(inner.nodes, inner.order) }
-            }
+        func add(_ dependency: String) {
+            if !NodeScope.isWithin(dependency, key) && seen.insert(dependency).inserted { result.append(dependency) }
         }
-        visit(spec.nodes, spec.order)
+        func visit(_ spec: GroupSpec) {
+            for child in spec.order {
+                let node = spec.nodes[child]!
+                node.dependencies.forEach(add)
+                if case let .group(inner) = node.kind { visit(inner) }
+            }
+            for reference in spec.output?.references ?? [] { add(reference.node) }
+        }
+        visit(spec)
         return result
     }
 
