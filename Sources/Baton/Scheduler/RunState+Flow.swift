@@ -196,11 +196,8 @@ extension RunState {
             case let .failure(e): return end(key, as: .failed, error: e.description, into: &out)
             }
         }
-        var lookup: CacheLookup?
-        if let cache = definition.policies.cache {
-            lookup = CacheLookup(procedure: definition.procedure, input: CanonicalJSON.text(input), ttl: cache.ttl)
-            claims.append(lookup!.claim)
-        }
+        let lookup = cacheLookup(key, input: input)
+        if let lookup { claims.append(lookup.claim) }
         var node = state
         node.status = .waiting
         node.waitingFor = .admission
@@ -213,6 +210,14 @@ extension RunState {
         set(key, node, NodeChange(key: key, status: .waiting, attempt: node.attempt, input: input, event: "awaiting_admission"), into: &out)
         out.append(.acquire(AdmissionRequest(key: key, claims: claims, cache: lookup)))
         return []
+    }
+
+    /// What a node with `cache` looks up before it runs, and stores once it succeeded: its procedure
+    /// and canonical input.
+    func cacheLookup(_ key: String, input: JSON) -> CacheLookup? {
+        let definition = graph.nodes[key]!
+        guard let cache = definition.policies.cache else { return nil }
+        return CacheLookup(procedure: definition.procedure, input: CanonicalJSON.text(input), ttl: cache.ttl)
     }
 
     /// The node's request was granted: it is queued now. A grant nobody waits for is given back.

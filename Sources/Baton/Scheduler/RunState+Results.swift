@@ -57,8 +57,7 @@ extension RunState {
             }
             node.output = output
             nodes[key] = node
-            if let cache = graph.nodes[key]!.policies.cache {
-                let lookup = CacheLookup(procedure: graph.nodes[key]!.procedure, input: CanonicalJSON.text(node.input ?? .null), ttl: cache.ttl)
+            if let lookup = cacheLookup(key, input: node.input ?? .null) {
                 out.append(.cacheStore(key: key, lookup: lookup, output: output))
             }
             evaluate(
