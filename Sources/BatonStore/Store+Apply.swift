@@ -112,21 +112,22 @@ extension Store {
         if queues { statement.addBatchNumber() }
         let stamp = queues ? "case when u.status = 'queued' then (select id from batch) else n.dispatch_batch end" : "n.dispatch_batch"
         let insertedRows = rowOrder.filter(inserted.contains).map { rows[$0]! }
+        // The children rows this batch inserts: the insert writes them, and the delete keeps them.
+        let insertsParameter =
+            insertedRows.isEmpty && pruned.isEmpty ? "" : statement.parameter(JSON.array(insertedRows).serialized())
         if !pruned.isEmpty {
             let prunedParameter = statement.parameter(JSON.array(pruned).serialized())
-            let keptParameter = statement.parameter(JSON.array(insertedRows).serialized())
             statement.add(
                 "children_removed",
                 """
                 delete from baton.nodes n using jsonb_to_recordset(\(prunedParameter)::jsonb) as d(run_id uuid, prefix text)
                 where n.run_id = d.run_id and left(n.key, length(d.prefix)) = d.prefix
                 and not exists (
-                    select 1 from jsonb_to_recordset(\(keptParameter)::jsonb) as i(run_id uuid, key text)
+                    select 1 from jsonb_to_recordset(\(insertsParameter)::jsonb) as i(run_id uuid, key text)
                     where i.run_id = n.run_id and i.key = n.key)
                 """)
         }
         if !insertedRows.isEmpty {
-            let insertsParameter = statement.parameter(JSON.array(insertedRows).serialized())
             let insertStamp = queues ? "case when u.status = 'queued' then (select id from batch) end" : "null::bigint"
             statement.add(
                 "children_added",
