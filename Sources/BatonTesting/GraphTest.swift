@@ -65,22 +65,19 @@ public struct GraphTest: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw TestFailure("cannot read graph file \(path)")
         }
-        let url = URL(fileURLWithPath: path)
-        let name = url.deletingPathExtension().lastPathComponent
-        guard ["yaml", "yml"].contains(url.pathExtension.lowercased()) else {
-            return await run(try decode(Array(data), input: input, defaultName: name), clock: clock)
-        }
-        let document: YAMLDocument
-        do { document = try YAMLDocument.parse(Array(data)) } catch { throw TestFailure("\(path): \(error)") }
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        let decoder = GraphDecoder(knownProcedures: Set(registry.names), limits: limits)
         do {
-            let graph = try GraphDecoder(knownProcedures: Set(registry.names), limits: limits)
-                .decode(document.json, input: input, defaultName: name, measuringInputs: true)
-            return await run(graph, clock: clock)
+            return await run(
+                try GraphFileDecoding.decode(Array(data), path: path, decoder: decoder, input: input, defaultName: name).graph, clock: clock)
         } catch {
-            let lines = error.problems.map { problem in
-                "  " + (document.mark(node: problem.node, field: problem.field).map { "\(path):\($0): " } ?? "") + problem.description
+            switch error {
+            case let .yaml(yaml): throw TestFailure("\(path): \(yaml)")
+            case let .tooLarge(size, limit): throw TestFailure("\(path): graph file is \(size) bytes, more than the limit of \(limit)")
+            case let .invalid(problems, yaml):
+                let lines = GraphFileDecoding.lines(problems, path: path, yaml: yaml).map { "  " + $0 }
+                throw TestFailure("graph was rejected:\n" + lines.joined(separator: "\n"))
             }
-            throw TestFailure("graph was rejected:\n" + lines.joined(separator: "\n"))
         }
     }
 

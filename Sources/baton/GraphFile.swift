@@ -13,58 +13,31 @@ enum GraphFile {
     {
         let bytes = try read(path)
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        let limits = try Limits.fromEnvironment()
-        let decoder = GraphDecoder(knownProcedures: knownProcedures, limits: limits)
-        var document: YAMLDocument?
-        let graph: Graph
-        if isYAML(path) {
-            if bytes.count > limits.maxGraphBytes {
-                throw CLIFailure("\(path): graph file is \(bytes.count) bytes, more than the limit of \(limits.maxGraphBytes)", exitCode: 2)
-            }
-            let yaml = try parseYAML(bytes, path: path, maxDepth: limits.maxDepth, maxBytes: limits.maxGraphBytes)
-            document = yaml
-            do {
-                graph = try decoder.decode(yaml.json, input: input, defaultName: name, measuringInputs: true)
-            } catch {
-                throw invalid(path, error.problems, document)
-            }
-        } else {
-            do {
-                graph = try decoder.decode(bytes, input: input, defaultName: name)
-            } catch {
-                throw CLIFailure("\(path): \(error.description)", exitCode: 2)
+        let decoder = GraphDecoder(knownProcedures: knownProcedures, limits: try Limits.fromEnvironment())
+        let decoded: (graph: Graph, yaml: YAMLDocument?)
+        do { decoded = try GraphFileDecoding.decode(bytes, path: path, decoder: decoder, input: input, defaultName: name) } catch {
+            switch error {
+            case let .yaml(yaml):
+                throw CLIFailure((yaml.mark.map { "\(path):\($0): " } ?? "\(path): ") + yaml.message, exitCode: 2)
+            case let .tooLarge(size, limit):
+                throw CLIFailure("\(path): graph file is \(size) bytes, more than the limit of \(limit)", exitCode: 2)
+            case let .invalid(problems, yaml):
+                throw invalid(path, problems, yaml)
             }
         }
         if let schemas {
-            let problems = TypeChecker(schemas: schemas).check(graph)
-            if !problems.isEmpty { throw invalid(path, problems, document) }
+            let problems = TypeChecker(schemas: schemas).check(decoded.graph)
+            if !problems.isEmpty { throw invalid(path, problems, decoded.yaml) }
         }
-        return graph
+        return decoded.graph
     }
 
     /// Every problem, one line each; in a YAML file, each with the line of the node or field it is
     /// about, as editors and CI logs link them.
     static func invalid(_ path: String, _ problems: [GraphProblem], _ document: YAMLDocument?) -> CLIFailure {
-        guard let document else { return CLIFailure("\(path): \(GraphValidationError(problems: problems).description)", exitCode: 2) }
         let n = problems.count
-        let lines = problems.map { problem in
-            "  - " + (document.mark(node: problem.node, field: problem.field).map { "\(path):\($0): " } ?? "") + problem.description
-        }
+        let lines = GraphFileDecoding.lines(problems, path: path, yaml: document).map { "  - " + $0 }
         return CLIFailure("\(path): invalid graph (\(n) problem\(n == 1 ? "" : "s")):\n" + lines.joined(separator: "\n"), exitCode: 2)
-    }
-
-    /// Whether a file is read as YAML: by its extension.
-    static func isYAML(_ path: String) -> Bool {
-        ["yaml", "yml"].contains(URL(fileURLWithPath: path).pathExtension.lowercased())
-    }
-
-    /// A YAML text as JSON, or an error `FILE:LINE:COL: message`.
-    static func parseYAML(_ bytes: [UInt8], path: String, maxDepth: Int, maxBytes: Int) throws -> YAMLDocument {
-        do {
-            return try YAMLDocument.parse(bytes, maxDepth: maxDepth, maxBytes: maxBytes)
-        } catch {
-            throw CLIFailure((error.mark.map { "\(path):\($0): " } ?? "\(path): ") + error.message, exitCode: 2)
-        }
     }
 
     /// What `--json` prints for a graph file that `load` or `read` refused (`validate` and `submit` alike).

@@ -23,7 +23,7 @@ struct RunInputOptions: ParsableArguments {
             do { bytes = try GraphFile.read(path) } catch let failure as CLIFailure {
                 throw CLIFailure("--input @" + failure.message, exitCode: 2)
             }
-            if GraphFile.isYAML(path) {
+            if GraphFileDecoding.isYAML(path) {
                 do { json = try YAMLDocument.parse(bytes, maxDepth: maxDepth, maxBytes: limits.maxGraphBytes).json } catch {
                     throw CLIFailure("--input @" + (error.mark.map { "\(path):\($0): " } ?? "\(path): ") + error.message, exitCode: 2)
                 }
