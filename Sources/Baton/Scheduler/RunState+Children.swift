@@ -90,10 +90,7 @@ extension RunState {
         }
         var node = nodes[key]!
         node.deadline = nil  // the attempt is over; what it spawned runs under its own policies
-        if node.admission != .none {  // and so is its mutex: a child may need the same one
-            node.admission = .none
-            out.append(.release(key: key))
-        }
+        giveBackAdmission(&node, key, into: &out)  // and so is its mutex: a child may need the same one
         set(
             key, node,
             NodeChange(key: key, status: .running, attempt: node.attempt, worker: node.worker, startedAt: result.startedAt, event: "spawned"),

@@ -52,10 +52,7 @@ extension RunState {
             } else {
                 var again = node
                 again.worker = nil
-                if again.admission != .none {  // a lost lease releases too; the new attempt asks again
-                    again.admission = .none
-                    out.append(.release(key: key))
-                }
+                giveBackAdmission(&again, key, into: &out)  // a lost lease releases too; the new attempt asks again
                 nodes[key] = again
                 evaluate(beginRun(key, newAttempt: true, into: &out), into: &out)
             }

@@ -153,21 +153,23 @@ public struct RunState: Sendable {
         mutating func append(_ command: SchedulerCommand) { list.append(command) }
     }
 
+    /// Releases what the node holds or asks for (mutexes, a concurrency slot, a cache lookup), if anything.
+    func giveBackAdmission(_ state: inout NodeState, _ key: String, into out: inout Commands) {
+        guard state.admission != .none else { return }
+        state.admission = .none
+        state.admissionNewAttempt = true
+        out.append(.release(key: key))
+    }
+
     /// Writes `state` for `key`, keeps the timer set in step, and emits the change.
     /// A node that leaves queued/running (or stops waiting for admission) releases what it held or asked for.
     mutating func set(_ key: String, _ state: NodeState, _ change: NodeChange, into out: inout Commands) {
         var state = state
-        if state.admission != .none {
-            let keeps =
-                state.admission == .held
-                ? state.status == .queued || state.status == .running
-                : state.status == .waiting && state.waitingFor == .admission
-            if !keeps {
-                state.admission = .none
-                state.admissionNewAttempt = true
-                out.append(.release(key: key))
-            }
-        }
+        let keeps =
+            state.admission == .held
+            ? state.status == .queued || state.status == .running
+            : state.status == .waiting && state.waitingFor == .admission
+        if !keeps { giveBackAdmission(&state, key, into: &out) }
         nodes[key] = state
         if state.dueAt != nil || state.deadline != nil { timed.insert(key) } else { timed.remove(key) }
         var change = change
