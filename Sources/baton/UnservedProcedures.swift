@@ -19,15 +19,7 @@ struct UnservedProcedures {
         }
         var entries: [Entry] = []
         // The children of groups too: they are known at submit (a map's children run its procedure).
-        var all: [GraphNode] = []
-        func collect(_ order: [String], _ nodes: [String: GraphNode]) {
-            for key in order {
-                all.append(nodes[key]!)
-                if case let .group(spec) = nodes[key]!.kind { collect(spec.order, spec.nodes) }
-            }
-        }
-        collect(graph.order, graph.nodes)
-        for node in all where node.procedure != GroupSpec.procedureName {
+        for node in graph.staticNodes where node.procedure != GroupSpec.procedureName {
             let key = node.key
             let procedures = [node.procedure] + (node.policies.condition.map { [$0.procedure] } ?? [])
             for procedure in procedures where procedure != DelayProcedure.name && !served.contains(node.pool + "\u{0}" + procedure) {

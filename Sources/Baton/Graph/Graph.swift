@@ -55,3 +55,25 @@ extension Graph {
         return Graph(name: name, order: ordered, nodes: nodes, source: source)
     }
 }
+
+extension Graph {
+    /// Every node known before the run starts: the graph's own, in order, each group followed by its
+    /// children at any depth. (Map children and spawned nodes exist only once they start.)
+    public var staticNodes: [GraphNode] { GroupSpec.flatten(order, nodes) }
+}
+
+extension GroupSpec {
+    /// The group's children in order, each inner group followed by its own children.
+    public var staticNodes: [GraphNode] { Self.flatten(order, nodes) }
+
+    static func flatten(_ order: [String], _ nodes: [String: GraphNode]) -> [GraphNode] {
+        var result: [GraphNode] = []
+        result.reserveCapacity(order.count)
+        func add(_ node: GraphNode) {
+            result.append(node)
+            if case let .group(spec) = node.kind { for child in spec.order { add(spec.nodes[child]!) } }
+        }
+        for key in order { add(nodes[key]!) }
+        return result
+    }
+}

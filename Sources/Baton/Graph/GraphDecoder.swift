@@ -94,11 +94,13 @@ public struct GraphDecoder: Sendable {
 
         let scope = NodeScope().entering(prefix: "", keys: Set(nodeMembers.keys))
         let (order, nodes) = decodeNodes(nodeMembers, scope: scope, defaults: context, measuringInputs: measuringInputs, problem: problem)
-        if nodeMembers.count <= limits.maxNodes, Self.count(nodes) > limits.maxNodes {
-            problem(nil, "nodes", "has \(Self.count(nodes)) nodes counting those in groups, more than the limit of \(limits.maxNodes)")
+        let graph = Graph(name: name, order: order, nodes: nodes, source: json)
+        let total = graph.staticNodes.count
+        if nodeMembers.count <= limits.maxNodes, total > limits.maxNodes {
+            problem(nil, "nodes", "has \(total) nodes counting those in groups, more than the limit of \(limits.maxNodes)")
         }
         if !problems.isEmpty { throw GraphValidationError(problems: problems) }
-        return Graph(name: name, order: order, nodes: nodes, source: json)
+        return graph
     }
 
     /// Validates a sub-graph that a running procedure returned for `parent` (`{"nodes": {...}, "output": TEMPLATE}`,
@@ -132,14 +134,6 @@ public struct GraphDecoder: Sendable {
         let output = root["output"].map { decodeTemplate($0, node: parent, field: "output", scope: scope, problem: problem) }
         if !problems.isEmpty { throw GraphValidationError(problems: problems) }
         return GroupSpec(order: order, nodes: nodes, output: output)
-    }
-
-    /// Every node of `nodes`, counting the children of groups (each map counts as one until it runs).
-    static func count(_ nodes: [String: GraphNode]) -> Int {
-        nodes.values.reduce(0) { total, node in
-            if case let .group(spec) = node.kind { return total + 1 + count(spec.nodes) }
-            return total + 1
-        }
     }
 
     /// Pool, priority and policies that nodes start from.

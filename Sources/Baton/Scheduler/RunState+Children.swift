@@ -80,7 +80,7 @@ extension RunState {
                 permanent: true, event: nil, startedAt: result.startedAt, finishedAt: result.finishedAt, into: &out)
             return
         }
-        let total = graph.order.count + GraphDecoder.count(fragment.nodes)
+        let total = graph.order.count + fragment.staticNodes.count
         if total > limits.maxNodes {
             failAttempt(
                 key,

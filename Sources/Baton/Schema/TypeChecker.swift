@@ -27,7 +27,8 @@ public struct TypeChecker: Sendable {
     public func check(_ graph: Graph) -> [GraphProblem] {
         let context = Context(graph: graph)
         var problems: [GraphProblem] = []
-        func visit(_ key: String, _ node: GraphNode) {
+        for node in graph.staticNodes {
+            let key = node.key
             let found = { (t: Template) in self.injected(t, context: context, element: nil) }
             switch node.kind {
             case .procedure:
@@ -44,14 +45,13 @@ public struct TypeChecker: Sendable {
                         spec.input, against: schema.input, node: key, field: "map/input",
                         found: { self.injected($0, context: context, element: element) })
                 }
-            case let .group(spec):
-                for child in spec.order { if let n = spec.nodes[child] { visit(child, n) } }
+            case .group:
+                break  // its children follow it in `staticNodes`
             }
             if let condition = node.policies.condition, let schema = schemas[condition.procedure] {
                 problems += check(condition.input, against: schema.input, node: key, field: "condition/input", found: found)
             }
         }
-        for key in graph.order { visit(key, graph.nodes[key]!) }
         return problems
     }
 
@@ -77,11 +77,7 @@ public struct TypeChecker: Sendable {
 
         init(graph: Graph) {
             var nodes: [String: GraphNode] = [:]
-            func add(_ key: String, _ node: GraphNode) {
-                nodes[key] = node
-                if case let .group(spec) = node.kind { for child in spec.order { if let n = spec.nodes[child] { add(child, n) } } }
-            }
-            for key in graph.order { add(key, graph.nodes[key]!) }
+            for node in graph.staticNodes { nodes[node.key] = node }
             self.nodes = nodes
         }
     }
