@@ -312,9 +312,7 @@ public struct GraphDecoder: Sendable {
             let templates = entries.enumerated().map {
                 decodeTemplate($1, node: node, field: "\(field)/\($0)", scope: scope, items: items, problem: problem)
             }
-            if templates.allSatisfy({
-                if case .literal = $0 { return true }; return false
-            }) {
+            if templates.allSatisfy(\.isLiteral) {
                 return .literal(json)
             }
             return .array(templates)
@@ -357,9 +355,7 @@ public struct GraphDecoder: Sendable {
                     value: decodeTemplate(
                         $0.value, node: node, field: "\(field)/\(escapeField($0.key))", scope: scope, items: items, problem: problem))
             }
-            if templates.allSatisfy({
-                if case .literal = $0.value { return true }; return false
-            }) {
+            if templates.allSatisfy(\.value.isLiteral) {
                 return .literal(json)
             }
             return .object(templates)

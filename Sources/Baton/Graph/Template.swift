@@ -113,16 +113,6 @@ public indirect enum Template: Sendable, Hashable, Codable {
         return false
     }
 
-    /// True if `$item` or `$index` appears anywhere in the template.
-    public var mentionsItem: Bool {
-        switch self {
-        case .literal, .reference: return false
-        case .item, .index: return true
-        case let .array(items): return items.contains(where: \.mentionsItem)
-        case let .object(members): return members.contains { $0.value.mentionsItem }
-        }
-    }
-
     /// The template of one map child: `$item` and `$index` replaced by the element and its index.
     /// A `$item` pointer with no value in the element throws.
     public func substituting(item: JSON, index: Int) throws(TemplateError) -> Template {
