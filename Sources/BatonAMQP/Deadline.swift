@@ -13,6 +13,15 @@ struct Deadline {
         return ContinuousClock.now >= end
     }
 
+    /// The time left in whole milliseconds, rounded up, for poll(2) (-1: forever).
+    var remainingMilliseconds: Int32 {
+        guard let end else { return -1 }
+        let left = max(.zero, end - ContinuousClock.now)
+        let (seconds, attoseconds) = left.components
+        let ms = seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: ms)
+    }
+
     /// Calls `body` with the time left as a `timeval` (nil: wait forever).
     func withRemaining<R>(_ body: (UnsafePointer<timeval>?) -> R) -> R {
         guard let end else { return body(nil) }

@@ -4,11 +4,13 @@ import Foundation
 import Logging
 
 /// The consumer thread: takes tasks from the queues of the procedures this worker serves
-/// (prefetch = slots, shared by all of them), starts each as a Swift task, and acks deliveries
-/// once their results are confirmed. What to do with each delivery is `TaskIntake`'s decision.
+/// (up to the prefetch count, shared by all of them), starts each in a free slot as a Swift
+/// task or keeps it waiting for one in a `SlotQueue`, and acks deliveries as soon as the
+/// publisher says their results are confirmed (it wakes this thread through the mailbox).
+/// What to do with each delivery is `TaskIntake`'s decision.
 final class TaskConsumer: @unchecked Sendable {
     // Safe: `connection`, `consumerTags` and `intake` are touched only by the consumer thread;
-    // `generation`, `abandoned` and `running` are shared with procedure tasks under `lock`.
+    // `generation`, `abandoned`, `running` and `slots` are shared with procedure tasks under `lock`.
     private let configuration: WorkerConfiguration
     private let mailbox: WorkerMailbox
     private var connection: AMQPConnection?
@@ -19,6 +21,14 @@ final class TaskConsumer: @unchecked Sendable {
     private var abandoned = false
     /// Attempts running now, so a control message can cancel them.
     private var running: [AttemptID: Task<Void, Never>] = [:]
+    /// Slots, and the tasks taken from the broker that wait for one.
+    private var slots: SlotQueue<LocalTask>
+
+    /// A task taken from the broker, with the delivery to ack once its result is confirmed.
+    struct LocalTask: Sendable {
+        let task: TaskDispatch
+        let ack: DeliveryAck
+    }
 
     static let startedReportDelay: UInt64 = 10_000_000
 
@@ -26,6 +36,7 @@ final class TaskConsumer: @unchecked Sendable {
         self.configuration = configuration
         self.mailbox = mailbox
         intake = TaskIntake(deliveryLimit: configuration.deliveryLimit)
+        slots = SlotQueue(slots: configuration.concurrency)
     }
 
     /// Consumes until `draining` is set, then stops taking work and returns once
@@ -36,6 +47,7 @@ final class TaskConsumer: @unchecked Sendable {
             if draining.isSet && !intake.isDraining {
                 intake.startDraining(now: Date(), grace: configuration.shutdownGrace)
                 stopConsuming()
+                handBackWaiting()
             }
             switch intake.drainStep(now: Date(), idle: mailbox.isIdle) {
             case .keepGoing: break
@@ -53,8 +65,9 @@ final class TaskConsumer: @unchecked Sendable {
             do {
                 if connection == nil { try connect(consume: !intake.isDraining); backoff.reset() }
                 try sendAcks()
-                let wait = mailbox.hasAcksComing ? 0.005 : 0.05
-                guard let delivery = try connection?.nextDelivery(timeout: wait) else { continue }
+                // The publisher wakes this wait when acks are due; over TLS it cannot, so poll often then.
+                let wait = mailbox.hasAcksComing && configuration.amqpURL.hasPrefix("amqps:") ? 0.005 : 0.05
+                guard let delivery = try connection?.nextDelivery(timeout: wait, wakeup: mailbox.wakeup) else { continue }
                 if delivery.channel == BatonTopology.WorkerChannel.control {
                     handleControl(delivery)
                 } else {
@@ -71,7 +84,11 @@ final class TaskConsumer: @unchecked Sendable {
     }
 
     private func connect(consume: Bool) throws {
-        let c = try AMQPConnection(url: configuration.amqpURL, connectionName: "baton-worker \(configuration.id)")
+        // The broker drops a frozen worker's connection after about twice this, and tasks waiting
+        // in it for a slot go back to the queue (the coordinator's lease covers those running).
+        let heartbeat = min(30, max(1, Int(configuration.heartbeatInterval.rounded(.up))))
+        let c = try AMQPConnection(
+            url: configuration.amqpURL, heartbeatSeconds: heartbeat, connectionName: "baton-worker \(configuration.id)")
         let tasks = BatonTopology.WorkerChannel.tasks
         try BatonTopology.declareCommon(on: c, channel: tasks)
         // One queue per pool and procedure served; the prefetch is shared by all of them.
@@ -81,7 +98,7 @@ final class TaskConsumer: @unchecked Sendable {
                 queues.append(try BatonTopology.declareTaskQueue(pool: pool, procedure: procedure, on: c, channel: tasks))
             }
         }
-        try c.setPrefetch(UInt16(clamping: configuration.concurrency), shared: true, channel: tasks)
+        try c.setPrefetch(UInt16(clamping: configuration.prefetch), shared: true, channel: tasks)
         consumerTags = []
         if consume {
             for queue in queues { consumerTags.append(try c.consume(queue: queue, channel: tasks)) }
@@ -91,10 +108,15 @@ final class TaskConsumer: @unchecked Sendable {
         try c.openChannel(BatonTopology.WorkerChannel.control)
         let control = try BatonTopology.declareControlQueue(on: c, channel: BatonTopology.WorkerChannel.control)
         try c.consume(queue: control, noAck: true, channel: BatonTopology.WorkerChannel.control)
-        lock.withLock { generation += 1 }
+        let stale = lock.withLock {
+            generation += 1
+            // Tasks that waited for a slot came on the old connection: the broker gives them out again.
+            return slots.removeWaiting { $0.ack.generation != generation }.count
+        }
+        if stale > 0 { configuration.logger.info("dropped \(stale) waiting task(s) taken on a lost connection") }
         connection = c
         configuration.logger.info(
-            "worker \(configuration.id) consuming \(configuration.registry.names.count) procedure(s) in pool(s) \(configuration.pools.joined(separator: ",")) with \(configuration.concurrency) slot(s)"
+            "worker \(configuration.id) consuming \(configuration.registry.names.count) procedure(s) in pool(s) \(configuration.pools.joined(separator: ",")) with \(configuration.concurrency) slot(s), prefetch \(configuration.prefetch)"
         )
     }
 
@@ -104,11 +126,15 @@ final class TaskConsumer: @unchecked Sendable {
             configuration.logger.warning("ignored a control message: \(error)")
             return
         }
-        let tasks: [Task<Void, Never>] = lock.withLock {
-            intake.control(message, running: Set(running.keys)).compactMap { running[$0] }
+        let (tasks, waiting): ([Task<Void, Never>], [LocalTask]) = lock.withLock {
+            let here = Set(running.keys).union(slots.waiting.map { AttemptID($0.task) })
+            let cancel = Set(intake.control(message, running: here))
+            return (cancel.compactMap { running[$0] }, slots.removeWaiting { cancel.contains(AttemptID($0.task)) })
         }
         for task in tasks { task.cancel() }
-        if !tasks.isEmpty { configuration.logger.info("cancelled \(tasks.count) attempt(s) of run \(message.runID)") }
+        for local in waiting { postCancelled(local) }
+        let count = tasks.count + waiting.count
+        if count > 0 { configuration.logger.info("cancelled \(count) attempt(s) of run \(message.runID)") }
     }
 
     private func handleTask(_ delivery: AMQPDelivery) throws {
@@ -116,14 +142,12 @@ final class TaskConsumer: @unchecked Sendable {
         let deliveries = delivery.headers[BatonTopology.deliveriesHeader]?.intValue.map { Int($0) }
         switch intake.delivery(body: delivery.body, redelivered: delivery.redelivered, deliveries: deliveries) {
         case let .run(task):
-            start(task, ack: DeliveryAck(generation: lock.withLock { generation }, deliveryTag: delivery.deliveryTag))
+            let local: LocalTask? = lock.withLock {
+                slots.arrived(LocalTask(task: task, ack: DeliveryAck(generation: generation, deliveryTag: delivery.deliveryTag)))
+            }
+            if let local { start(local) }
         case let .reportCancelled(task):
-            let ack = DeliveryAck(generation: lock.withLock { generation }, deliveryTag: delivery.deliveryTag)
-            let result = AttemptResult<EncodedJSON>(
-                key: task.key, attempt: task.attempt, phase: task.phase,
-                outcome: .failed(message: "cancelled before it started", permanent: true),
-                worker: configuration.id, startedAt: Date(), finishedAt: Date())
-            mailbox.post(OutgoingReport(body: ReportMessage.result(runID: task.runID, result).encoded(), ack: ack))
+            postCancelled(LocalTask(task: task, ack: DeliveryAck(generation: lock.withLock { generation }, deliveryTag: delivery.deliveryTag)))
         case let .dropSuperseded(task):
             configuration.logger.debug("dropped node \(task.key) attempt \(task.attempt) of run \(task.runID): a newer attempt exists")
             try connection.ack(deliveryTag: delivery.deliveryTag, channel: delivery.channel)
@@ -149,6 +173,24 @@ final class TaskConsumer: @unchecked Sendable {
         }
     }
 
+    /// Reports a task cancelled before it started; its delivery is acked with the report.
+    private func postCancelled(_ local: LocalTask) {
+        let task = local.task
+        let result = AttemptResult<EncodedJSON>(
+            key: task.key, attempt: task.attempt, phase: task.phase,
+            outcome: .failed(message: "cancelled before it started", permanent: true),
+            worker: configuration.id, startedAt: Date(), finishedAt: Date())
+        mailbox.post(OutgoingReport(body: ReportMessage.result(runID: task.runID, result).encoded(), ack: local.ack))
+    }
+
+    /// Draining: tasks still waiting for a slot go back to their queues at once.
+    private func handBackWaiting() {
+        let (current, waiting) = lock.withLock { (generation, slots.removeWaiting { _ in true }) }
+        for local in waiting where local.ack.generation == current {
+            try? connection?.reject(deliveryTag: local.ack.deliveryTag, requeue: true, channel: BatonTopology.WorkerChannel.tasks)
+        }
+    }
+
     private func stopConsuming() {
         for tag in consumerTags { try? connection?.cancelConsumer(tag: tag, channel: BatonTopology.WorkerChannel.tasks) }
         consumerTags = []
@@ -161,7 +203,11 @@ final class TaskConsumer: @unchecked Sendable {
         }
     }
 
-    private func start(_ task: TaskDispatch, ack: DeliveryAck) {
+    /// Runs a task in the slot it holds; when its procedure returns, the slot passes to the next
+    /// waiting task (one taken on the current connection), before the result is even published.
+    private func start(_ local: LocalTask) {
+        let task = local.task
+        let ack = local.ack
         let configuration = self.configuration
         let mailbox = self.mailbox
         let id = AttemptID(task)
@@ -188,14 +234,19 @@ final class TaskConsumer: @unchecked Sendable {
                 },
                 log: { report(.log(runID: task.runID, key: task.key, attempt: task.attempt, message: $0)) })
             startedReport.cancel()
-            let abandoned: Bool = self.lock.withLock {
+            let (abandoned, next): (Bool, LocalTask?) = self.lock.withLock {
                 self.running.removeValue(forKey: id)
-                return self.abandoned
+                var next = self.slots.slotFreed()
+                while let candidate = next, candidate.ack.generation != self.generation || self.abandoned {
+                    next = self.slots.slotFreed()
+                }
+                return (self.abandoned, next)
             }
             if !abandoned {
                 mailbox.post(OutgoingReport(body: ReportMessage.result(runID: task.runID, result).encoded(), ack: ack))
             }
             mailbox.taskEnded()
+            if let next { self.start(next) }
         }
     }
 }

@@ -6,8 +6,11 @@ import Logging
 public struct WorkerConfiguration: Sendable {
     public var amqpURL: String
     public var pools: [String]
-    /// Slots: procedures run at once (and the prefetch count).
+    /// Slots: procedures run at once.
     public var concurrency: Int
+    /// Tasks taken from the broker at once: those in slots plus those waiting in the worker
+    /// for a slot to free. At least `concurrency`; the default is twice it.
+    public var prefetch: Int
     public var registry: ProcedureRegistry
     public var id: String
     public var heartbeatInterval: Double
@@ -20,7 +23,7 @@ public struct WorkerConfiguration: Sendable {
     public var logger: Logger
 
     public init(
-        amqpURL: String, pools: [String] = ["default"], concurrency: Int = 4,
+        amqpURL: String, pools: [String] = ["default"], concurrency: Int = 4, prefetch: Int? = nil,
         registry: ProcedureRegistry = .builtIn, id: String? = nil, heartbeatInterval: Double = 5,
         shutdownGrace: Double = 30, deliveryLimit: Int = 5, logger: Logger = Logger(label: "baton.worker")
     ) {
@@ -28,6 +31,7 @@ public struct WorkerConfiguration: Sendable {
         self.amqpURL = amqpURL
         self.pools = pools
         self.concurrency = max(1, concurrency)
+        self.prefetch = min(65_535, max(self.concurrency, prefetch ?? 2 * self.concurrency))
         self.registry = registry
         let host = ProcessInfo.processInfo.hostName
         self.id = id ?? "\(host)-\(getpid())-\(UUID().uuidString.prefix(4).lowercased())"

@@ -1,3 +1,4 @@
+import BatonAMQP
 import Foundation
 
 /// Hand-over between procedure tasks, the publisher thread and the consumer thread.
@@ -9,6 +10,8 @@ final class WorkerMailbox: @unchecked Sendable {
     private(set) var busy = 0
     /// Reports taken by the publisher and not yet confirmed (or put back).
     private var publishing = 0
+    /// Wakes the consumer thread when acks are due.
+    let wakeup = AMQPWakeup()
 
     func post(_ report: OutgoingReport) {
         condition.lock()
@@ -40,6 +43,7 @@ final class WorkerMailbox: @unchecked Sendable {
         acks.append(contentsOf: items)
         publishing = 0
         condition.unlock()
+        if !items.isEmpty { wakeup.signal() }
     }
 
     func takeAcks() -> [DeliveryAck] {
@@ -58,8 +62,8 @@ final class WorkerMailbox: @unchecked Sendable {
         return busy == 0 && reports.isEmpty && publishing == 0 && acks.isEmpty
     }
 
-    /// True while results are on their way to being acked: the consumer then polls often,
-    /// because an ack frees a prefetch slot and librabbitmq cannot be woken from a wait.
+    /// True while results are on their way to being acked: over TLS, where `wakeup` cannot
+    /// interrupt the wait, the consumer then polls often, because an ack frees a prefetch place.
     var hasAcksComing: Bool {
         condition.lock(); defer { condition.unlock() }
         return !reports.isEmpty || publishing > 0 || !acks.isEmpty

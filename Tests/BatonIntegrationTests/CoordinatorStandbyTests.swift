@@ -64,5 +64,32 @@ extension Integration {
             let kinds = try store.events(ofRun: runID).filter { $0.node == "nap" }.map(\.kind)
             #expect(kinds.contains("lease_expired"))
         }
+
+        @Test("tasks waiting in a frozen worker for a slot go back to the queue and run elsewhere")
+        func frozenWorkersWaitingTasksComeBack() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.start(["coordinator", "--lease", "2"], name: "coordinator")
+            // One slot and room for three more tasks: all four are taken at once, three wait for the slot.
+            let frozen = try cluster.start(
+                ["worker", "--demo", "--concurrency", "1", "--prefetch", "4", "--heartbeat", "1"], name: "frozen")
+            try TestCluster.waitUntil(30, "the worker to consume") { cluster.log("frozen").contains("prefetch 4") }
+            let store = try TestCluster.store()
+            defer { store.close() }
+            let naps = (1...4).map { ("nap-\($0)", JSON(["procedure": "baton.sleep", "input": ["seconds": 1.5]])) }
+            let runID = try TestCluster.submit(["name": "waiting", "nodes": .object(JSONObject(naps))])
+            try TestCluster.waitUntil(30, "a node to be running") {
+                try TestCluster.nodes(store, runID).values.contains { $0.status == "running" }
+            }
+            kill(frozen.processIdentifier, SIGSTOP)  // what it holds stays unacked until the broker drops it
+            defer { kill(frozen.processIdentifier, SIGCONT) }
+            try cluster.start(["worker", "--demo", "--concurrency", "1"], name: "healthy")
+
+            // Without the broker dropping the frozen connection (heartbeat 1 s), they would be stuck.
+            #expect(try TestCluster.waitForRun(runID, store: store, seconds: 30) == "succeeded")
+            for (key, node) in try TestCluster.nodes(store, runID) {
+                #expect(!(node.worker ?? "").contains("-\(frozen.processIdentifier)-"), "\(key) ran on the frozen worker")
+            }
+        }
     }
 }

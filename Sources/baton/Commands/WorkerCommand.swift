@@ -12,6 +12,10 @@ struct WorkerCommand: AsyncParsableCommand {
         abstract: "Run worker processes serving the built-in procedures (baton.*), and with --demo the demo ones (demo.*).")
     @OptionGroup var connection: AMQPOptions
     @Option(parsing: .unconditional, help: "Procedures each process runs at once.") var concurrency = 4
+    @Option(
+        parsing: .unconditional,
+        help: "Tasks each process takes from the broker at once: those running plus those waiting for a slot (default: twice --concurrency).")
+    var prefetch: Int?
     @Option(parsing: .unconditional, help: "Worker processes to start and supervise (a crashed one is restarted).") var processes = 1
     @Option(help: "Comma-separated pools to take work from.") var pools = "default"
     @Option(parsing: .unconditional, help: "Seconds running procedures get to finish on shutdown before they are handed back.") var shutdownGrace:
@@ -24,6 +28,9 @@ struct WorkerCommand: AsyncParsableCommand {
     func check() throws {
         guard concurrency >= 1, concurrency <= 10_000 else {
             throw CLIFailure("--concurrency must be from 1 to 10000, got \(concurrency)", exitCode: 2)
+        }
+        if let prefetch, prefetch < concurrency || prefetch > 65_535 {
+            throw CLIFailure("--prefetch must be from --concurrency (\(concurrency)) to 65535, got \(prefetch)", exitCode: 2)
         }
         guard processes >= 1, processes <= 256 else { throw CLIFailure("--processes must be from 1 to 256, got \(processes)", exitCode: 2) }
         for pool in poolList {
@@ -44,7 +51,7 @@ struct WorkerCommand: AsyncParsableCommand {
         let service: any Service
         if processes == 1 {
             var configuration = WorkerConfiguration(
-                amqpURL: connection.amqpURL, pools: poolList, concurrency: concurrency,
+                amqpURL: connection.amqpURL, pools: poolList, concurrency: concurrency, prefetch: prefetch,
                 registry: demo ? .demo : .builtIn,
                 heartbeatInterval: heartbeat, shutdownGrace: shutdownGrace,
                 deliveryLimit: deliveryLimit, logger: logger)
@@ -56,6 +63,7 @@ struct WorkerCommand: AsyncParsableCommand {
                 "--shutdown-grace", String(shutdownGrace), "--heartbeat", String(heartbeat),
                 "--delivery-limit", String(deliveryLimit),
             ]
+            if let prefetch { childArguments += ["--prefetch", String(prefetch)] }
             if demo { childArguments.append("--demo") }
             if let url = connection.amqpURLFlag { childArguments += ["--amqp-url", url] }
             service = WorkerSupervisor(processes: processes, arguments: childArguments, logger: logger)
