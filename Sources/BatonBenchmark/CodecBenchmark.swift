@@ -18,7 +18,7 @@ enum CodecBenchmark {
             do { for _ in 0..<rounds { try body() } } catch { throw BenchmarkError("\(name): \(error)") }
             let elapsed = clock.now - began
             let micros = Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
-            print(String(format: "codec  %-16@ %8.2f µs", name as NSString, micros / Double(rounds)))
+            print("codec  " + name.padding(toLength: 18, withPad: " ", startingAt: 0) + String(format: "%8.2f µs", micros / Double(rounds)))
         }
         let taskBody = task.encoded()
         let reportBody = ReportMessage.result(runID: task.runID, result).encoded()

@@ -30,10 +30,12 @@ struct Measurement {
 
     /// The line printed when the round is done.
     var line: String {
-        String(
-            format: "%-8@ %-14@ N=%-6d %7.2f s %8.0f nodes/s  submit %.2f s  %@ p50 %@ p99 %@  peak RSS coordinator %.0f MB, worker %.0f MB",
-            scenario.rawValue as NSString, cluster as NSString, size, seconds, nodesPerSecond, submit, scenario.hopName as NSString,
-            Self.ms(p50) as NSString, Self.ms(p99) as NSString, coordinatorMB, workerMB)
+        // %-8@ does not pad on Linux: pad by hand.
+        scenario.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + cluster.padding(toLength: 14, withPad: " ", startingAt: 0)
+            + String(
+                format: "N=%-6d %7.2f s %8.0f nodes/s  submit %.2f s  %@ p50 %@ p99 %@  peak RSS coordinator %.0f MB, worker %.0f MB",
+                size, seconds, nodesPerSecond, submit, scenario.hopName as NSString, Self.ms(p50) as NSString, Self.ms(p99) as NSString,
+                coordinatorMB, workerMB)
             + "  msgs/node \(Self.count(messagesPerNode))  rows/node \(Self.count(rowsPerNode))\(rowsSettled ? "" : " (counters still moving)")"
     }
 

@@ -21,7 +21,8 @@ struct MessageCounter {
     init(vhost: String, node: String) {
         self.vhost = vhost
         self.node = node
-        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/sbin", "/usr/lib/rabbitmq/bin"]
+        let path =
+            (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/sbin", "/usr/lib/rabbitmq/bin"]
         rabbitmqctl = path.map { "\($0)/rabbitmqctl" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 

@@ -23,7 +23,8 @@ enum Scenario: String, CaseIterable {
                 nodes.append(
                     ("join", ["procedure": "baton.echo", "input": ["count": .int(Int64(n))], "after": .array((0..<n).map { .string("n-\($0)") })]))
             } else {
-                nodes.append(("join", ["procedure": "baton.echo", "input": ["all": .array((0..<n).map { ["$from": .string("n-\($0)"), "select": "/i"] })]]))
+                nodes.append(
+                    ("join", ["procedure": "baton.echo", "input": ["all": .array((0..<n).map { ["$from": .string("n-\($0)"), "select": "/i"] })]]))
             }
         case .chain:
             nodes.append(("c-0", ["procedure": "baton.echo", "input": ["hop": 0]]))

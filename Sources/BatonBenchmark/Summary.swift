@@ -41,6 +41,12 @@ struct Summary {
             ]
             lines.append("| " + cells.joined(separator: " | ") + " |")
         }
+        lines.append("")
+        lines.append(
+            "nodes/s: from submit to the run's end. hop: queued->started for the fan-outs, finished->next started for the chain; "
+                + "raw hop: a persistent publish, its confirm, the delivery and the ack on the same broker, one at a time. "
+                + "Peak RSS: the largest of the rounds. msgs/node: messages enqueued in the vhost; rows/node: rows inserted, updated "
+                + "or deleted in schema baton (~: counters still moving at the deadline); medians of the rounds.")
         return lines.joined(separator: "\n")
     }
 

@@ -48,7 +48,8 @@ for source in interrupts {
 
 /// Submits a graph and waits for it; returns (seconds from submit to finish, seconds the submit took
 /// (validating and storing), per-node timing rows).
-func measure(_ document: JSON, store: Store) throws -> (seconds: Double, submit: Double, rows: [(queued: Double, started: Double, finished: Double)]) {
+func measure(_ document: JSON, store: Store) throws -> (seconds: Double, submit: Double, rows: [(queued: Double, started: Double, finished: Double)])
+{
     let start = Date()
     let graph = try GraphDecoder().decode(document)
     let run = try store.submit(graph)
