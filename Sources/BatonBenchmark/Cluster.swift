@@ -33,14 +33,17 @@ final class Cluster: @unchecked Sendable {
         lock.withLock { processes.append(p) }
     }
 
-    /// Stops every process and waits for them; the cluster can be started again.
+    /// Stops the workers, then the coordinator (so it records that they left rather than finding
+    /// their leases expired on its next start), and waits for them; the cluster can be started again.
     func stop() {
         let all = lock.withLock {
             defer { processes = [] }
             return processes
         }
-        for p in all where p.isRunning { p.terminate() }
-        for p in all { p.waitUntilExit() }
+        for group in [Array(all.dropFirst()), Array(all.prefix(1))] {
+            for p in group where p.isRunning { p.terminate() }
+            for p in group { p.waitUntilExit() }
+        }
     }
 
     /// Process ids of the workers.

@@ -28,14 +28,15 @@ struct Measurement {
     var messagesPerNode: Double? { messages.map { Double($0) / Double(nodes) } }
     var rowsPerNode: Double? { rows.map { Double($0) / Double(nodes) } }
 
-    /// The line printed when the round is done.
-    var line: String {
+    /// The line printed when the round is done; with the raw broker hop's p50, the chain's hop p50 as a multiple of it.
+    func line(rawP50: Double?) -> String {
         // %-8@ does not pad on Linux: pad by hand.
         scenario.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + cluster.padding(toLength: 14, withPad: " ", startingAt: 0)
             + String(
                 format: "N=%-6d %7.2f s %8.0f nodes/s  submit %.2f s  %@ p50 %@ p99 %@  peak RSS coordinator %.0f MB, worker %.0f MB",
                 size, seconds, nodesPerSecond, submit, scenario.hopName as NSString, Self.ms(p50) as NSString, Self.ms(p99) as NSString,
                 coordinatorMB, workerMB)
+            + (scenario == .chain ? rawP50.map { String(format: " (%.1fx raw)", p50 / $0) } ?? "" : "")
             + "  msgs/node \(Self.count(messagesPerNode))  rows/node \(Self.count(rowsPerNode))\(rowsSettled ? "" : " (counters still moving)")"
     }
 

@@ -55,6 +55,12 @@ final class RowCounter {
         try sql.execute("delete from baton.runs where name like 'bench-%'")
     }
 
+    /// Forgets every registered worker: before the benchmark starts a cluster, any left are gone,
+    /// and a coordinator would otherwise expire their leases in the middle of a measurement.
+    func dropWorkers() throws {
+        _ = try sql.execute("delete from baton.workers")
+    }
+
     /// How many slots each of these worker processes registered with (from its heartbeats).
     func slots(ofWorkerPIDs pids: [Int]) throws -> [Int] {
         let r = try sql.query(

@@ -110,6 +110,7 @@ do {
 
     var measurements: [Measurement] = []
     for kind in options.clusters {
+        try rows.dropWorkers()
         try cluster.start(workers: kind.workerArguments(options))
         defer { cluster.stop() }
         // Warm-up: connections made, queues declared, workers registered.
@@ -141,7 +142,7 @@ do {
                         messages: MessageCounter.delta(messagesBefore, messagesAfter), rows: rowsAfter.rows - rowsBefore,
                         rowsSettled: rowsAfter.settled)
                     rowsBefore = rowsAfter.rows
-                    print(m.line)
+                    print(m.line(rawP50: rawHops.map { Measurement.percentile($0, 0.5) }))
                     measurements.append(m)
                 }
             }
