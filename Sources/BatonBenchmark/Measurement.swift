@@ -33,10 +33,10 @@ struct Measurement {
         // %-8@ does not pad on Linux: pad by hand.
         scenario.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + cluster.padding(toLength: 14, withPad: " ", startingAt: 0)
             + String(
-                format: "N=%-6d %7.2f s %8.0f nodes/s  submit %.2f s  %@ p50 %@ p99 %@  peak RSS coordinator %.0f MB, worker %.0f MB",
-                size, seconds, nodesPerSecond, submit, scenario.hopName as NSString, Self.ms(p50) as NSString, Self.ms(p99) as NSString,
-                coordinatorMB, workerMB)
-            + (scenario == .chain ? rawP50.map { String(format: " (%.1fx raw)", p50 / $0) } ?? "" : "")
+                format: "N=%-6d %7.2f s %8.0f nodes/s  submit %.2f s  %@ p50 %@ p99 %@", size, seconds, nodesPerSecond, submit,
+                scenario.hopName as NSString, Self.ms(p50) as NSString, Self.ms(p99) as NSString)
+            + (scenario == .chain ? rawP50.map { String(format: " (p50 %.1fx raw)", p50 / $0) } ?? "" : "")
+            + String(format: "  peak RSS coordinator %.0f MB, worker %.0f MB", coordinatorMB, workerMB)
             + "  msgs/node \(Self.count(messagesPerNode))  rows/node \(Self.count(rowsPerNode))\(rowsSettled ? "" : " (counters still moving)")"
     }
 
