@@ -1,37 +1,19 @@
-// The benchmark for Baton's hot path (not a test): on the real services, a
-// fan-out of N no-op nodes into one join (ordering only, `fan-out`, or injecting
-// every output, `fan-in`), and a chain of N nodes. Prints nodes/s from submit to
-// the run's end, the submit time, latency percentiles, and the peak RSS of the
-// coordinator and of the largest worker. Uses the `baton` binary beside this
-// one for the coordinator and worker processes.
+// The benchmark for Baton's hot path (not a test): on the real services, a fan-out of N no-op
+// nodes into one join (ordering only, `fan-out`, or injecting every output, `fan-in`), and a
+// chain of N nodes, each `--rounds` times, on a cluster with the default settings (one
+// coordinator, one `baton worker` without flags) and on a tuned one (`--workers` x
+// `--concurrency`). For each round it prints nodes/s from submit to the run's end, the submit
+// time, latency percentiles, the peak RSS of the coordinator and of the largest worker, and the
+// AMQP messages and PostgreSQL rows written per node; before that, the raw broker hop (persistent
+// publish, confirm, deliver, ack) through the same library and broker. It ends with a Markdown
+// table of the medians. Uses the `baton` binary beside this one for the cluster's processes.
 //
-//   swift build -c release && .build/release/BatonBenchmark --nodes 10000
-import ArgumentParser
+//   swift build -c release --product BatonBenchmark && swift build -c release --product baton
+//   .build/release/BatonBenchmark --nodes 10000 --rounds 3 --cluster both
 import Baton
+import BatonAMQP
 import BatonStore
 import Foundation
-
-struct Options: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "BatonBenchmark",
-        abstract: "The hot-path benchmark: fan-out and chain graphs on the real services; prints nodes/s and latency percentiles.")
-
-    @Option(help: "Graph sizes, comma separated (each at least 2).") var nodes = "1000,10000"
-    @Option(help: "Worker processes.") var workers = 2
-    @Option(help: "Slots per worker process.") var concurrency = 32
-    @Option(help: "Run only this scenario: fan-out, fan-in or chain.") var only: String?
-    @Flag(help: "Only time the wire formats in process (no services): encoding and decoding one hop's messages.") var codec = false
-
-    var sizes: [Int] { nodes.split(separator: ",").compactMap { Int($0) } }
-    var workerProcesses: Int { workers }
-    var scenarios: Set<String> { only.map { [$0] } ?? ["fan-out", "fan-in", "chain"] }
-
-    func validate() throws {
-        guard !sizes.isEmpty, !sizes.contains(where: { $0 < 2 }) else { throw ValidationError("--nodes takes sizes of at least 2, comma separated") }
-        guard workers >= 1, concurrency >= 1 else { throw ValidationError("--workers and --concurrency must be at least 1") }
-        if let only, !["fan-out", "fan-in", "chain"].contains(only) { throw ValidationError("--only takes fan-out, fan-in or chain") }
-    }
-}
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("benchmark: \(message)\n".utf8))
@@ -39,87 +21,35 @@ func fail(_ message: String) -> Never {
 }
 
 let options = Options.parseOrExit()
+if options.codec {
+    do { try CodecBenchmark.run() } catch { fail("\(error)") }
+    exit(0)
+}
+
 let env = ProcessInfo.processInfo.environment
 let databaseURL = env["BATON_DATABASE_URL"] ?? "postgresql://postgres@127.0.0.1:5432/baton"
 let amqpURL = env["BATON_AMQP_URL"] ?? "amqp://guest:guest@127.0.0.1:5672/%2f"
 let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
 let batonPath = URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("baton").path
 guard FileManager.default.isExecutableFile(atPath: batonPath) else { fail("no baton binary at \(batonPath): build it first") }
+let cluster = Cluster(batonPath: batonPath, databaseURL: databaseURL, amqpURL: amqpURL, logLevel: env["BATON_BENCH_LOG_LEVEL"] ?? "warning")
 
-nonisolated(unsafe) var children: [Process] = []
-func launch(_ arguments: [String]) throws {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: batonPath)
-    p.arguments = arguments
-    var e = env
-    e["BATON_DATABASE_URL"] = databaseURL
-    e["BATON_AMQP_URL"] = amqpURL
-    e["BATON_LOG_LEVEL"] = env["BATON_BENCH_LOG_LEVEL"] ?? "warning"
-    p.environment = e
-    p.standardOutput = FileHandle.nullDevice
-    try p.run()
-    children.append(p)
-}
-func stopChildren() {
-    for p in children where p.isRunning { p.terminate() }
-    for p in children { p.waitUntilExit() }
-}
-
-func percentile(_ sorted: [Double], _ p: Double) -> Double {
-    guard !sorted.isEmpty else { return .nan }
-    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
-}
-
-func fanOut(_ n: Int) -> JSON {
-    var nodes: [(key: String, value: JSON)] = []
-    for i in 0..<n { nodes.append(("n-\(i)", ["procedure": "baton.echo", "input": ["i": .int(Int64(i))]])) }
-    nodes.append(("join", ["procedure": "baton.echo", "input": ["count": .int(Int64(n))], "after": .array((0..<n).map { .string("n-\($0)") })]))
-    return ["name": .string("bench-fan-out-\(n)"), "nodes": .object(JSONObject(nodes))]
-}
-
-/// N no-op nodes into one join whose input injects every output.
-func fanIn(_ n: Int) -> JSON {
-    var nodes: [(key: String, value: JSON)] = []
-    for i in 0..<n { nodes.append(("n-\(i)", ["procedure": "baton.echo", "input": ["i": .int(Int64(i))]])) }
-    nodes.append(("join", ["procedure": "baton.echo", "input": ["all": .array((0..<n).map { ["$from": .string("n-\($0)"), "select": "/i"] })]]))
-    return ["name": .string("bench-fan-in-\(n)"), "nodes": .object(JSONObject(nodes))]
-}
-
-/// The peak resident set of a process so far (VmHWM), in MB.
-func peakMB(_ process: Process) -> Double {
-    guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-        let kb = Double(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
-    else { return .nan }
-    return kb / 1024
-}
-
-/// Peak RSS of the coordinator and of the largest worker process.
-func peaks() -> String {
-    guard let coordinator = children.first else { return "" }
-    let worker = children.dropFirst().map(peakMB).max() ?? .nan
-    return String(format: "  peak RSS coordinator %.0f MB, worker %.0f MB", peakMB(coordinator), worker)
-}
-
-func chain(_ n: Int) -> JSON {
-    var nodes: [(key: String, value: JSON)] = [("c-0", ["procedure": "baton.echo", "input": ["hop": 0]])]
-    for i in 1..<n {
-        nodes.append(
-            (
-                "c-\(i)",
-                ["procedure": "baton.echo", "input": ["hop": .int(Int64(i)), "previous": ["$from": .string("c-\(i - 1)"), "select": "/hop"]]]
-            ))
+// Interrupted (Ctrl-C, SIGTERM): stop the coordinator and workers this benchmark started, then exit.
+signal(SIGINT, SIG_IGN)
+signal(SIGTERM, SIG_IGN)
+let interrupts = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: .global()) }
+for source in interrupts {
+    source.setEventHandler {
+        cluster.stop()
+        exit(130)
     }
-    return ["name": .string("bench-chain-\(n)"), "nodes": .object(JSONObject(nodes))]
+    source.resume()
 }
 
 /// Submits a graph and waits for it; returns (seconds from submit to finish, seconds the submit took
 /// (validating and storing), per-node timing rows).
-func measure(
-    _ document: JSON, store: Store
-) throws -> (
-    seconds: Double, submit: Double, rows: [(queued: Double, started: Double, finished: Double)]
-) {
+func measure(_ document: JSON, store: Store) throws -> (seconds: Double, submit: Double, rows: [(queued: Double, started: Double, finished: Double)])
+{
     let start = Date()
     let graph = try GraphDecoder().decode(document)
     let run = try store.submit(graph)
@@ -128,89 +58,99 @@ func measure(
         // Only the run's row: a per-status count over every node would load the database being measured.
         let status = try store.runStatus(run.id)
         if status == .succeeded { break }
-        if let status, status.isTerminal { fail("run \(run.id) \(status.rawValue)") }
-        if Date().timeIntervalSince(start) > 900 { fail("run \(run.id) did not finish in 15 minutes") }
+        if let status, status.isTerminal { throw BenchmarkError("run \(run.id) \(status.rawValue)") }
+        if Date().timeIntervalSince(start) > 900 { throw BenchmarkError("run \(run.id) did not finish in 15 minutes") }
         usleep(20_000)
     }
     let elapsed = Date().timeIntervalSince(start)
-    let rows = try store.nodeTimings(ofRun: run.id).map { ($0.queued, $0.started, $0.finished) }
-    return (elapsed, submitted, rows)
+    return (elapsed, submitted, try store.nodeTimings(ofRun: run.id))
 }
 
-func ms(_ seconds: Double) -> String { String(format: "%.2f ms", seconds * 1000) }
-
-// Interrupted (Ctrl-C, SIGTERM): stop the coordinator and workers this benchmark started, then exit.
-signal(SIGINT, SIG_IGN)
-signal(SIGTERM, SIG_IGN)
-let interrupts = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: .global()) }
-for source in interrupts {
-    source.setEventHandler {
-        stopChildren()
-        exit(130)
+/// The slots each worker process of the running cluster registered with, as it reported them
+/// in its heartbeats; waits up to 15 s for all of them.
+func workerSlots(_ rows: RowCounter) throws -> [Int] {
+    let pids = cluster.workerPIDs
+    let deadline = Date().addingTimeInterval(15)
+    while true {
+        let slots = try rows.slots(ofWorkerPIDs: pids)
+        if slots.count == pids.count || Date() > deadline { return slots }
+        usleep(200_000)
     }
-    source.resume()
-}
-
-/// One hop's messages, encoded and decoded `rounds` times: microseconds per operation.
-func codecBenchmark(rounds: Int = 20_000) {
-    let task = TaskDispatch(
-        runID: UUID().uuidString.lowercased(), key: "c-41", attempt: 1, procedure: "baton.echo",
-        input: ["hop": 41, "previous": 40, "note": "a short string"], pool: "default", priority: 0)
-    let output = EncodedJSON(["hop": 41, "previous": 40, "note": "a short string"])
-    let result = AttemptResult<EncodedJSON>(
-        key: task.key, attempt: 1, outcome: .succeeded(output), worker: "w-1",
-        startedAt: Date(), finishedAt: Date())
-    func time(_ name: String, _ body: () throws -> Void) {
-        let clock = ContinuousClock()
-        let began = clock.now
-        do { for _ in 0..<rounds { try body() } } catch { fail("\(name): \(error)") }
-        let elapsed = clock.now - began
-        let micros = Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
-        print(String(format: "codec  %-16@ %8.2f µs", name as NSString, micros / Double(rounds)))
-    }
-    let taskBody = task.encoded()
-    let reportBody = ReportMessage.result(runID: task.runID, result).encoded()
-    time("task encode") { _ = task.encoded() }
-    time("task decode") { _ = try TaskDispatch(decoding: taskBody) }
-    time("report encode") { _ = ReportMessage.result(runID: task.runID, result).encoded() }
-    time("report decode") { _ = try ReportMessage(decoding: reportBody).event }
-    time("parse (no Codable)") { _ = try JSONParser.parse(reportBody) }
-}
-
-if options.codec {
-    codecBenchmark()
-    exit(0)
 }
 
 do {
     let store = try Store(url: databaseURL)
     try store.migrate()
-    try launch(["coordinator"])
-    for _ in 0..<options.workerProcesses { try launch(["worker", "--concurrency", String(options.concurrency)]) }
-    defer { stopChildren() }
-    // Warm-up: connections made, queues declared.
-    _ = try measure(fanOut(10), store: store)
+    let rows = try RowCounter(databaseURL: databaseURL)
+    // A clean slate: runs and tasks an interrupted benchmark left would be scheduled and run again during the measurement.
+    let dropped = try rows.dropBenchmarkRuns()
+    do {
+        let broker = try AMQPConnection(url: amqpURL, connectionName: "baton-benchmark-setup")
+        try BatonTopology.purge(pools: ["default"], procedures: ["baton.echo"], on: broker)
+        broker.close()
+    }
+    let vhost = try AMQPURL(amqpURL).vhost
+    let messages = MessageCounter(vhost: vhost, node: env["BATON_RMQ_NODE"] ?? "baton@localhost")
+    let canCountMessages = messages.snapshot() != nil
     print(
-        "baton benchmark: \(options.workerProcesses) worker process(es) x \(options.concurrency) slots, coordinator batch 1000, \(ProcessInfo.processInfo.activeProcessorCount) cores"
-    )
-    for n in options.sizes {
-        for scenario in ["fan-out", "fan-in"] where options.scenarios.contains(scenario) {
-            let (seconds, submit, rows) = try measure(scenario == "fan-out" ? fanOut(n) : fanIn(n), store: store)
-            let waits = rows.map { $0.started - $0.queued }.sorted()
-            print(
-                String(
-                    format: "%-8@  N=%-6d  %7.2f s  %8.0f nodes/s  submit %.2f s", scenario as NSString, n, seconds, Double(n + 1) / seconds, submit)
-                    + "  queued->started p50 \(ms(percentile(waits, 0.5)))  p99 \(ms(percentile(waits, 0.99)))" + peaks())
+        "baton benchmark: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(options.rounds) round(s) per scenario, vhost '\(vhost)', "
+            + "messages counted \(canCountMessages ? "per queue through rabbitmqctl" : "n/a (rabbitmqctl eval failed)"), "
+            + "\(dropped) earlier benchmark run(s) dropped")
+
+    var rawHops: [Double]?
+    do {
+        let hops = try RawHop.measure(amqpURL: amqpURL, count: options.rawHops)
+        rawHops = hops
+        print(
+            "raw broker hop (persistent publish + confirm, deliver, ack; \(hops.count) in turn): p50 \(Measurement.ms(Measurement.percentile(hops, 0.5)))"
+                + "  p99 \(Measurement.ms(Measurement.percentile(hops, 0.99)))")
+    } catch {
+        print("raw broker hop: n/a (\(error))")
+    }
+
+    var measurements: [Measurement] = []
+    for kind in options.clusters {
+        try rows.dropWorkers()
+        try cluster.start(workers: kind.workerArguments(options))
+        defer { cluster.stop() }
+        // Warm-up: connections made, queues declared, workers registered.
+        _ = try measure(Scenario.fanOut.graph(10), store: store)
+        let slots = try workerSlots(rows)
+        let label: String
+        switch kind {
+        case .default: label = "default \(slots.count)x\(slots.first.map(String.init) ?? "?")"
+        case .tuned: label = "tuned \(options.workers)x\(options.concurrency)"
         }
-        if options.scenarios.contains("chain") {
-            let (seconds, submit, rows) = try measure(chain(n), store: store)
-            let hops = zip(rows, rows.dropFirst()).map { $1.started - $0.finished }.sorted()
-            print(
-                String(format: "chain    N=%-6d  %7.2f s  %8.0f nodes/s  submit %.2f s", n, seconds, Double(n) / seconds, submit)
-                    + "  per-hop (finished->next started) p50 \(ms(percentile(hops, 0.5)))  p99 \(ms(percentile(hops, 0.99)))" + peaks())
+        print(
+            "cluster \(label): one coordinator with its defaults, \(slots.count) worker process(es) with "
+                + "\(slots.map(String.init).joined(separator: ", ")) slots (as the workers report them)"
+                + (kind == .default ? ", started as `baton worker` with no flags" : ""))
+        let quietRows = Int64(4 * (slots.count + 1))
+        var rowsBefore = try rows.settled(quietRows: quietRows).rows
+        for n in options.sizes {
+            for scenario in options.scenarios {
+                for _ in 0..<options.rounds {
+                    let messagesBefore = canCountMessages ? messages.snapshot() : nil
+                    cluster.resetPeaks()
+                    let (seconds, submit, timings) = try measure(scenario.graph(n), store: store)
+                    let peaks = cluster.peaks()
+                    let messagesAfter = canCountMessages ? messages.snapshot() : nil
+                    let rowsAfter = try rows.settled(quietRows: quietRows)
+                    let m = Measurement(
+                        scenario: scenario, cluster: label, size: n, seconds: seconds, submit: submit,
+                        latencies: scenario.latencies(timings), coordinatorMB: peaks.coordinator, workerMB: peaks.worker,
+                        messages: MessageCounter.delta(messagesBefore, messagesAfter), rows: rowsAfter.rows - rowsBefore,
+                        rowsSettled: rowsAfter.settled)
+                    rowsBefore = rowsAfter.rows
+                    print(m.line(rawP50: rawHops.map { Measurement.percentile($0, 0.5) }))
+                    measurements.append(m)
+                }
+            }
         }
     }
+    print("")
+    print(Summary(measurements: measurements, rawHops: rawHops, rounds: options.rounds).markdown)
 } catch {
-    stopChildren()
+    cluster.stop()
     fail("\(error)")
 }

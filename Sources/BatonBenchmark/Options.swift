@@ -1,0 +1,32 @@
+import ArgumentParser
+
+/// The benchmark's command line.
+struct Options: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "BatonBenchmark",
+        abstract: "The hot-path benchmark: fan-out, fan-in and chain graphs on the real services; prints nodes/s, latency percentiles, "
+            + "peak memory, broker messages and database rows per node, and the raw broker hop.")
+
+    @Option(help: "Graph sizes, comma separated (each at least 2).") var nodes = "1000,10000"
+    @Option(help: "Clusters to measure: default (one `baton worker` with its default settings), tuned (--workers x --concurrency), or both.")
+    var cluster = "both"
+    @Option(help: "Worker processes of the tuned cluster.") var workers = 2
+    @Option(help: "Slots per worker process of the tuned cluster.") var concurrency = 32
+    @Option(help: "Times each scenario runs; the summary reports the median (and min-max) nodes/s.") var rounds = 3
+    @Option(help: "Messages in the raw broker ping-pong (publish persistent and confirmed, consume, ack).") var rawHops = 1000
+    @Option(help: "Run only this scenario: fan-out, fan-in or chain.") var only: String?
+    @Flag(help: "Only time the wire formats in process (no services): encoding and decoding one hop's messages.") var codec = false
+
+    var sizes: [Int] { nodes.split(separator: ",").compactMap { Int($0) } }
+    var scenarios: [Scenario] { Scenario.allCases.filter { only == nil || $0.rawValue == only } }
+    var clusters: [ClusterKind] { cluster == "both" ? ClusterKind.allCases : ClusterKind.allCases.filter { $0.rawValue == cluster } }
+
+    func validate() throws {
+        guard !sizes.isEmpty, !sizes.contains(where: { $0 < 2 }) else { throw ValidationError("--nodes takes sizes of at least 2, comma separated") }
+        guard workers >= 1, concurrency >= 1 else { throw ValidationError("--workers and --concurrency must be at least 1") }
+        guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
+        guard rawHops >= 10 else { throw ValidationError("--raw-hops must be at least 10") }
+        if let only, Scenario(rawValue: only) == nil { throw ValidationError("--only takes fan-out, fan-in or chain") }
+        guard !clusters.isEmpty else { throw ValidationError("--cluster takes default, tuned or both") }
+    }
+}
