@@ -41,14 +41,15 @@ extension AMQPConnection {
     }
 
     /// Waits up to `timeout` seconds (`.infinity`: forever) for the next
-    /// delivery on any channel; nil if none came, or if `wakeup` was signalled.
+    /// delivery on any channel; nil if none came, or if `wakeup` was signalled, or if the
+    /// socket `watching` (another connection's ``socketDescriptor``) became readable.
     ///
     /// Throws when the broker closes a channel or the connection, or cancels a
     /// consumer (`.consumerCancelled`); confirms and returned messages that
     /// arrive meanwhile are handled and skipped. Over TLS a wake-up is noticed
     /// only when the wait ends (decrypted data may wait inside OpenSSL, where
     /// polling the socket cannot see it): keep `timeout` short there.
-    public func nextDelivery(timeout: Double, wakeup: AMQPWakeup? = nil) throws -> AMQPDelivery? {
+    public func nextDelivery(timeout: Double, wakeup: AMQPWakeup? = nil, watching: Int32? = nil) throws -> AMQPDelivery? {
         try locked {
             let operation = "nextDelivery"
             let deadline = Deadline(seconds: timeout)
@@ -61,9 +62,9 @@ extension AMQPConnection {
                 polled = true
 
                 amqp_maybe_release_buffers(state)
-                if let wakeup, !url.useTLS, amqp_data_in_buffer(state) == 0, amqp_frames_enqueued(state) == 0 {
-                    // Nothing read ahead: sleep until the socket or the wake-up pipe has something.
-                    if wait(for: wakeup, socket: amqp_get_sockfd(state), until: deadline) { return nil }
+                if wakeup != nil || watching != nil, !url.useTLS, amqp_data_in_buffer(state) == 0, amqp_frames_enqueued(state) == 0 {
+                    // Nothing read ahead: sleep until the socket, the wake-up pipe or the watched socket has something.
+                    if waitForSocket(state, or: wakeup, watched: watching, until: deadline) { return nil }
                 }
                 var envelope = amqp_envelope_t()
                 let reply = deadline.withRemaining { amqp_consume_message(state, &envelope, $0, 0) }
@@ -93,18 +94,6 @@ extension AMQPConnection {
                 }
             }
         }
-    }
-
-    /// Polls the socket and the wake-up pipe until one is readable or `deadline` passes;
-    /// true when woken (the pipe is emptied). A timeout returns false, so librabbitmq then
-    /// gets its turn to send a heartbeat that is due.
-    private func wait(for wakeup: AMQPWakeup, socket: Int32, until deadline: Deadline) -> Bool {
-        var fds = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeup.readFD, events: Int16(POLLIN), revents: 0)]
-        let milliseconds = deadline.remainingMilliseconds
-        let ready = poll(&fds, 2, milliseconds)
-        guard ready > 0, fds[1].revents != 0 else { return false }
-        wakeup.drain()
-        return fds[0].revents == 0
     }
 
     /// Acknowledges a delivery (`multiple`: and every earlier one on the channel).

@@ -92,6 +92,42 @@ extension AMQPConnection {
         }
     }
 
+    /// Reads the confirms that have arrived on `channel` without waiting for the rest: waits up
+    /// to `timeout` seconds for the socket to have something unless `wakeup` is signalled first,
+    /// then takes every frame already there. Returns the sequence number through which every
+    /// publish is settled. Throws `.nacked` if the broker refused any publish (publish those
+    /// not confirmed yet again), or the channel or connection error.
+    public func readConfirms(channel: UInt16 = 1, timeout: Double, wakeup: AMQPWakeup? = nil) throws -> UInt64 {
+        try locked {
+            let operation = "readConfirms"
+            let state = try requireChannel(channel, operation)
+            guard confirms[channel] != nil else {
+                throw AMQPError(
+                    .invalidArgument, "confirms are not enabled: call enableConfirms(channel: \(channel)) first",
+                    operation: operation, channel: channel)
+            }
+            var wait = Deadline(seconds: timeout)
+            if let wakeup, !url.useTLS, amqp_data_in_buffer(state) == 0, amqp_frames_enqueued(state) == 0 {
+                if waitForSocket(state, or: wakeup, until: wait) { wait = Deadline(seconds: 0) }
+            }
+            // The first frame within the wait, then whatever else is already there.
+            if try readFrame(wait, waitingOn: channel, operation: operation) {
+                while try readFrame(Deadline(seconds: 0), waitingOn: channel, operation: operation) {}
+            }
+            guard var tracker = confirms[channel] else {
+                throw channelErrors[channel] ?? AMQPError(.connectionLost, "the connection is closed", operation: operation)
+            }
+            let nacks = tracker.takeNacks()
+            confirms[channel] = tracker
+            if let first = nacks.first {
+                throw AMQPError(
+                    .nacked, "\(nacks.count) publish(es) nacked, the first with sequence number \(first)",
+                    operation: operation, channel: channel)
+            }
+            return tracker.settledThrough
+        }
+    }
+
     private func timedOut(
         _ tracker: ConfirmTracker, _ timeout: Double, _ operation: String, _ channel: UInt16
     )

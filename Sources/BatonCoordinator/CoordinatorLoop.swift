@@ -32,6 +32,10 @@ final class CoordinatorLoop: @unchecked Sendable {
     private var lastLeaseCheck = Date()
     private let receive: ReceivePolicy
     private var pending = PendingBatch()
+    /// Committed batches whose results are acked once the broker confirmed their tasks.
+    private var backlog = ConfirmBacklog()
+    /// The publisher's last confirm sequence number.
+    private var lastSequence: UInt64 = 0
     /// The earliest timer of any cached run.
     private var nextWakeUp: Date?
     /// Mutex, concurrency and cache requests of every run (mirrors `baton.holds`).
@@ -93,6 +97,8 @@ final class CoordinatorLoop: @unchecked Sendable {
         try BatonTopology.declareCommon(on: publisher)
         self.publisher = publisher
         declaredQueues = []
+        backlog.reset()
+        lastSequence = 0
 
         let consumer = try AMQPConnection(url: configuration.amqpURL, connectionName: "baton-coordinator-consume")
         let channels = BatonTopology.CoordinatorChannel.self
@@ -139,6 +145,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         store?.close(); store = nil
         runs = [:]
         pending = PendingBatch()
+        backlog.reset()
         admission = AdmissionTable()
         uncommittedCache = [:]
         grants = []
@@ -177,8 +184,13 @@ final class CoordinatorLoop: @unchecked Sendable {
         var lastDeadLetterTag: UInt64?
         var received = 0
         let channels = BatonTopology.CoordinatorChannel.self
-        while let wait = receive.wait(received: received, hasPending: pending.hasDecisions, nextWakeUp: nextWakeUp, now: Date()),
-            let delivery = try consumer.nextDelivery(timeout: wait)
+        // While confirms are due, the wait also ends when they arrive on the publisher's socket
+        // (over TLS, which cannot be polled that way, it is kept short instead).
+        let confirmsDue = !backlog.isEmpty
+        let watching = confirmsDue ? publisher?.socketDescriptor : nil
+        while let policyWait = receive.wait(received: received, hasPending: pending.hasDecisions, nextWakeUp: nextWakeUp, now: Date()),
+            let delivery = try consumer.nextDelivery(
+                timeout: confirmsDue && consumer.url.useTLS ? min(policyWait, 0.002) : policyWait, watching: watching)
         {
             received += 1
             switch delivery.channel {
@@ -200,8 +212,26 @@ final class CoordinatorLoop: @unchecked Sendable {
                 if try startRun(report.runID) { record(report.runID, runs[report.runID]!.handle(report.event)) }
             }
         }
+        try settleConfirms()
         try commit(ackUpTo: lastResultTag)
         if let tag = lastDeadLetterTag { try consumer.ack(deliveryTag: tag, multiple: true, channel: channels.deadLetters) }
+    }
+
+    /// Takes the confirms that arrived (waiting for them when too many batches are held), acks the
+    /// results of the batches they release, and records the newest confirmed batch with the next commit.
+    private func settleConfirms() throws {
+        guard let publisher, let consumer, !backlog.isEmpty else { return }
+        var settled = try publisher.readConfirms(timeout: 0)
+        if backlog.isFull && settled < backlog.entries[0].publishedThrough {
+            try publisher.waitForConfirms()  // the broker is slow: let it catch up (a timeout reconnects)
+            settled = lastSequence
+        }
+        let release = backlog.settled(through: settled)
+        lastPublisherService = Date()
+        if let number = release.confirmedBatch { pending.confirmedBatch = max(pending.confirmedBatch ?? number, number) }
+        if let tag = release.ackThrough {
+            try consumer.ack(deliveryTag: tag, multiple: true, channel: BatonTopology.CoordinatorChannel.results)
+        }
     }
 
     private func handleHeartbeat(_ delivery: AMQPDelivery) {
@@ -455,7 +485,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         _ batch: PendingBatch, number: Int64?, ackUpTo tag: UInt64?, began: ContinuousClock.Instant,
         applied: ContinuousClock.Instant
     ) throws {
-        guard let publisher, let consumer else { return }
+        guard let publisher, consumer != nil else { return }
         uncommittedCache = [:]
         let publications = batch.publications
         for publication in publications {
@@ -465,20 +495,20 @@ final class CoordinatorLoop: @unchecked Sendable {
                 if declaredQueues.insert(routingKey).inserted {
                     try BatonTopology.declareTaskQueue(pool: task.pool, procedure: task.procedure, on: publisher)
                 }
-                try publisher.publish(
+                lastSequence = try publisher.publish(
                     exchange: BatonTopology.tasksExchange, routingKey: routingKey,
                     body: task.encoded(), persistent: true, priority: UInt8(clamping: task.priority))
             case let .cancel(message):
-                try publisher.publish(exchange: BatonTopology.controlExchange, routingKey: "", body: message.encoded(), persistent: false)
+                lastSequence = try publisher.publish(
+                    exchange: BatonTopology.controlExchange, routingKey: "", body: message.encoded(), persistent: false)
             }
         }
-        if !publications.isEmpty {
-            try publisher.waitForConfirms()
-            lastPublisherService = Date()
-            // Recorded with the next commit: a restart then knows the broker holds this batch's tasks.
-            if let number { pending.confirmedBatch = max(pending.confirmedBatch ?? number, number) }
+        // The results are acked, and the batch recorded as confirmed (so a restart knows the broker
+        // holds its tasks), once the broker confirmed everything published so far: not waited for here.
+        if tag != nil || !publications.isEmpty {
+            backlog.committed(publishedThrough: lastSequence, resultTag: tag, number: number, published: !publications.isEmpty)
+            try settleConfirms()
         }
-        if let tag { try consumer.ack(deliveryTag: tag, multiple: true, channel: BatonTopology.CoordinatorChannel.results) }
         if !batch.order.isEmpty {
             let clock = ContinuousClock()
             logger.debug(

@@ -3,17 +3,22 @@ import BatonAMQP
 import Foundation
 import Logging
 
-/// The publisher thread: sends reports and heartbeats with publisher confirms,
-/// and only after the broker confirmed a result passes its task on to be acked.
+/// The publisher thread: sends reports and heartbeats with publisher confirms, without waiting
+/// for one batch's confirms before publishing the next (`ReportPipeline` keeps what is in
+/// flight), and passes a result's task on to be acked only once the broker confirmed it.
 final class ReportPublisher: @unchecked Sendable {
-    // Safe: `connection` is touched only by the publisher thread.
+    // Safe: `connection`, `pipeline` and the heartbeat counters are touched only by the publisher thread.
     private let configuration: WorkerConfiguration
     private let mailbox: WorkerMailbox
     private let startedAt: Date
     private var connection: AMQPConnection?
+    private var pipeline = ReportPipeline(window: ReportPublisher.window)
     private var lastHeartbeat = Date.distantPast
     /// Heartbeats sent so far: the first and every `WorkerHeartbeat.schemasEvery`th carry the schemas.
     private var heartbeatsSent = 0
+
+    /// Reports published and not yet confirmed, at most.
+    static let window = 1_000
 
     init(configuration: WorkerConfiguration, mailbox: WorkerMailbox, startedAt: Date) {
         self.configuration = configuration
@@ -33,14 +38,8 @@ final class ReportPublisher: @unchecked Sendable {
                     connection = c
                     backoff.reset()
                 }
-                let reports = mailbox.takeReports(timeout: 0.2)
-                do {
-                    try send(reports)
-                } catch {
-                    mailbox.putBack(reports)
-                    throw error
-                }
-                if reports.isEmpty && done() {
+                try step()
+                if pipeline.isEmpty && mailbox.hasNoReports && done() {
                     // The last heartbeat says this worker is gone, so it leaves `baton workers` at once.
                     try? connection?.publish(
                         exchange: "", routingKey: BatonTopology.heartbeatsQueue,
@@ -49,6 +48,7 @@ final class ReportPublisher: @unchecked Sendable {
                     break
                 }
             } catch {
+                mailbox.putBack(pipeline.takeUnconfirmed())
                 let delay = backoff.next()
                 configuration.logger.error("worker publisher: \(error); reconnecting in \(String(format: "%.1f", delay)) s")
                 connection?.close()
@@ -61,24 +61,28 @@ final class ReportPublisher: @unchecked Sendable {
         connection = nil
     }
 
-    private func send(_ reports: [OutgoingReport]) throws {
+    /// Publishes what is waiting (as the window allows) and a heartbeat if due, then reads the
+    /// confirms that came, waiting a little for them or for new reports.
+    private func step() throws {
         guard let connection else { return }
-        let heartbeatDue = Date().timeIntervalSince(lastHeartbeat) >= configuration.heartbeatInterval
-        if reports.isEmpty && !heartbeatDue { return }
+        let reports = mailbox.takeReports(limit: pipeline.room)
         for report in reports {
-            try connection.publish(exchange: "", routingKey: BatonTopology.resultsQueue, body: report.body, persistent: true)
+            let sequence = try connection.publish(
+                exchange: "", routingKey: BatonTopology.resultsQueue, body: report.body, persistent: true)
+            pipeline.published(report, sequence: sequence)
         }
-        if heartbeatDue {
-            try connection.publish(
+        if Date().timeIntervalSince(lastHeartbeat) >= configuration.heartbeatInterval {
+            let sequence = try connection.publish(
                 exchange: "", routingKey: BatonTopology.heartbeatsQueue, body: heartbeat(stopping: false).encoded(),
                 persistent: false)
-        }
-        try connection.waitForConfirms()
-        if heartbeatDue {
+            pipeline.published(nil, sequence: sequence)
             lastHeartbeat = Date()
             heartbeatsSent += 1
         }
-        mailbox.confirmAcks(reports.compactMap(\.ack))
+        // Confirms are awaited while new reports can still wake the wait and go out; a full
+        // window waits for confirms only.
+        let settled = try connection.readConfirms(timeout: 0.2, wakeup: pipeline.isFull ? nil : mailbox.publisherWakeup)
+        mailbox.confirmed(pipeline.confirmed(through: settled))
     }
 
     private func heartbeat(stopping: Bool) -> WorkerHeartbeat {

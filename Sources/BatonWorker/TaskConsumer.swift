@@ -67,7 +67,7 @@ final class TaskConsumer: @unchecked Sendable {
                 try sendAcks()
                 // The publisher wakes this wait when acks are due; over TLS it cannot, so poll often then.
                 let wait = mailbox.hasAcksComing && configuration.amqpURL.hasPrefix("amqps:") ? 0.005 : 0.05
-                guard let delivery = try connection?.nextDelivery(timeout: wait, wakeup: mailbox.wakeup) else { continue }
+                guard let delivery = try connection?.nextDelivery(timeout: wait, wakeup: mailbox.consumerWakeup) else { continue }
                 if delivery.channel == BatonTopology.WorkerChannel.control {
                     handleControl(delivery)
                 } else {

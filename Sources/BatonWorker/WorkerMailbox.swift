@@ -11,22 +11,26 @@ final class WorkerMailbox: @unchecked Sendable {
     /// Reports taken by the publisher and not yet confirmed (or put back).
     private var publishing = 0
     /// Wakes the consumer thread when acks are due.
-    let wakeup = AMQPWakeup()
+    let consumerWakeup = AMQPWakeup()
+    /// Wakes the publisher thread when reports are posted.
+    let publisherWakeup = AMQPWakeup()
 
     func post(_ report: OutgoingReport) {
         condition.lock()
+        let first = reports.isEmpty
         reports.append(report)
-        condition.broadcast()
         condition.unlock()
+        if first { publisherWakeup.signal() }
     }
 
-    /// Waits up to `timeout` for reports and takes them all.
-    func takeReports(timeout: Double) -> [OutgoingReport] {
+    /// Takes up to `limit` reports, oldest first, without waiting.
+    func takeReports(limit: Int) -> [OutgoingReport] {
         condition.lock(); defer { condition.unlock() }
-        if reports.isEmpty { _ = condition.wait(until: Date().addingTimeInterval(timeout)) }
-        let taken = reports
-        reports = []
-        publishing = taken.count
+        let count = min(limit, reports.count)
+        guard count > 0 else { return [] }
+        let taken = Array(reports.prefix(count))
+        reports.removeFirst(count)
+        publishing += taken.count
         return taken
     }
 
@@ -38,12 +42,15 @@ final class WorkerMailbox: @unchecked Sendable {
         condition.unlock()
     }
 
-    func confirmAcks(_ items: [DeliveryAck]) {
+    /// The broker confirmed these reports: their task deliveries are due for an ack.
+    func confirmed(_ items: [OutgoingReport]) {
+        guard !items.isEmpty else { return }
         condition.lock()
-        acks.append(contentsOf: items)
-        publishing = 0
+        publishing = max(0, publishing - items.count)
+        let due = items.compactMap(\.ack)
+        acks.append(contentsOf: due)
         condition.unlock()
-        if !items.isEmpty { wakeup.signal() }
+        if !due.isEmpty { consumerWakeup.signal() }
     }
 
     func takeAcks() -> [DeliveryAck] {
@@ -54,7 +61,7 @@ final class WorkerMailbox: @unchecked Sendable {
     }
 
     func taskStarted() { condition.lock(); busy += 1; condition.unlock() }
-    func taskEnded() { condition.lock(); busy -= 1; condition.broadcast(); condition.unlock() }
+    func taskEnded() { condition.lock(); busy -= 1; condition.unlock() }
 
     /// True when nothing runs and nothing waits to be published or acked.
     var isIdle: Bool {
@@ -62,7 +69,13 @@ final class WorkerMailbox: @unchecked Sendable {
         return busy == 0 && reports.isEmpty && publishing == 0 && acks.isEmpty
     }
 
-    /// True while results are on their way to being acked: over TLS, where `wakeup` cannot
+    /// True when no report waits to be published.
+    var hasNoReports: Bool {
+        condition.lock(); defer { condition.unlock() }
+        return reports.isEmpty
+    }
+
+    /// True while results are on their way to being acked: over TLS, where `consumerWakeup` cannot
     /// interrupt the wait, the consumer then polls often, because an ack frees a prefetch place.
     var hasAcksComing: Bool {
         condition.lock(); defer { condition.unlock() }

@@ -1,0 +1,53 @@
+/// Committed batches whose results wait to be acked until the broker confirmed the tasks
+/// published up to them, as a value: the coordinator goes on receiving and committing the
+/// next batches meanwhile, instead of blocking on each batch's confirms. Result acks are
+/// cumulative (`multiple`), so batches are released strictly in order.
+struct ConfirmBacklog: Sendable {
+    struct Entry: Sendable, Equatable {
+        /// The publisher's sequence number after this batch's publishes (earlier ones included).
+        let publishedThrough: UInt64
+        /// The last result delivery of the batch, to ack with `multiple`.
+        let resultTag: UInt64?
+        /// The commit's batch number, recorded as confirmed once its tasks are.
+        let number: Int64?
+        /// Whether the batch published anything (only then is its number worth recording).
+        let published: Bool
+    }
+
+    /// What a settle releases: the results to ack and the newest batch whose tasks the broker holds.
+    struct Release: Sendable, Equatable {
+        var ackThrough: UInt64?
+        var confirmedBatch: Int64?
+    }
+
+    /// The most committed batches to hold before waiting for confirms.
+    let limit: Int
+    private(set) var entries: [Entry] = []
+
+    init(limit: Int = 64) { self.limit = max(1, limit) }
+
+    var isEmpty: Bool { entries.isEmpty }
+    var isFull: Bool { entries.count >= limit }
+
+    /// A batch was committed and its tasks published, up to sequence number `publishedThrough`.
+    mutating func committed(publishedThrough: UInt64, resultTag: UInt64?, number: Int64?, published: Bool) {
+        entries.append(Entry(publishedThrough: publishedThrough, resultTag: resultTag, number: number, published: published))
+    }
+
+    /// The broker settled every publish through `sequence`: releases the batches it covers, in order.
+    mutating func settled(through sequence: UInt64) -> Release {
+        var release = Release()
+        var count = 0
+        for entry in entries {
+            guard entry.publishedThrough <= sequence else { break }
+            count += 1
+            if let tag = entry.resultTag { release.ackThrough = max(release.ackThrough ?? tag, tag) }
+            if entry.published, let number = entry.number { release.confirmedBatch = max(release.confirmedBatch ?? number, number) }
+        }
+        entries.removeFirst(count)
+        return release
+    }
+
+    /// The connections are gone: unacked results come back from the broker, nothing to release.
+    mutating func reset() { entries = [] }
+}

@@ -1,0 +1,45 @@
+import Testing
+
+@testable import BatonCoordinator
+
+@Suite("ConfirmBacklog: result acks wait for the confirms of the tasks published before them")
+struct ConfirmBacklogTests {
+    @Test func nothingIsReleasedBeforeItsTasksAreConfirmed() {
+        var backlog = ConfirmBacklog()
+        backlog.committed(publishedThrough: 10, resultTag: 5, number: 1, published: true)
+        #expect(backlog.settled(through: 9) == .init(ackThrough: nil, confirmedBatch: nil))
+        #expect(!backlog.isEmpty)
+        #expect(backlog.settled(through: 10) == .init(ackThrough: 5, confirmedBatch: 1))
+        #expect(backlog.isEmpty)
+    }
+
+    @Test func batchesAreReleasedInOrderEvenWhenALaterOneHasNothingToConfirm() {
+        var backlog = ConfirmBacklog()
+        backlog.committed(publishedThrough: 10, resultTag: 5, number: 1, published: true)
+        // Published nothing, but its results' ack is cumulative: it must not pass the batch before it.
+        backlog.committed(publishedThrough: 10, resultTag: 9, number: 2, published: false)
+        backlog.committed(publishedThrough: 20, resultTag: 14, number: 3, published: true)
+        #expect(backlog.settled(through: 3) == .init(ackThrough: nil, confirmedBatch: nil))
+        #expect(
+            backlog.settled(through: 15) == .init(ackThrough: 9, confirmedBatch: 1), "a batch that published nothing is not recorded as confirmed")
+        #expect(backlog.entries.count == 1)
+        #expect(backlog.settled(through: 25) == .init(ackThrough: 14, confirmedBatch: 3))
+    }
+
+    @Test func aBatchWithoutResultsStillRecordsItsConfirmedTasks() {
+        var backlog = ConfirmBacklog()
+        backlog.committed(publishedThrough: 4, resultTag: nil, number: 7, published: true)
+        #expect(backlog.settled(through: 4) == .init(ackThrough: nil, confirmedBatch: 7))
+    }
+
+    @Test func fullAfterTheLimitAndEmptyAfterAReset() {
+        var backlog = ConfirmBacklog(limit: 2)
+        backlog.committed(publishedThrough: 1, resultTag: 1, number: 1, published: true)
+        #expect(!backlog.isFull)
+        backlog.committed(publishedThrough: 2, resultTag: 2, number: 2, published: true)
+        #expect(backlog.isFull)
+        backlog.reset()
+        #expect(backlog.isEmpty)
+        #expect(backlog.settled(through: 2) == .init(ackThrough: nil, confirmedBatch: nil))
+    }
+}
