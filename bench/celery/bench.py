@@ -122,11 +122,50 @@ def peak_rss_mb():
     return best
 
 
+_redis = None
+
+
+def stored_results(task_ids):
+    """The stored results of finished tasks, read straight from Redis (None for
+    a task with no result yet); raises if one of them failed."""
+    global _redis
+    if _redis is None:
+        import redis
+        _redis = redis.Redis.from_url(app.conf.result_backend)
+    keys = [app.backend.get_key_for_task(t) for t in task_ids]
+    out = []
+    for raw in _redis.mget(keys):
+        if raw is None:
+            out.append(None)
+            continue
+        meta = json.loads(raw)
+        if meta["status"] != "SUCCESS":
+            raise RuntimeError(f"task {meta.get('task_id')} {meta['status']}: {meta.get('result')}")
+        out.append(meta["result"])
+    return out
+
+
+def wait_result(task_id, timeout):
+    """Polls Redis every 2 ms for one task's result. Used instead of
+    AsyncResult.get(), whose pub/sub consumer in the driver slowed down with
+    every earlier round (tens of seconds after 30,000 tasks), which would have
+    measured the driver rather than Celery. BatonBenchmark polls its run's
+    status the same way (every 20 ms)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        (result,) = stored_results([task_id])
+        if result is not None:
+            return result
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"no result for task {task_id} within {timeout:.0f} s")
+        time.sleep(0.002)
+
+
 def fan_out(n, timeout):
     start = time.time()
     result = chord(noop.s(i) for i in range(n))(collect.s())
     submitted = time.time() - start
-    out = result.get(timeout=timeout, propagate=True)
+    out = wait_result(result.id, timeout)
     seconds = time.time() - start
     if out["count"] != n or out["sum"] != n * (n - 1) // 2:
         raise RuntimeError(f"chord callback got {out['count']} results, expected {n}")
@@ -142,21 +181,26 @@ def chain_run(m, timeout):
     start = time.time()
     result = chain(hop.s(None, 0), *(hop.s(k) for k in range(1, m)))()
     submitted = time.time() - start
-    last = result.get(timeout=timeout, propagate=True)
+    last = wait_result(result.id, timeout)
     seconds = time.time() - start
     if last["k"] != m - 1:
         raise RuntimeError(f"chain ended at hop {last['k']}, expected {m - 1}")
     # Walk back from the last link to collect every task's timestamps.
-    rows, node = [], result
+    ids, node = [], result
     while node is not None:
-        rows.append(node.get(timeout=30))
+        ids.append(node.id)
         node = node.parent
+    rows = [r for r in stored_results(ids) if r is not None]
     rows.sort(key=lambda r: r["k"])
     if [r["k"] for r in rows] != list(range(m)):
         raise RuntimeError("chain results incomplete")
-    hops = sorted(b["started"] - a["finished"] for a, b in zip(rows, rows[1:]))
+    hops = [b["started"] - a["finished"] for a, b in zip(rows, rows[1:])]
+    worst = max(range(len(hops)), key=hops.__getitem__)
+    hops_sorted = sorted(hops)
     return {"seconds": seconds, "submit": submitted, "nodes_per_s": m / seconds,
-            "p50": percentile(hops, 0.5) * 1000, "p99": percentile(hops, 0.99) * 1000}
+            "p50": percentile(hops_sorted, 0.5) * 1000, "p99": percentile(hops_sorted, 0.99) * 1000,
+            "mean": statistics.fmean(hops) * 1000, "max": hops[worst] * 1000, "max_at": worst + 1,
+            "first_start": (rows[0]["started"] - start) * 1000}
 
 
 def summary(values, fmt):
@@ -210,7 +254,9 @@ def main():
                         else:
                             m = chain_run(a.chain, a.timeout)
                             log(f"{w}x{s} chain M={a.chain} round {r + 1}: {m['seconds']:.2f} s, "
-                                f"{m['nodes_per_s']:.0f} nodes/s, hop p50 {m['p50']:.2f} ms p99 {m['p99']:.2f} ms")
+                                f"{m['nodes_per_s']:.0f} nodes/s, hop p50 {m['p50']:.2f} ms p99 {m['p99']:.2f} ms "
+                                f"mean {m['mean']:.2f} ms max {m['max']:.0f} ms (hop {m['max_at']}), "
+                                f"first task started {m['first_start']:.0f} ms after submit")
                         rounds.append(m)
                     except Exception as e:  # a timeout or a failed task: report it, go on
                         failed = True
@@ -229,7 +275,9 @@ def main():
     n_fmt = lambda v: f"{v:,.0f}"  # noqa: E731
     s_fmt = lambda v: f"{v:.2f}"  # noqa: E731
     print()
-    print(f"Median (min–max) of {a.rounds} round(s); fan-out N={a.nodes:,} + chord, chain M={a.chain:,}; {os.cpu_count()} cores.")
+    confirms = "on" if app.conf.broker_transport_options.get("confirm_publish") else "off"
+    print(f"Median (min–max) of {a.rounds} round(s); fan-out N={a.nodes:,} + chord, chain M={a.chain:,}; "
+          f"{os.cpu_count()} cores; publisher confirms {confirms}, Redis appendfsync {os.environ.get('CELERY_BENCH_FSYNC', '?')}.")
     print()
     print("| system | scenario | workers×slots | nodes/s | submit s | hop p50 ms | hop p99 ms | worker peak RSS MB |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")

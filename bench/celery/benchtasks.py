@@ -26,7 +26,8 @@ app.conf.update(
     # unacked, so the broker redelivers it.
     task_acks_on_failure_or_timeout=True,
     task_reject_on_worker_lost=True,
-    broker_transport_options={"confirm_publish": True},
+    # Publisher confirms (not Celery's default): CELERY_BENCH_CONFIRMS=0 turns them off.
+    broker_transport_options={"confirm_publish": os.environ.get("CELERY_BENCH_CONFIRMS", "1") != "0"},
     task_default_delivery_mode="persistent",
     task_queues=[Queue(QUEUE, durable=True)],
     task_default_queue=QUEUE,

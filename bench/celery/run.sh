@@ -11,6 +11,7 @@
 #   options: --workers W  --slots N (alias --concurrency)  --shapes WxN,...  --nodes N
 #            --chain M  --rounds R  --only fan-out|chain  --timeout S (per scenario round)
 #            --redis-fsync always|everysec|no (Redis AOF fsync policy; default always)
+#            --no-confirms (publish without publisher confirms, Celery's default)
 #
 # Installs what is missing: redis-server (Debian), python3-venv (Debian, only if
 # venv is unavailable), celery 5.x and redis (PyPI, in .data/celery-venv).
@@ -32,7 +33,7 @@ log() { printf 'celery-bench: %s\n' "$*" >&2; }
 die() { printf 'celery-bench: error: %s\n' "$*" >&2; exit 1; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
-workers=1 slots=8 shapes="" nodes=10000 chain=1000 rounds=3 only="" timeout=600 fsync=always
+workers=1 slots=8 shapes="" nodes=10000 chain=1000 rounds=3 only="" timeout=600 fsync=always confirms=1
 while [ $# -gt 0 ]; do
     case "$1" in
         --workers) workers="${2:?--workers needs a value}"; shift 2 ;;
@@ -43,8 +44,9 @@ while [ $# -gt 0 ]; do
         --rounds) rounds="${2:?--rounds needs a value}"; shift 2 ;;
         --only) only="${2:?--only needs a value}"; shift 2 ;;
         --timeout) timeout="${2:?--timeout needs a value}"; shift 2 ;;
+        --no-confirms) confirms=0; shift ;;
         --redis-fsync) fsync="${2:?--redis-fsync needs a value}"; shift 2 ;;
-        -h|--help) sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) die "unknown option '$1' (see --help)" ;;
     esac
 done
@@ -131,6 +133,7 @@ log "redis-server $(redis-server --version | grep -o 'v=[0-9.]*' | cut -c3-) on 
 
 export CELERY_BENCH_BROKER="amqp://guest:guest@127.0.0.1:$AMQP_PORT/$VHOST"
 export CELERY_BENCH_BACKEND="redis://127.0.0.1:$redis_port/0"
+export CELERY_BENCH_CONFIRMS="$confirms" CELERY_BENCH_FSYNC="$fsync"
 
 # Bounded: every scenario round has --timeout; the whole driver gets the sum plus slack.
 n_shapes=$(tr ',' '\n' <<<"$shapes" | wc -l)
