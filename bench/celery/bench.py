@@ -30,6 +30,13 @@ from celery import chain, chord  # noqa: E402
 import benchtasks  # noqa: E402
 from benchtasks import app, collect, hop, noop  # noqa: E402
 
+# The driver reads results straight from Redis (wait_result), so it does not
+# subscribe to them: Celery's client would otherwise SUBSCRIBE to every header
+# task of a chord while applying it (a Redis round trip each, inside the timed
+# submit) and, never reading those channels, be disconnected by Redis once its
+# pub/sub output buffer overflowed.
+app.backend.add_pending_result = lambda result, weak=False, start_drainer=True: result
+
 workers = []  # Popen objects of the running Celery worker processes
 
 
