@@ -197,7 +197,14 @@ def chain_run(m, timeout):
     while node is not None:
         ids.append(node.id)
         node = node.parent
-    rows = [r for r in stored_results(ids) if r is not None]
+    # A Celery worker publishes the next link before it stores its own result,
+    # so the last result can be in Redis before an earlier one: wait briefly.
+    deadline = time.monotonic() + 30
+    while True:
+        rows = [r for r in stored_results(ids) if r is not None]
+        if len(rows) == len(ids) or time.monotonic() > deadline:
+            break
+        time.sleep(0.01)
     rows.sort(key=lambda r: r["k"])
     if [r["k"] for r in rows] != list(range(m)):
         raise RuntimeError("chain results incomplete")
