@@ -164,7 +164,7 @@ def wait_result(task_id, timeout):
         if result is not None:
             return result
         if time.monotonic() > deadline:
-            raise TimeoutError(f"no result for task {task_id} within {timeout:.0f} s")
+            raise TimeoutError(f"no result for task {task_id} within the scenario's deadline")
         time.sleep(0.002)
 
 
@@ -172,7 +172,7 @@ def fan_out(n, timeout):
     start = time.time()
     result = chord(noop.s(i) for i in range(n))(collect.s())
     submitted = time.time() - start
-    out = wait_result(result.id, timeout)
+    out = wait_result(result.id, timeout - submitted)  # the deadline counts from the first publish
     seconds = time.time() - start
     if out["count"] != n or out["sum"] != n * (n - 1) // 2:
         raise RuntimeError(f"chord callback got {out['count']} results, expected {n}")
@@ -188,7 +188,7 @@ def chain_run(m, timeout):
     start = time.time()
     result = chain(hop.s(None, 0), *(hop.s(k) for k in range(1, m)))()
     submitted = time.time() - start
-    last = wait_result(result.id, timeout)
+    last = wait_result(result.id, timeout - submitted)
     seconds = time.time() - start
     if last["k"] != m - 1:
         raise RuntimeError(f"chain ended at hop {last['k']}, expected {m - 1}")
@@ -239,8 +239,14 @@ def main():
     scenarios = [a.only] if a.only else ["fan-out", "chain"]
 
     def on_signal(signum, frame):
+        # Stop the workers, then leave at once: a SystemExit raised in the middle
+        # of a publish could be swallowed by the client library's retry logic.
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         stop_workers(a.pid_file)
-        sys.exit(128 + signum)
+        log(f"stopped by signal {signum}")
+        sys.stdout.flush()
+        os._exit(128 + signum)
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
 

@@ -95,10 +95,11 @@ redis_pid="" driver_pid=""
 cleanup() {
     local rc=$?
     trap - EXIT INT TERM
-    if [ -n "$driver_pid" ] && kill -0 "$driver_pid" 2>/dev/null; then
-        kill -TERM "$driver_pid" 2>/dev/null || true
-        for _ in $(seq 1 50); do kill -0 "$driver_pid" 2>/dev/null || break; sleep 0.2; done
-        kill -KILL "$driver_pid" 2>/dev/null || true
+    # The driver runs in a process group of its own (setsid): stop all of it.
+    if [ -n "$driver_pid" ] && kill -0 -- "-$driver_pid" 2>/dev/null; then
+        kill -TERM -- "-$driver_pid" 2>/dev/null || true
+        for _ in $(seq 1 150); do kill -0 -- "-$driver_pid" 2>/dev/null || break; sleep 0.2; done
+        kill -KILL -- "-$driver_pid" 2>/dev/null || true
     fi
     # Worker process groups the driver started (in case it could not stop them).
     if [ -f "$WORK/workers.pids" ]; then
@@ -133,6 +134,7 @@ log "redis-server $(redis-server --version | grep -o 'v=[0-9.]*' | cut -c3-) on 
 
 export CELERY_BENCH_BROKER="amqp://guest:guest@127.0.0.1:$AMQP_PORT/$VHOST"
 export CELERY_BENCH_BACKEND="redis://127.0.0.1:$redis_port/0"
+export PYTHONDONTWRITEBYTECODE=1  # no __pycache__ in the work tree
 export CELERY_BENCH_CONFIRMS="$confirms" CELERY_BENCH_FSYNC="$fsync"
 
 # Bounded: every scenario round has --timeout; the whole driver gets the sum plus slack.
@@ -142,6 +144,6 @@ budget=$(( n_shapes * (n_scen * rounds * timeout + 180) ))
 args=(--shapes "$shapes" --nodes "$nodes" --chain "$chain" --rounds "$rounds" --timeout "$timeout"
       --pid-file "$WORK/workers.pids" --log-dir "$WORK" --json "$WORK/results.json")
 [ -n "$only" ] && args+=(--only "$only")
-timeout --signal=TERM --kill-after=30 "$budget" "$VENV/bin/python" "$HERE/bench.py" "${args[@]}" &
+setsid timeout --signal=TERM --kill-after=30 "$budget" "$VENV/bin/python" "$HERE/bench.py" "${args[@]}" &
 driver_pid=$!
 wait "$driver_pid"
