@@ -31,7 +31,7 @@ app.conf.update(
     task_default_delivery_mode="persistent",
     task_queues=[Queue(QUEUE, durable=True)],
     task_default_queue=QUEUE,
-    # One message in flight per slot beyond the one running.
+    # Prefetch count = slots x 1: no message waits in a busy worker beyond one per slot.
     worker_prefetch_multiplier=1,
     task_serializer="json",
     result_serializer="json",
