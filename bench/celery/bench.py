@@ -214,7 +214,9 @@ def chain_run(m, timeout):
     return {"seconds": seconds, "submit": submitted, "nodes_per_s": m / seconds,
             "p50": percentile(hops_sorted, 0.5) * 1000, "p99": percentile(hops_sorted, 0.99) * 1000,
             "mean": statistics.fmean(hops) * 1000, "max": hops[worst] * 1000, "max_at": worst + 1,
-            "first_start": (rows[0]["started"] - start) * 1000}
+            "first_start": (rows[0]["started"] - start) * 1000,
+            "early": statistics.fmean(hops[:len(hops) // 10]) * 1000,
+            "late": statistics.fmean(hops[-(len(hops) // 10):]) * 1000}
 
 
 def summary(values, fmt):
@@ -276,7 +278,8 @@ def main():
                             log(f"{w}x{s} chain M={a.chain} round {r + 1}: {m['seconds']:.2f} s, "
                                 f"{m['nodes_per_s']:.0f} nodes/s, hop p50 {m['p50']:.2f} ms p99 {m['p99']:.2f} ms "
                                 f"mean {m['mean']:.2f} ms max {m['max']:.0f} ms (hop {m['max_at']}), "
-                                f"first task started {m['first_start']:.0f} ms after submit")
+                                f"first task started {m['first_start']:.0f} ms after submit, "
+                                f"mean hop in the first tenth {m['early']:.2f} ms, last tenth {m['late']:.2f} ms")
                         rounds.append(m)
                     except Exception as e:  # a timeout or a failed task: report it, go on
                         failed = True
