@@ -19,6 +19,10 @@ import Foundation
 public final class PGConnection: @unchecked Sendable {
     private let lock = NSLock()
     private var conn: OpaquePointer?
+    /// Statements prepared on this connection, by their text: name.
+    private var prepared: [String: String] = [:]
+    /// The most statements to keep prepared; beyond it, statements run unprepared.
+    static let preparedLimit = 200
 
     /// Connects with a `postgresql://` URI or a `key=value` string, client encoding UTF-8.
     /// Throws a `.connection` error whose text never contains the password.
@@ -69,6 +73,22 @@ public final class PGConnection: @unchecked Sendable {
     /// Runs one statement with text parameters `$1`, `$2`, … (nil is SQL NULL), returning text results.
     public func query(_ sql: String, _ params: [String?] = []) throws -> PGResult {
         try withConnection { conn in try Self.run(conn, sql, params) }
+    }
+
+    /// Like ``query(_:_:)``, but the statement is parsed and planned once per connection and
+    /// reused by its text: for statements run over and over on a hot path. A statement whose
+    /// text varies without end (more than 200 kinds) runs unprepared beyond the first 200.
+    public func preparedQuery(_ sql: String, _ params: [String?] = []) throws -> PGResult {
+        try withConnection { conn in
+            if let name = prepared[sql] { return try Self.run(conn, sql, params, prepared: name) }
+            guard prepared.count < Self.preparedLimit else { return try Self.run(conn, sql, params) }
+            let name = "baton_\(prepared.count + 1)"
+            guard let result = PQprepare(conn, name, sql, Int32(params.count), nil) else { throw PostgresError.fromConnection(conn) }
+            defer { PQclear(result) }
+            guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw PostgresError.fromResult(result, connection: conn) }
+            prepared[sql] = name
+            return try Self.run(conn, sql, params, prepared: name)
+        }
     }
 
     /// Runs one statement and returns the number of rows it affected.
@@ -162,14 +182,16 @@ public final class PGConnection: @unchecked Sendable {
         return try body(conn)
     }
 
-    private static func run(_ conn: OpaquePointer, _ sql: String, _ params: [String?]) throws -> PGResult {
+    /// Runs `sql`, or the statement prepared as `prepared` (whose text `sql` is).
+    private static func run(_ conn: OpaquePointer, _ sql: String, _ params: [String?], prepared: String? = nil) throws -> PGResult {
         for (index, param) in params.enumerated() where param?.utf8.contains(0) == true {
             throw PostgresError(kind: .invalidUsage, message: "parameter $\(index + 1) contains a NUL byte")
         }
         let cParams: [UnsafeMutablePointer<CChar>?] = params.map { $0.flatMap { strdup($0) } }
         defer { for param in cParams { free(param) } }
         let result = cParams.map { $0.map { UnsafePointer($0) } }.withUnsafeBufferPointer { values in
-            PQexecParams(conn, sql, Int32(values.count), nil, values.baseAddress, nil, nil, 0)
+            if let prepared { return PQexecPrepared(conn, prepared, Int32(values.count), values.baseAddress, nil, nil, 0) }
+            return PQexecParams(conn, sql, Int32(values.count), nil, values.baseAddress, nil, nil, 0)
         }
         guard let result else { throw PostgresError.fromConnection(conn) }
         defer { PQclear(result) }

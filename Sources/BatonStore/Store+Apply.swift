@@ -237,7 +237,8 @@ extension Store {
                 "confirmed",
                 "update baton.publications set confirmed_through = greatest(confirmed_through, \(confirmedParameter)::bigint) where id = 1")
         }
-        let result = try connection.query(statement.sql, statement.parameters)
+        // Prepared once per shape (which parts the batch needs): the hot path skips parsing and planning.
+        let result = try connection.preparedQuery(statement.sql, statement.parameters)
         return queues ? result.int64(0, "batch") : nil
     }
 
