@@ -9,7 +9,7 @@ public struct WorkerConfiguration: Sendable {
     /// Slots: procedures run at once.
     public var concurrency: Int
     /// Tasks taken from the broker at once: those in slots plus those waiting in the worker
-    /// for a slot to free. At least `concurrency`; the default is twice it.
+    /// for a slot to free. At least `concurrency`; the default is four times it.
     public var prefetch: Int
     public var registry: ProcedureRegistry
     public var id: String
@@ -31,7 +31,7 @@ public struct WorkerConfiguration: Sendable {
         self.amqpURL = amqpURL
         self.pools = pools
         self.concurrency = max(1, concurrency)
-        self.prefetch = min(65_535, max(self.concurrency, prefetch ?? 2 * self.concurrency))
+        self.prefetch = min(65_535, max(self.concurrency, prefetch ?? 4 * self.concurrency))
         self.registry = registry
         let host = ProcessInfo.processInfo.hostName
         self.id = id ?? "\(host)-\(getpid())-\(UUID().uuidString.prefix(4).lowercased())"

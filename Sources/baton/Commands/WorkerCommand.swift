@@ -14,7 +14,7 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Procedures each process runs at once.") var concurrency = 4
     @Option(
         parsing: .unconditional,
-        help: "Tasks each process takes from the broker at once: those running plus those waiting for a slot (default: twice --concurrency).")
+        help: "Tasks each process takes from the broker at once: those running plus those waiting for a slot (default: four times --concurrency).")
     var prefetch: Int?
     @Option(parsing: .unconditional, help: "Worker processes to start and supervise (a crashed one is restarted).") var processes = 1
     @Option(help: "Comma-separated pools to take work from.") var pools = "default"
