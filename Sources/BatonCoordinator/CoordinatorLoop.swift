@@ -442,11 +442,23 @@ final class CoordinatorLoop: @unchecked Sendable {
         }
     }
 
+    /// Commands committed in one statement at most: a larger batch is committed (and published) in pieces.
+    static let chunkCommands = 5_000
+
     /// Persists, then publishes, then acks: the order that makes a crash at any point harmless.
     private func commit(ackUpTo tag: UInt64?) throws {
-        guard let store else { return }
-        var batch = pending
+        let whole = pending
         pending = PendingBatch()
+        let chunks = whole.chunks(maxCommands: Self.chunkCommands)
+        for (index, chunk) in chunks.enumerated() {
+            // The reports are acked with the last piece, once everything they led to is recorded.
+            try commit(chunk, ackUpTo: index == chunks.count - 1 ? tag : nil)
+        }
+    }
+
+    private func commit(_ chunk: PendingBatch, ackUpTo tag: UInt64?) throws {
+        guard let store else { return }
+        var batch = chunk
         let clock = ContinuousClock()
         let began = clock.now
         var number: Int64?

@@ -81,6 +81,38 @@ struct PendingBatch: Sendable {
         return parts
     }
 
+    /// The same batch as consecutive pieces of at most `maxCommands` commands each, in order (the
+    /// first also carries the heartbeats, requests and confirmed batch): committed and published one
+    /// after another, as if they had been decided in as many batches, so a run that dispatches 100,000
+    /// nodes at once needs memory for one piece's statement, and workers start on the first piece
+    /// while the next is written. A batch with admission changes stays whole (a hold and the queued
+    /// node it admits are recorded together).
+    func chunks(maxCommands: Int) -> [PendingBatch] {
+        guard commandCount > maxCommands, holds.isEmpty else { return [self] }
+        var parts: [PendingBatch] = []
+        var part = PendingBatch()
+        part.heartbeats = heartbeats
+        part.handledRequests = handledRequests
+        part.confirmedBatch = confirmedBatch
+        var size = 0
+        for runID in order {
+            var rest = commands[runID]![...]
+            while !rest.isEmpty {
+                if size == maxCommands {
+                    parts.append(part)
+                    part = PendingBatch()
+                    size = 0
+                }
+                let piece = rest.prefix(maxCommands - size)
+                part.record(runID, Array(piece))
+                size += piece.count
+                rest = rest.dropFirst(piece.count)
+            }
+        }
+        parts.append(part)
+        return parts
+    }
+
     /// What to send once the batch is committed: tasks, then cancel signals, in decision order.
     var publications: [Publication] {
         var out: [Publication] = []

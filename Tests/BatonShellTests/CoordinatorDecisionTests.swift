@@ -77,4 +77,34 @@ struct CoordinatorDecisionTests {
         batch.drop("r1")
         #expect(batch.order == ["r2"] && batch.publications.isEmpty)
     }
+
+    @Test func aLargeBatchIsCommittedInOrderedPiecesWithTheBookkeepingInTheFirst() {
+        var batch = PendingBatch()
+        func task(_ run: String, _ i: Int) -> TaskDispatch {
+            TaskDispatch(runID: run, key: "n\(i)", attempt: 1, procedure: "p", input: .null, pool: "default", priority: 0)
+        }
+        batch.record("r1", (0..<7).map { .dispatch(task("r1", $0)) })
+        batch.record("r2", (0..<3).map { .dispatch(task("r2", $0)) })
+        batch.handledRequests = [3]
+        batch.confirmedBatch = 9
+        #expect(batch.chunks(maxCommands: 10).count == 1, "a batch within the limit stays whole")
+        let parts = batch.chunks(maxCommands: 4)
+        #expect(parts.map(\.commandCount) == [4, 4, 2])
+        #expect(parts.map(\.order) == [["r1"], ["r1", "r2"], ["r2"]])
+        #expect(parts[0].handledRequests == [3] && parts[0].confirmedBatch == 9)
+        #expect(parts.dropFirst().allSatisfy { $0.handledRequests.isEmpty && $0.confirmedBatch == nil })
+        #expect(parts.flatMap(\.publications) == batch.publications, "the same tasks, in the same order")
+    }
+
+    @Test func aBatchWithAdmissionChangesIsNeverCut() {
+        var batch = PendingBatch()
+        let entry = AdmissionTable.Entry(seq: 1, runID: "r1", key: "n0", claims: [], cache: nil, granted: true)
+        batch.hold(.granted(entry))
+        batch.record(
+            "r1",
+            (0..<6).map {
+                .dispatch(TaskDispatch(runID: "r1", key: "n\($0)", attempt: 1, procedure: "p", input: .null, pool: "default", priority: 0))
+            })
+        #expect(batch.chunks(maxCommands: 2).count == 1)
+    }
 }
