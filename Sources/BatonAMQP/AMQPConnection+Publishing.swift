@@ -64,11 +64,7 @@ extension AMQPConnection {
         try locked {
             let operation = "waitForConfirms"
             _ = try requireChannel(channel, operation)
-            guard confirms[channel] != nil else {
-                throw AMQPError(
-                    .invalidArgument, "confirms are not enabled: call enableConfirms(channel: \(channel)) first",
-                    operation: operation, channel: channel)
-            }
+            try requireConfirms(channel, operation)
             let deadline = Deadline(seconds: timeout)
             var polled = false
             while let tracker = confirms[channel], !tracker.isComplete {
@@ -78,17 +74,7 @@ extension AMQPConnection {
                     throw timedOut(tracker, timeout, operation, channel)
                 }
             }
-            guard var tracker = confirms[channel] else {
-                // The channel or connection went away while waiting; handle() would have thrown.
-                throw channelErrors[channel] ?? AMQPError(.connectionLost, "the connection is closed", operation: operation)
-            }
-            let nacks = tracker.takeNacks()
-            confirms[channel] = tracker
-            if let first = nacks.first {
-                throw AMQPError(
-                    .nacked, "\(nacks.count) publish(es) nacked, the first with sequence number \(first)",
-                    operation: operation, channel: channel)
-            }
+            _ = try takeNacks(channel, operation)
         }
     }
 
@@ -101,11 +87,7 @@ extension AMQPConnection {
         try locked {
             let operation = "readConfirms"
             let state = try requireChannel(channel, operation)
-            guard confirms[channel] != nil else {
-                throw AMQPError(
-                    .invalidArgument, "confirms are not enabled: call enableConfirms(channel: \(channel)) first",
-                    operation: operation, channel: channel)
-            }
+            try requireConfirms(channel, operation)
             var wait = Deadline(seconds: timeout)
             if let wakeup, !url.useTLS, amqp_data_in_buffer(state) == 0, amqp_frames_enqueued(state) == 0 {
                 if waitForSocket(state, or: wakeup, until: wait) { wait = Deadline(seconds: 0) }
@@ -114,18 +96,33 @@ extension AMQPConnection {
             if try readFrame(wait, waitingOn: channel, operation: operation) {
                 while try readFrame(Deadline(seconds: 0), waitingOn: channel, operation: operation) {}
             }
-            guard var tracker = confirms[channel] else {
-                throw channelErrors[channel] ?? AMQPError(.connectionLost, "the connection is closed", operation: operation)
-            }
-            let nacks = tracker.takeNacks()
-            confirms[channel] = tracker
-            if let first = nacks.first {
-                throw AMQPError(
-                    .nacked, "\(nacks.count) publish(es) nacked, the first with sequence number \(first)",
-                    operation: operation, channel: channel)
-            }
-            return tracker.settledThrough
+            return try takeNacks(channel, operation).settledThrough
         }
+    }
+
+    /// Throws unless confirms are on for `channel`.
+    private func requireConfirms(_ channel: UInt16, _ operation: String) throws {
+        guard confirms[channel] != nil else {
+            throw AMQPError(
+                .invalidArgument, "confirms are not enabled: call enableConfirms(channel: \(channel)) first",
+                operation: operation, channel: channel)
+        }
+    }
+
+    /// Forgets the nacks seen on `channel` and throws `.nacked` if there were any; returns its tracker.
+    /// Throws the channel's error if it went away while waiting (handle() would have thrown).
+    private func takeNacks(_ channel: UInt16, _ operation: String) throws -> ConfirmTracker {
+        guard var tracker = confirms[channel] else {
+            throw channelErrors[channel] ?? AMQPError(.connectionLost, "the connection is closed", operation: operation)
+        }
+        let nacks = tracker.takeNacks()
+        confirms[channel] = tracker
+        if let first = nacks.first {
+            throw AMQPError(
+                .nacked, "\(nacks.count) publish(es) nacked, the first with sequence number \(first)",
+                operation: operation, channel: channel)
+        }
+        return tracker
     }
 
     private func timedOut(
