@@ -17,7 +17,7 @@ extension Store {
     /// only with the same graph and the same input.
     public func submit(_ graph: Graph, idempotencyKey: String? = nil) throws -> SubmittedRun {
         let id = UUID().uuidString.lowercased()
-        let plan = String(decoding: WireFormat.encode(graph), as: UTF8.self)
+        let plan = String(decoding: graph.planBytes(), as: UTF8.self)
         let input = graph.input.serialized()
         return try connection.transaction { c in
             if let key = idempotencyKey {
