@@ -4,24 +4,27 @@
 public enum PGArray {
     /// The literal of `elements`; nil elements are SQL NULL.
     public static func literal<S: Sequence>(_ elements: S) -> String where S.Element == String? {
-        var out = "{"
+        // Byte by byte: in UTF-8 the bytes of `\` and `"` stand only for themselves.
+        var out: [UInt8] = [UInt8(ascii: "{")]
         var first = true
         for element in elements {
-            if !first { out.append(",") }
+            if !first { out.append(UInt8(ascii: ",")) }
             first = false
-            guard let element else {
-                out.append("NULL")
+            guard var element else {
+                out.append(contentsOf: "NULL".utf8)
                 continue
             }
-            out.append("\"")
-            for scalar in element.unicodeScalars {
-                if scalar == "\\" || scalar == "\"" { out.unicodeScalars.append("\\") }
-                out.unicodeScalars.append(scalar)
+            out.append(UInt8(ascii: "\""))
+            element.withUTF8 { bytes in
+                for b in bytes {
+                    if b == UInt8(ascii: "\\") || b == UInt8(ascii: "\"") { out.append(UInt8(ascii: "\\")) }
+                    out.append(b)
+                }
             }
-            out.append("\"")
+            out.append(UInt8(ascii: "\""))
         }
-        out.append("}")
-        return out
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The literal of `elements`, none of them NULL.

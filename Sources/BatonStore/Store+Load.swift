@@ -30,7 +30,7 @@ extension Store {
         var graph: Graph
         do {
             if let plan = run[row: 0, column: "plan"] {
-                graph = try WireFormat.decode(Graph.self, from: Array(plan.utf8), what: "stored plan")
+                graph = try Graph(plan: Array(plan.utf8))
             } else {
                 let source = try JSONParser.parse(run[row: 0, column: "graph"] ?? "", maxDepth: 1024)
                 graph = try GraphDecoder(limits: GraphLimits(maxNodes: .max, maxGraphBytes: .max, maxDepth: 1024)).decode(source)

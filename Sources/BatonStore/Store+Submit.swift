@@ -17,14 +17,14 @@ extension Store {
     /// only with the same graph and the same input.
     public func submit(_ graph: Graph, idempotencyKey: String? = nil) throws -> SubmittedRun {
         let id = UUID().uuidString.lowercased()
-        let plan = String(decoding: WireFormat.encode(graph), as: UTF8.self)
+        let plan = String(decoding: graph.planBytes(), as: UTF8.self)
         let input = graph.input.serialized()
         return try connection.transaction { c in
             if let key = idempotencyKey {
                 let inserted = try c.query(
                     """
                     insert into baton.runs (id, name, status, graph, plan, idempotency_key, input)
-                    values ($1::uuid, $2, 'pending', $3::jsonb, $5::jsonb, $4, $6::jsonb)
+                    values ($1::uuid, $2, 'pending', $3::jsonb, $5, $4, $6::jsonb)
                     on conflict (idempotency_key) do nothing
                     returning id
                     """, [id, graph.name, graph.source.serialized(), key, plan, input])
@@ -46,7 +46,7 @@ extension Store {
                 try c.execute(
                     """
                     insert into baton.runs (id, name, status, graph, plan, input)
-                    values ($1::uuid, $2, 'pending', $3::jsonb, $4::jsonb, $5::jsonb)
+                    values ($1::uuid, $2, 'pending', $3::jsonb, $4, $5::jsonb)
                     """, [id, graph.name, graph.source.serialized(), plan, input])
             }
             // Column by column, as text arrays: PostgreSQL reads them much faster than JSON records.

@@ -13,16 +13,16 @@ struct UnservedProcedures {
     let entries: [Entry]
 
     init(graph: Graph, workers: [WorkerRow]) {
-        var served = Set<String>()
+        var served: [String: Set<String>] = [:]  // procedures by pool
         for worker in workers {
-            for pool in worker.pools { for procedure in worker.procedures { served.insert(pool + "\u{0}" + procedure) } }
+            for pool in worker.pools { served[pool, default: []].formUnion(worker.procedures) }
         }
         var entries: [Entry] = []
         // The children of groups too: they are known at submit (a map's children run its procedure).
         for node in graph.staticNodes where node.procedure != GroupSpec.procedureName {
             let key = node.key
             let procedures = [node.procedure] + (node.policies.condition.map { [$0.procedure] } ?? [])
-            for procedure in procedures where procedure != DelayProcedure.name && !served.contains(node.pool + "\u{0}" + procedure) {
+            for procedure in procedures where procedure != DelayProcedure.name && served[node.pool]?.contains(procedure) != true {
                 if let i = entries.firstIndex(where: { $0.procedure == procedure && $0.pool == node.pool }) {
                     entries[i].nodes.append(key)
                 } else {

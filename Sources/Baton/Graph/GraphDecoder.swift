@@ -169,6 +169,8 @@ public struct GraphDecoder: Sendable {
     ) -> (order: [String], nodes: [String: GraphNode]) {
         var nodes: [String: GraphNode] = [:]
         var order: [String] = []
+        nodes.reserveCapacity(members.count)
+        order.reserveCapacity(members.count)
         for (local, value) in members {
             let key = scope.prefix + local
             if let why = NodeKey.problem(with: local) { problem(key, "", "invalid node key: \(why)") }
@@ -382,6 +384,7 @@ public struct GraphDecoder: Sendable {
     private func findCycle(order: [String], nodes: [String: GraphNode]) -> [String]? {
         enum Mark { case visiting, done }
         var marks: [String: Mark] = [:]
+        marks.reserveCapacity(order.count)
         var stack: [String] = []
         // Iterative depth-first search, so deep chains cannot overflow the stack.
         for start in order where marks[start] == nil {

@@ -99,7 +99,8 @@ public struct JSONParser {
         if depth > maxDepth { throw error("nesting deeper than \(maxDepth) levels") }
         index += 1
         var members: [(key: String, value: JSON)] = []
-        var seen = Set<[Unicode.Scalar]>()
+        // Names compared scalar by scalar (as bytes): by search while the object is small, then by hash.
+        var seen: Set<ExactKey>?
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(JSONObject(members)) }
         while true {
@@ -108,7 +109,16 @@ public struct JSONParser {
             guard bytes[index] == UInt8(ascii: "\"") else { throw error("unexpected \(describeCurrent()), expected a member name in double quotes") }
             let keyStart = index
             let key = try parseString()
-            if !seen.insert(Array(key.unicodeScalars)).inserted { throw error("duplicate member name \"\(key)\"", at: keyStart) }
+            let duplicate: Bool
+            if seen != nil {
+                duplicate = !seen!.insert(ExactKey(key)).inserted
+            } else if members.count < JSONObject.indexThreshold {
+                duplicate = members.contains { $0.key.utf8.elementsEqual(key.utf8) }
+            } else {
+                seen = Set(members.map { ExactKey($0.key) })
+                duplicate = !seen!.insert(ExactKey(key)).inserted
+            }
+            if duplicate { throw error("duplicate member name \"\(key)\"", at: keyStart) }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                 throw error("unexpected \(describeCurrent()), expected ':' after member name")

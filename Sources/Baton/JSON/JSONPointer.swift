@@ -32,7 +32,10 @@ public struct JSONPointer: Sendable, Hashable, Codable, CustomStringConvertible 
     }
 
     public var description: String {
-        tokens.map { "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }.joined()
+        tokens.map { token in
+            guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return "/" + token }
+            return "/" + token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        }.joined()
     }
 
     /// The part of `document` this pointer names, or an error saying which step is missing.

@@ -25,9 +25,10 @@ public struct TypeChecker: Sendable {
 
     /// Every type problem of `graph`, nodes in graph order (a group's children after the group).
     public func check(_ graph: Graph) -> [GraphProblem] {
-        let context = Context(graph: graph)
+        let staticNodes = graph.staticNodes
+        let context = Context(graph: graph, staticNodes: staticNodes)
         var problems: [GraphProblem] = []
-        for node in graph.staticNodes {
+        for node in staticNodes {
             let key = node.key
             let found = { (t: Template) in self.injected(t, context: context, element: nil) }
             switch node.kind {
@@ -75,9 +76,16 @@ public struct TypeChecker: Sendable {
         let nodes: [String: GraphNode]
         var outputs: [String: (schema: TypeSchema, size: Int)] = [:]
 
-        init(graph: Graph) {
+        init(graph: Graph, staticNodes: [GraphNode]? = nil) {
+            let all = staticNodes ?? graph.staticNodes
+            // No group children: the graph's own dictionary has every node.
+            if all.count == graph.nodes.count {
+                nodes = graph.nodes
+                return
+            }
             var nodes: [String: GraphNode] = [:]
-            for node in graph.staticNodes { nodes[node.key] = node }
+            nodes.reserveCapacity(all.count)
+            for node in all { nodes[node.key] = node }
             self.nodes = nodes
         }
     }
@@ -278,6 +286,7 @@ public struct TypeChecker: Sendable {
 
     /// A member name as a JSON pointer token.
     static func escaped(_ name: String) -> String {
-        name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        guard name.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return name }
+        return name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 }
