@@ -326,6 +326,12 @@ extension Integration {
                 name: "negative worker processes", arguments: { _ in ["worker", "--processes", "-2"] }, files: [:], status: 2,
                 message: "--processes must be from 1 to 256, got -2"),
             Case(
+                name: "prefetch below the slots", arguments: { _ in ["worker", "--concurrency", "8", "--prefetch", "4"] }, files: [:],
+                status: 2, message: "--prefetch must be from --concurrency (8) to 65535, got 4"),
+            Case(
+                name: "prefetch too large", arguments: { _ in ["worker", "--prefetch", "70000"] }, files: [:], status: 2,
+                message: "--prefetch must be from --concurrency (4) to 65535, got 70000"),
+            Case(
                 name: "negative shutdown grace", arguments: { _ in ["worker", "--shutdown-grace", "-1"] }, files: [:], status: 2,
                 message: "--shutdown-grace must not be negative"),
             Case(
