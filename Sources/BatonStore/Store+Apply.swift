@@ -151,19 +151,17 @@ extension Store {
         }
         let updates = inserted.isEmpty ? rowOrder : rowOrder.filter { !inserted.contains($0) }
         if !updates.isEmpty {
-            // Column by column, as text arrays: PostgreSQL reads them much faster than JSON records.
-            let updateRows = updates.map { rows[$0]! }
-            func column(_ name: String, _ type: String, json: Bool = false) -> String {
-                "\(statement.parameter(Self.textColumn(updateRows, name, json: json)))::\(type)[]"
-            }
-            let columns = [
-                column("run_id", "uuid"), column("key", "text"), column("status", "text"), column("attempts", "int"),
-                column("set_input", "bool"), column("input", "jsonb", json: true), column("set_output", "bool"),
-                column("output", "jsonb", json: true), column("error", "text"), column("worker", "text"), column("reset", "bool"),
-                column("set_fragment", "bool"), column("fragment", "jsonb", json: true), column("queued_at", "timestamptz"),
-                column("started_at", "timestamptz"), column("finished_at", "timestamptz"), column("due_at", "timestamptz"),
-                column("scheduler", "jsonb", json: true),
-            ]
+            let source = RecordSource.sql(
+                updates.map { rows[$0]! },
+                columns: [
+                    .init(name: "run_id", type: "uuid"), .init(name: "key", type: "text"), .init(name: "status", type: "text"),
+                    .init(name: "attempts", type: "int"), .init(name: "set_input", type: "bool"), .init(name: "input", type: "jsonb"),
+                    .init(name: "set_output", type: "bool"), .init(name: "output", type: "jsonb"), .init(name: "error", type: "text"),
+                    .init(name: "worker", type: "text"), .init(name: "reset", type: "bool"), .init(name: "set_fragment", type: "bool"),
+                    .init(name: "fragment", type: "jsonb"), .init(name: "queued_at", type: "timestamptz"),
+                    .init(name: "started_at", type: "timestamptz"), .init(name: "finished_at", type: "timestamptz"),
+                    .init(name: "due_at", type: "timestamptz"), .init(name: "scheduler", type: "jsonb"),
+                ], alias: "u", in: &statement)
             statement.add(
                 "node_updates",
                 """
@@ -181,9 +179,7 @@ extension Store {
                     queued_at = coalesce(u.queued_at, n.queued_at),
                     started_at = case when u.reset then u.started_at else coalesce(u.started_at, n.started_at) end,
                     finished_at = case when u.reset then u.finished_at else coalesce(u.finished_at, n.finished_at) end
-                from unnest(\(columns.joined(separator: ", "))) as u(
-                    run_id, key, status, attempts, set_input, input, set_output, output, error, worker, reset, set_fragment, fragment,
-                    queued_at, started_at, finished_at, due_at, scheduler)
+                from \(source)
                 where n.run_id = u.run_id and n.key = u.key
                 """)
         }
@@ -203,17 +199,18 @@ extension Store {
                 """)
         }
         if !events.isEmpty {
-            let columns = [
-                Self.textColumn(events, "run_id"), Self.textColumn(events, "node_key"), Self.textColumn(events, "kind"),
-                Self.textColumn(events, "at"), Self.textColumn(events, "detail", json: true),
-            ].map { statement.parameter($0) }
+            let source = RecordSource.sql(
+                events,
+                columns: [
+                    .init(name: "run_id", type: "uuid"), .init(name: "node_key", type: "text"), .init(name: "kind", type: "text"),
+                    .init(name: "at", type: "timestamptz"), .init(name: "detail", type: "jsonb"),
+                ], alias: "e", in: &statement)
             statement.add(
                 "new_events",
                 """
                 insert into baton.events (run_id, node_key, kind, at, detail)
                 select e.run_id, e.node_key, e.kind, e.at, e.detail
-                from unnest(\(columns[0])::uuid[], \(columns[1])::text[], \(columns[2])::text[], \(columns[3])::timestamptz[],
-                    \(columns[4])::jsonb[]) with ordinality as e(run_id, node_key, kind, at, detail, ord)
+                from \(source)
                 order by e.ord
                 """)
         }
@@ -255,23 +252,6 @@ extension Store {
         // Prepared once per shape (which parts the batch needs): the hot path skips parsing and planning.
         let result = try connection.preparedQuery(statement.sql, statement.parameters)
         return queues ? result.int64(0, "batch") : nil
-    }
-
-    /// One field of JSON records as a text array literal, for `unnest`: a missing field or JSON null is SQL
-    /// NULL; with `json`, values are written as JSON (for jsonb columns), else strings as they are and
-    /// numbers and booleans as PostgreSQL reads them.
-    static func textColumn(_ records: [JSON], _ field: String, json: Bool = false) -> String {
-        PGArray.literal(
-            records.lazy.map { record -> String? in
-                guard let value = record[field], value != .null else { return nil }
-                if json { return value.serialized() }
-                switch value {
-                case let .string(text): return text
-                case let .bool(flag): return flag ? "true" : "false"
-                case let .int(number): return String(number)
-                default: return value.serialized()
-                }
-            })
     }
 
     /// Folds a node's transitions within one batch into the row it ends as.
