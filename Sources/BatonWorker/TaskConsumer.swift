@@ -28,6 +28,8 @@ final class TaskConsumer: @unchecked Sendable {
     struct LocalTask: Sendable {
         let task: TaskDispatch
         let ack: DeliveryAck
+        /// The message as delivered, to hand it back unchanged (nil for one that is not waiting).
+        var delivery: AMQPDelivery? = nil
     }
 
     static let startedReportDelay: UInt64 = 10_000_000
@@ -66,7 +68,7 @@ final class TaskConsumer: @unchecked Sendable {
                 if connection == nil { try connect(consume: !intake.isDraining); backoff.reset() }
                 try sendAcks()
                 // The publisher wakes this wait when acks are due; over TLS it cannot, so poll often then.
-                let wait = mailbox.hasAcksComing && configuration.amqpURL.hasPrefix("amqps:") ? 0.005 : 0.05
+                let wait = mailbox.hasAcksComing && connection?.url.useTLS == true ? 0.005 : 0.05
                 guard let delivery = try connection?.nextDelivery(timeout: wait, wakeup: mailbox.consumerWakeup) else { continue }
                 if delivery.channel == BatonTopology.WorkerChannel.control {
                     handleControl(delivery)
@@ -143,7 +145,8 @@ final class TaskConsumer: @unchecked Sendable {
         switch intake.delivery(body: delivery.body, redelivered: delivery.redelivered, deliveries: deliveries) {
         case let .run(task):
             let local: LocalTask? = lock.withLock {
-                slots.arrived(LocalTask(task: task, ack: DeliveryAck(generation: generation, deliveryTag: delivery.deliveryTag)))
+                slots.arrived(
+                    LocalTask(task: task, ack: DeliveryAck(generation: generation, deliveryTag: delivery.deliveryTag), delivery: delivery))
             }
             if let local { start(local) }
         case let .reportCancelled(task):
@@ -183,11 +186,31 @@ final class TaskConsumer: @unchecked Sendable {
         mailbox.post(OutgoingReport(body: ReportMessage.result(runID: task.runID, result).encoded(), ack: local.ack))
     }
 
-    /// Draining: tasks still waiting for a slot go back to their queues at once.
+    /// Draining: tasks still waiting for a slot go back to their queues at once. They never ran, so
+    /// they are published again as they came (confirmed, then the copies taken are acked) rather than
+    /// rejected: a rejected task comes back marked redelivered and would count a delivery towards
+    /// `--delivery-limit`, so a task that several stopping workers had waiting could be dead-lettered
+    /// without ever running. If that fails, they are rejected (or go back with the connection).
     private func handBackWaiting() {
         let (current, waiting) = lock.withLock { (generation, slots.removeWaiting { _ in true }) }
-        for local in waiting where local.ack.generation == current {
-            try? connection?.reject(deliveryTag: local.ack.deliveryTag, requeue: true, channel: BatonTopology.WorkerChannel.tasks)
+        let mine = waiting.filter { $0.ack.generation == current }
+        guard let connection, !mine.isEmpty else { return }
+        do {
+            for local in mine {
+                guard let d = local.delivery else { continue }
+                try connection.publish(
+                    exchange: d.exchange, routingKey: d.routingKey, body: d.body, persistent: true, priority: d.priority,
+                    headers: d.headers, channel: BatonTopology.WorkerChannel.republish)
+            }
+            try connection.waitForConfirms(channel: BatonTopology.WorkerChannel.republish)
+            for local in mine where local.delivery != nil {
+                try connection.ack(deliveryTag: local.ack.deliveryTag, channel: BatonTopology.WorkerChannel.tasks)
+            }
+        } catch {
+            configuration.logger.warning("handing back \(mine.count) waiting task(s) by publishing them again failed (\(error)); rejecting them")
+            for local in mine {
+                try? connection.reject(deliveryTag: local.ack.deliveryTag, requeue: true, channel: BatonTopology.WorkerChannel.tasks)
+            }
         }
     }
 

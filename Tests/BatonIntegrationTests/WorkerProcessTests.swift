@@ -61,6 +61,29 @@ extension Integration {
             #expect(try TestCluster.waitForRun(runID, store: store, seconds: 10) == "succeeded")
             #expect(try store.nodes(ofRun: runID).first?.attempts == 1)
         }
+
+        @Test("tasks waiting in a stopping worker go back without counting a delivery, so a delivery limit of 1 does not fail them")
+        func waitingTasksHandedBackUncounted() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.startCoordinator()
+            let limit = ["--delivery-limit", "1"]
+            let first = try cluster.start(["worker", "--concurrency", "1", "--prefetch", "4"] + limit, name: "first")
+            try TestCluster.waitUntil(30, "the worker to consume") { cluster.log("first").contains("prefetch 4") }
+            let naps = (1...4).map { ("nap-\($0)", JSON(["procedure": "baton.sleep", "input": ["seconds": 1]])) }
+            let runID = try TestCluster.submit(["name": "hand-back", "nodes": .object(JSONObject(naps))])
+            let store = try TestCluster.store()
+            defer { store.close() }
+            try TestCluster.waitUntil(30, "a nap to be running") { try store.nodes(ofRun: runID).contains { $0.status == "running" } }
+
+            first.terminate()  // the running nap finishes; the three waiting go back to the queue
+            try TestCluster.waitUntil(30, "the worker to exit") { !first.isRunning }
+            #expect(first.terminationStatus == 0)
+            try cluster.start(["worker", "--concurrency", "4"] + limit, name: "second")
+            #expect(try TestCluster.waitForRun(runID, store: store, seconds: 30) == "succeeded")
+            for node in try store.nodes(ofRun: runID) { #expect(node.attempts == 1, "\(node.key)") }
+            #expect(!cluster.log("second").contains("dead-lettering"))
+        }
     }
 }
 
