@@ -13,21 +13,15 @@ extension Store {
     /// from the stored plan (decoded, not validated again); runs stored before plans existed are
     /// decoded from their source once. A row that cannot be read throws a `StoreError` naming the
     /// run (and node): that run is broken, not the database.
-    public func loadRun(_ id: String) throws -> RunState? {
+    /// A run's graph (from its plan, or its source for runs stored before plans), status and error.
+    private func loadGraph(_ id: String) throws -> (Graph, RunStatus, String?)? {
         let run = try connection.query(
             """
             select status, error, plan::text as plan, case when plan is null then graph::text end as graph
             from baton.runs where id = $1::uuid
             """, [id])
         guard run.rowCount == 1 else { return nil }
-        let nodes = try connection.query(
-            """
-            select key, status, attempts, input::text as input, output::text as output, error, worker,
-                   scheduler::text as scheduler, fragment::text as fragment,
-                   dispatch_batch is not null and dispatch_batch <= (select confirmed_through from baton.publications) as confirmed
-            from baton.nodes where run_id = $1::uuid order by position
-            """, [id])
-        var graph: Graph
+        let graph: Graph
         do {
             if let plan = run[row: 0, column: "plan"] {
                 graph = try Graph(plan: Array(plan.utf8))
@@ -38,9 +32,23 @@ extension Store {
         } catch {
             throw StoreError("run \(id): the stored graph cannot be read: \(error)")
         }
-        guard let runStatus = RunStatus(rawValue: run[row: 0, column: "status"] ?? "") else {
+        guard let status = RunStatus(rawValue: run[row: 0, column: "status"] ?? "") else {
             throw StoreError("run \(id): unknown run status '\(run[row: 0, column: "status"] ?? "")'")
         }
+        return (graph, status, run[row: 0, column: "error"])
+    }
+
+    public func loadRun(_ id: String) throws -> RunState? {
+        // The graph first, so the plan's text and parse are freed before the node rows arrive: for a
+        // 100,000-node run each is large, and holding both at once set the coordinator's peak memory.
+        guard case (var graph, let runStatus, let runError)? = try loadGraph(id) else { return nil }
+        let nodes = try connection.query(
+            """
+            select key, status, attempts, input::text as input, output::text as output, error, worker,
+                   scheduler::text as scheduler, fragment::text as fragment,
+                   dispatch_batch is not null and dispatch_batch <= (select confirmed_through from baton.publications) as confirmed
+            from baton.nodes where run_id = $1::uuid order by position
+            """, [id])
         var states: [String: NodeState] = [:]
         var fragments: [(parent: String, fragment: GroupSpec)] = []
         var order: [String] = []
@@ -74,7 +82,7 @@ extension Store {
         }
         graph = graph.reordered(order.filter { RunState.parent(of: $0) == nil })
         let state = RunState(
-            runID: id, graph: graph, status: runStatus, error: run[row: 0, column: "error"], nodes: states, fragments: fragments)
+            runID: id, graph: graph, status: runStatus, error: runError, nodes: states, fragments: fragments)
         if let stray = order.first(where: { state.nodes[$0] == nil }) {
             throw StoreError("run \(id): node '\(stray)' is not in the run's graph")
         }
