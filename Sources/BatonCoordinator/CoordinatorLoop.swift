@@ -10,34 +10,35 @@ import Logging
 /// is acked before it is recorded. The decisions are values (`RunState`, `PendingBatch`,
 /// `ReceivePolicy`, `LeaseTracker`, `FailureDecision`); this class only carries them out.
 final class CoordinatorLoop: @unchecked Sendable {
-    // Safe: everything but `stop` is touched only by the loop's own thread.
+    // Safe: everything but `stop` is touched only by the loop's own thread. Members the commit
+    // (CoordinatorLoop+Commit.swift) uses are internal, not private; nothing else touches them.
     let stop = StopSignal()
     private let configuration: CoordinatorConfiguration
-    private var logger: Logger { configuration.logger }
+    var logger: Logger { configuration.logger }
 
-    private var store: Store?
-    private var consumer: AMQPConnection?
-    private var publisher: AMQPConnection?
+    var store: Store?
+    var consumer: AMQPConnection?
+    var publisher: AMQPConnection?
     /// Routing keys whose task queue this connection declared.
-    private var declaredQueues: Set<String> = []
+    var declaredQueues: Set<String> = []
 
     /// Unfinished runs, as their state machines.
-    private var runs: [String: RunState] = [:]
+    var runs: [String: RunState] = [:]
     /// Runs that ended recently, so late reports for them need no lookup.
-    private var finished = RecentSet<String>(capacity: 10_000)
+    var finished = RecentSet<String>(capacity: 10_000)
     private var lastPoll = Date.distantPast
     /// librabbitmq answers broker heartbeats only inside a call: an idle publisher is serviced every second.
-    private var lastPublisherService = Date()
+    var lastPublisherService = Date()
     private var leases: LeaseTracker
     private var lastLeaseCheck = Date()
     private let receive: ReceivePolicy
-    private var pending = PendingBatch()
+    var pending = PendingBatch()
     /// Committed batches whose results are acked once the broker confirmed their tasks.
-    private var backlog = ConfirmBacklog()
+    var backlog = ConfirmBacklog()
     /// The publisher's last confirm sequence number.
-    private var lastSequence: UInt64 = 0
+    var lastSequence: UInt64 = 0
     /// The earliest timer of any cached run.
-    private var nextWakeUp: Date?
+    var nextWakeUp: Date?
     /// Mutex, concurrency and cache requests of every run (mirrors `baton.holds`).
     private var admission = AdmissionTable()
     /// Grants held back while runs are being loaded (a grant may be for a run not loaded yet).
@@ -48,7 +49,7 @@ final class CoordinatorLoop: @unchecked Sendable {
     private var holdingGrants = false
     private var tellingGrants = false
     /// Cache entries recorded since the last commit (not in `baton.cache` yet), by `CacheLookup.claim` name.
-    private var uncommittedCache: [String: CacheHit] = [:]
+    var uncommittedCache: [String: CacheHit] = [:]
 
     init(configuration: CoordinatorConfiguration) {
         self.configuration = configuration
@@ -215,23 +216,6 @@ final class CoordinatorLoop: @unchecked Sendable {
         try settleConfirms()
         try commit(ackUpTo: lastResultTag)
         if let tag = lastDeadLetterTag { try consumer.ack(deliveryTag: tag, multiple: true, channel: channels.deadLetters) }
-    }
-
-    /// Takes the confirms that arrived (waiting for them when too many batches are held), acks the
-    /// results of the batches they release, and records the newest confirmed batch with the next commit.
-    private func settleConfirms() throws {
-        guard let publisher, let consumer, !backlog.isEmpty else { return }
-        var settled = try publisher.readConfirms(timeout: 0)
-        if backlog.isFull && settled < backlog.entries[0].publishedThrough {
-            try publisher.waitForConfirms()  // the broker is slow: let it catch up (a timeout reconnects)
-            settled = lastSequence
-        }
-        let release = backlog.settled(through: settled)
-        lastPublisherService = Date()
-        if let number = release.confirmedBatch { pending.confirmedBatch = max(pending.confirmedBatch ?? number, number) }
-        if let tag = release.ackThrough {
-            try consumer.ack(deliveryTag: tag, multiple: true, channel: BatonTopology.CoordinatorChannel.results)
-        }
     }
 
     private func handleHeartbeat(_ delivery: AMQPDelivery) {
@@ -422,7 +406,7 @@ final class CoordinatorLoop: @unchecked Sendable {
     }
 
     /// Carries out a decision about an error: reconnect (rethrow), or fail one run and go on.
-    private func carryOut(_ decision: FailureDecision, error: Error) throws {
+    func carryOut(_ decision: FailureDecision, error: Error) throws {
         switch decision {
         case .reconnect, .splitBatch:
             throw error
@@ -440,98 +424,5 @@ final class CoordinatorLoop: @unchecked Sendable {
                 logger.error("run \(id): cannot even record that it failed: \(error)")
             }
         }
-    }
-
-    /// Commands committed in one statement at most: a larger batch is committed (and published) in pieces.
-    static let chunkCommands = 5_000
-
-    /// Persists, then publishes, then acks: the order that makes a crash at any point harmless.
-    private func commit(ackUpTo tag: UInt64?) throws {
-        let whole = pending
-        pending = PendingBatch()
-        let chunks = whole.chunks(maxCommands: Self.chunkCommands)
-        for (index, chunk) in chunks.enumerated() {
-            // The reports are acked with the last piece, once everything they led to is recorded.
-            try commit(chunk, ackUpTo: index == chunks.count - 1 ? tag : nil)
-        }
-    }
-
-    private func commit(_ chunk: PendingBatch, ackUpTo tag: UInt64?) throws {
-        guard let store else { return }
-        var batch = chunk
-        let clock = ContinuousClock()
-        let began = clock.now
-        var number: Int64?
-        do {
-            number = try store.apply(
-                batch.runs, heartbeats: batch.heartbeats, handledRequests: batch.handledRequests, confirmedBatch: batch.confirmedBatch,
-                holds: batch.holdChanges)
-        } catch {
-            let decision = FailureDecision.committing(runs: batch.order, error: error)
-            if decision == .splitBatch {
-                // Find the run that cannot be recorded: apply one run at a time, fail the one that does not go in.
-                logger.error("a batch of \(batch.order.count) runs cannot be recorded (\(error)); recording them one at a time")
-                var recorded = PendingBatch()
-                for part in batch.split() {
-                    do {
-                        let partNumber = try store.apply(
-                            part.runs, heartbeats: part.heartbeats, handledRequests: part.handledRequests,
-                            confirmedBatch: part.confirmedBatch, holds: part.holdChanges)
-                        number = [number, partNumber].compactMap { $0 }.max()
-                        for (runID, commands) in part.runs { recorded.record(runID, commands) }
-                    } catch {
-                        try carryOut(FailureDecision.committing(runs: part.order, error: error), error: error)
-                    }
-                }
-                batch = recorded
-            } else {
-                try carryOut(decision, error: error)  // rethrows a lost connection
-                batch = PendingBatch()
-            }
-        }
-        try finishCommit(batch, number: number, ackUpTo: tag, began: began, applied: clock.now)
-    }
-
-    /// After the commit: publish (confirmed), remember what the broker now holds, ack, evict ended runs.
-    private func finishCommit(
-        _ batch: PendingBatch, number: Int64?, ackUpTo tag: UInt64?, began: ContinuousClock.Instant,
-        applied: ContinuousClock.Instant
-    ) throws {
-        guard let publisher, consumer != nil else { return }
-        uncommittedCache = [:]
-        let publications = batch.publications
-        for publication in publications {
-            switch publication {
-            case let .task(task):
-                let routingKey = BatonTopology.routingKey(pool: task.pool, procedure: task.procedure)
-                if declaredQueues.insert(routingKey).inserted {
-                    try BatonTopology.declareTaskQueue(pool: task.pool, procedure: task.procedure, on: publisher)
-                }
-                lastSequence = try publisher.publish(
-                    exchange: BatonTopology.tasksExchange, routingKey: routingKey,
-                    body: task.encoded(), persistent: true, priority: UInt8(clamping: task.priority))
-            case let .cancel(message):
-                lastSequence = try publisher.publish(
-                    exchange: BatonTopology.controlExchange, routingKey: "", body: message.encoded(), persistent: false)
-            }
-        }
-        // The results are acked, and the batch recorded as confirmed (so a restart knows the broker
-        // holds its tasks), once the broker confirmed everything published so far: not waited for here.
-        if tag != nil || !publications.isEmpty {
-            backlog.committed(publishedThrough: lastSequence, resultTag: tag, number: number, published: !publications.isEmpty)
-            try settleConfirms()
-        }
-        if !batch.order.isEmpty {
-            let clock = ContinuousClock()
-            logger.debug(
-                "batch: \(batch.commandCount) commands, applied in \(applied - began), \(publications.count) published in \(clock.now - applied)")
-        }
-        for runID in batch.order where runs[runID]?.status.isTerminal == true {
-            logger.info("run \(runID) \(runs[runID]!.status.rawValue)")
-            runs[runID] = nil
-            finished.insert(runID)
-        }
-        // Timers may have been armed or disarmed by this batch.
-        nextWakeUp = runs.values.compactMap(\.nextWakeUp).min()
     }
 }
