@@ -62,10 +62,8 @@ extension AMQPConnection {
                 polled = true
 
                 amqp_maybe_release_buffers(state)
-                if wakeup != nil || watching != nil, !url.useTLS, amqp_data_in_buffer(state) == 0, amqp_frames_enqueued(state) == 0 {
-                    // Nothing read ahead: sleep until the socket, the wake-up pipe or the watched socket has something.
-                    if waitForSocket(state, or: wakeup, watched: watching, until: deadline) { return nil }
-                }
+                // Sleep until the socket, the wake-up pipe or the watched socket has something.
+                if waitForSocket(state, or: wakeup, watched: watching, until: deadline) { return nil }
                 var envelope = amqp_envelope_t()
                 let reply = deadline.withRemaining { amqp_consume_message(state, &envelope, $0, 0) }
                 if reply.reply_type == AMQP_RESPONSE_NORMAL {

@@ -89,9 +89,7 @@ extension AMQPConnection {
             let state = try requireChannel(channel, operation)
             try requireConfirms(channel, operation)
             var wait = Deadline(seconds: timeout)
-            if let wakeup, !url.useTLS, amqp_data_in_buffer(state) == 0, amqp_frames_enqueued(state) == 0 {
-                if waitForSocket(state, or: wakeup, until: wait) { wait = Deadline(seconds: 0) }
-            }
+            if waitForSocket(state, or: wakeup, until: wait) { wait = Deadline(seconds: 0) }
             // The first frame within the wait, then whatever else is already there.
             if try readFrame(wait, waitingOn: channel, operation: operation) {
                 while try readFrame(Deadline(seconds: 0), waitingOn: channel, operation: operation) {}
