@@ -13,6 +13,8 @@ public struct CoordinatorConfiguration: Sendable {
     public var lease: Double
     /// Largest input a node may be dispatched with, after injection.
     public var maxInputBytes: Int = GraphLimits().maxInputBytes
+    /// At most this many nodes of one run have a task out (queued or running) at once; the rest wait, ready, in memory.
+    public var dispatchWindow: Int = RunState.defaultDispatchWindow
     public var logger: Logger
 
     public init(

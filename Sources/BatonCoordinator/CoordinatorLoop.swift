@@ -306,6 +306,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         do {
             guard var state = try store.loadRun(id) else { return nil }
             state.maxInputBytes = configuration.maxInputBytes
+            state.dispatchWindow = configuration.dispatchWindow
             return state
         } catch {
             try carryOut(FailureDecision.loading(id, error: error), error: error)
@@ -331,13 +332,15 @@ final class CoordinatorLoop: @unchecked Sendable {
             return false
         }
         let loaded = clock.now
+        let nodeCount = state.graph.order.count
         runs[id] = state
         // Workers that run its nodes get a lease from now, in case they died while no coordinator ran.
-        for node in state.nodes.values where node.status == .running {
+        for node in runs[id]!.nodes.values where node.status == .running {
             if let worker = node.worker { leases.expect(worker, at: Date()) }
         }
+        // `state` is not used from here on: the run's only copy is in `runs`, so starting it does not copy its nodes.
         record(id, runs[id]!.handle(.start))
-        logger.debug("run \(id): loaded \(state.graph.order.count) nodes in \(loaded - began), started in \(clock.now - loaded)")
+        logger.debug("run \(id): loaded \(nodeCount) nodes in \(loaded - began), started in \(clock.now - loaded)")
         return true
     }
 

@@ -24,7 +24,7 @@ extension Store {
         let graph: Graph
         do {
             if let plan = run[row: 0, column: "plan"] {
-                graph = try Graph(plan: Array(plan.utf8))
+                graph = try Graph(plan: plan)
             } else {
                 let source = try JSONParser.parse(run[row: 0, column: "graph"] ?? "", maxDepth: 1024)
                 graph = try GraphDecoder(limits: GraphLimits(maxNodes: .max, maxGraphBytes: .max, maxDepth: 1024)).decode(source)
@@ -42,9 +42,10 @@ extension Store {
         // The graph first, so the plan's text and parse are freed before the node rows arrive: for a
         // 100,000-node run each is large, and holding both at once set the coordinator's peak memory.
         guard case (var graph, let runStatus, let runError)? = try loadGraph(id) else { return nil }
+        // A pending node's `input` is its template, which the graph has: it is not read.
         let nodes = try connection.query(
             """
-            select key, status, attempts, input::text as input, output::text as output, error, worker,
+            select key, status, attempts, case when status <> 'pending' then input::text end as input, output::text as output, error, worker,
                    scheduler::text as scheduler, fragment::text as fragment,
                    dispatch_batch is not null and dispatch_batch <= (select confirmed_through from baton.publications) as confirmed
             from baton.nodes where run_id = $1::uuid order by position
@@ -82,8 +83,8 @@ extension Store {
         }
         graph = graph.reordered(order.filter { RunState.parent(of: $0) == nil })
         let state = RunState(
-            runID: id, graph: graph, status: runStatus, error: runError, nodes: states, fragments: fragments)
-        if let stray = order.first(where: { state.nodes[$0] == nil }) {
+            runID: id, graph: graph, status: runStatus, error: runError, nodes: consume states, fragments: fragments)
+        if let stray = order.first(where: { state.graph.nodes[$0] == nil }) {
             throw StoreError("run \(id): node '\(stray)' is not in the run's graph")
         }
         return state

@@ -15,6 +15,8 @@ public struct LocalEngine: Sendable {
     public var clock: TestClock?
     /// Seeds random waits and jitter so a test sees the same ones every time; nil for system randomness.
     public var randomSeed: UInt64?
+    /// At most this many nodes with a task out at once (`RunState.dispatchWindow`).
+    public var dispatchWindow = RunState.defaultDispatchWindow
 
     public init(registry: ProcedureRegistry, maxConcurrency: Int = 8, logger: Logger = Logger(label: "baton.local")) {
         self.registry = registry
@@ -36,6 +38,7 @@ public struct LocalEngine: Sendable {
     ) async -> RunState {
         var state = RunState(runID: runID, graph: graph)
         state.maxInputBytes = limits.maxInputBytes
+        state.dispatchWindow = dispatchWindow
         let (wakes, wake) = AsyncStream<Wake>.makeStream()
         var iterator = wakes.makeAsyncIterator()
         var waiting: [TaskDispatch] = []

@@ -85,7 +85,16 @@ struct PlanFormatTests {
             #"{"v": 2, "name": "n", "order": ["a"], "nodes": {"a": {"key": "a", "procedure": "p", "template": "{}", "after": [], "pool": "default", "priority": 0, "policies": {"dependencies": "sometimes", "onFailure": "fail"}, "dependencies": []}}}"#,
             "stored plan is malformed: '/nodes/a/policies/dependencies': unknown value 'sometimes'"
         ),
-        ("[1", "stored plan is malformed: invalid JSON at line 1, column 3: unexpected end of input inside an array, expected ',' or ']'"),
+        ("[1", "stored plan is malformed: invalid JSON at line 1, column 1: unexpected '[', expected an object"),
+        (#"{"v": 2, "name": "n", "order": [], "nodes": {"a": 1"#, "stored plan is malformed: '/nodes/a': expected an object, found number"),
+        (
+            #"{"v": 2, "name": "n", "order": [], "nodes": {}} x"#,
+            "stored plan is malformed: invalid JSON at line 1, column 49: unexpected text after the JSON value"
+        ),
+        (
+            #"{"v": 2, "name": "n", "order": [], "nodes": {"#,
+            "stored plan is malformed: invalid JSON at line 1, column 46: unexpected end of input, expected a member name in double quotes"
+        ),
     ])
     func aMalformedPlanNamesWhatIsWrong(text: String, message: String) {
         #expect {

@@ -6,8 +6,11 @@ extension Graph {
     /// The graph a stored plan describes, of version 1 or 2, read without Foundation's decoder; one
     /// line naming the field when it is malformed. Its `source` is null.
     public init(plan bytes: [UInt8]) throws(MessageError) {
-        let json: JSON
-        do { json = try JSONParser.parse(bytes, maxDepth: 1024) } catch { throw MessageError("stored plan is malformed: \(error)") }
-        self = try PlanReader.graph(json)
+        self = try PlanReader.graph(text: String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The graph a stored plan's text describes (see `init(plan:)` for bytes), read node by node.
+    public init(plan text: String) throws(MessageError) {
+        self = try PlanReader.graph(text: text)
     }
 }

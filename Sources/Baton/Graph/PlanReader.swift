@@ -1,16 +1,44 @@
-/// Reads a stored plan (`baton.runs.plan`, versions 1 and 2) from parsed JSON: what `PlanWriter`
+/// Reads a stored plan (`baton.runs.plan`, versions 1 and 2) from its text, node by node: what `PlanWriter`
 /// and `Graph`'s `Codable` conformance write, without Foundation's decoder. A field of the wrong
 /// shape throws a `MessageError` naming it by its path in the plan.
 struct PlanReader {
-    /// The graph a plan document describes (its `source` is null: that is `baton.runs.graph`).
-    static func graph(_ json: JSON) throws(MessageError) -> Graph {
+    /// The graph a plan's text describes, read node by node: the document is never a `JSON` tree as a
+    /// whole, so a 100,000-node plan costs its graph and one node's tree, not several times that.
+    static func graph(text: String) throws(MessageError) -> Graph {
         let r = PlanReader()
-        let plan = try r.object(json, "")
-        let v = try r.int(plan["v"], "/v")
-        guard v == 1 || v == Graph.planVersion else { throw MessageError("stored plan has version \(v), not 1 or \(Graph.planVersion)") }
-        return Graph(
-            name: try r.string(plan["name"], "/name"), order: try r.strings(plan["order"], "/order"),
-            nodes: try r.nodes(plan["nodes"], "/nodes"), source: .null)
+        do {
+            return try JSONParser.stream(text, maxDepth: 1024) { p in
+                var version: Int?, name: String?, order: [String]?, nodes: [String: GraphNode]?
+                try p.readObject { p, member in
+                    switch member {
+                    case "v": version = try r.int(p.readValue(depth: 1), "/v")
+                    case "name": name = try r.string(p.readValue(depth: 1), "/name")
+                    case "order": order = try r.strings(p.readValue(depth: 1), "/order")
+                    case "nodes":
+                        var result: [String: GraphNode] = [:]
+                        result.reserveCapacity(order?.count ?? 0)
+                        try p.readObject(depth: 2) { p, key in
+                            guard result[key] == nil else { throw MessageError("stored plan is malformed: '/nodes/\(key)' appears twice") }
+                            result[key] = try r.node(p.readValue(depth: 2), "/nodes/" + key)
+                        }
+                        nodes = result
+                    default: _ = try p.readValue(depth: 1)
+                    }
+                }
+                guard let version else { throw r.fail("/v", "an integer", nil) }
+                guard version == 1 || version == Graph.planVersion else {
+                    throw MessageError("stored plan has version \(version), not 1 or \(Graph.planVersion)")
+                }
+                guard let name else { throw r.fail("/name", "a string", nil) }
+                guard let order else { throw r.fail("/order", "an array", nil) }
+                guard let nodes else { throw r.fail("/nodes", "an object", nil) }
+                return Graph(name: name, order: order, nodes: nodes, source: .null)
+            }
+        } catch let error as MessageError {
+            throw error
+        } catch {
+            throw MessageError("stored plan is malformed: \(error)")
+        }
     }
 
     private func fail(_ path: String, _ expected: String, _ found: JSON?) -> MessageError {

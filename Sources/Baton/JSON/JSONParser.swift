@@ -12,33 +12,89 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 public struct JSONParser {
     public static let defaultMaxDepth = 256
 
-    private let bytes: [UInt8]
+    /// The text, borrowed for the parse only (no parser outlives the call that made it).
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     /// Where the text starts (after a byte order mark), for column numbers.
     private var textStart = 0
     private let maxDepth: Int
 
-    private init(bytes: [UInt8], maxDepth: Int) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
         self.maxDepth = maxDepth
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }  // UTF-8 byte order mark
+        textStart = index
+        skipWhitespace()
     }
 
     /// Parses a complete JSON text (leading and trailing white space allowed).
     public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSON {
-        var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
-        var start = 0
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }  // UTF-8 byte order mark
-        parser.index = start
-        parser.textStart = start
-        parser.skipWhitespace()
-        let value = try parser.parseValue(depth: 0)
-        parser.skipWhitespace()
-        if parser.index < bytes.count { throw parser.error("unexpected text after the JSON value") }
-        return value
+        try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSON in
+            var parser = JSONParser(bytes: buffer, maxDepth: maxDepth)
+            let value = try parser.parseValue(depth: 0)
+            try parser.finish()
+            return value
+        }
     }
 
     public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSON {
         try parse(Array(text.utf8), maxDepth: maxDepth)
+    }
+
+    /// Reads a large document piece by piece, so it never exists whole as a `JSON` tree: `body` gets a
+    /// parser at the first value and reads it with `readObject` and `readValue`; the text must end there.
+    /// The text is borrowed, not copied. Errors from the parser are `JSONParseError`s; `body`'s pass through.
+    static func stream<R>(_ text: String, maxDepth: Int = defaultMaxDepth, _ body: (inout JSONParser) throws -> R) throws -> R {
+        func run(_ buffer: UnsafeBufferPointer<UInt8>) throws -> R {
+            var parser = JSONParser(bytes: buffer, maxDepth: maxDepth)
+            let result = try body(&parser)
+            try parser.finish()
+            return result
+        }
+        if let result = try text.utf8.withContiguousStorageIfAvailable(run) { return result }
+        return try Array(text.utf8).withUnsafeBufferPointer(run)
+    }
+
+    /// Reads the object that starts here member by member: `member` gets each name and must read its
+    /// value (with `readValue` or `readObject`). Names are not checked for repeats: `member` does that
+    /// where it matters.
+    mutating func readObject(depth: Int = 1, _ member: (inout JSONParser, String) throws -> Void) throws {
+        if depth > maxDepth { throw error("nesting deeper than \(maxDepth) levels") }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw error("unexpected \(describeCurrent()), expected an object") }
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw error("unexpected \(describeCurrent()), expected a member name in double quotes")
+            }
+            let key = try parseString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw error("unexpected \(describeCurrent()), expected ':' after member name")
+            }
+            index += 1
+            skipWhitespace()
+            try member(&self, key)
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input inside an object, expected ',' or '}'") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return }
+            throw error("unexpected \(describeCurrent()), expected ',' or '}'")
+        }
+    }
+
+    /// Reads the whole value that starts here: a member's value in an object `depth` levels deep (0 for the document).
+    mutating func readValue(depth: Int) throws(JSONParseError) -> JSON { try parseValue(depth: depth) }
+
+    /// An error at the current position (for what a streaming reader finds wrong with a value's shape).
+    func failure(_ reason: String) -> JSONParseError { error(reason) }
+
+    /// Checks that only white space follows.
+    private mutating func finish() throws(JSONParseError) {
+        skipWhitespace()
+        if index < bytes.count { throw error("unexpected text after the JSON value") }
     }
 
     private func error(_ reason: String, at position: Int? = nil) -> JSONParseError {

@@ -8,19 +8,23 @@ extension RunState {
         key.lastIndex(of: "/").map { String(key[..<$0]) }
     }
 
-    /// Adds a fragment's nodes to the state (pending), with no commands: used when expanding and when loading.
-    mutating func addChildren(of parent: String, _ fragment: GroupSpec) {
+    /// Adds a fragment's nodes to the state (pending), with no commands: used when expanding and, keeping
+    /// the states already stored for them, when loading.
+    mutating func addChildren(of parent: String, _ fragment: GroupSpec, keepingStored: Bool = false) {
         children[parent] = fragment.order
         fragments[parent] = fragment
+        outstanding.remove(parent)  // a node running what it spawned holds no task
         graph.order.reserveCapacity(graph.order.count + fragment.order.count)
         let base = nodes[parent]?.childAttemptBase ?? 0
         for key in fragment.order {
             let node = fragment.nodes[key]!
             graph.nodes[key] = node
             graph.order.append(key)
-            var state = NodeState(attempt: base)
-            state.childAttemptBase = base
-            nodes[key] = state
+            if !keepingStored || nodes[key] == nil {
+                var state = NodeState(attempt: base)
+                state.childAttemptBase = base
+                nodes[key] = state
+            }
             for dependency in node.dependencies { dependents[dependency, default: []].append(key) }
         }
     }
@@ -121,15 +125,15 @@ extension RunState {
         out.append(.expand(parent: parent, fragment: fragment, position: position))
         remaining += fragment.order.count
         for key in fragment.order {
-            openDependencies[key] = graph.nodes[key]!.dependencies.reduce(0) { $0 + (nodes[$1]?.status.isTerminal ?? true ? 0 : 1) }
+            nodes[key]!.openDependencies = graph.nodes[key]!.dependencies.reduce(0) { $0 + (nodes[$1]?.status.isTerminal ?? true ? 0 : 1) }
         }
         if case let .map(spec) = graph.nodes[parent]!.kind, let bound = spec.concurrency, fragment.order.count > bound {
             let held = Array(fragment.order.dropFirst(bound))
-            for key in held { openDependencies[key]! += 1 }
+            for key in held { nodes[key]!.openDependencies += 1 }
             heldBack[parent] = held
         }
         if fragment.order.isEmpty { return finish(parent, into: &out) }
-        return fragment.order.filter { openDependencies[$0] == 0 }
+        return fragment.order.filter { nodes[$0]!.openDependencies == 0 }
     }
 
     /// A child ended: lets the next held-back map child go, and ends the parent when it is decided.
@@ -139,8 +143,8 @@ extension RunState {
         if var held = heldBack[parent], !held.isEmpty {
             let next = held.removeFirst()
             heldBack[parent] = held
-            openDependencies[next]! -= 1
-            if openDependencies[next] == 0 { free.append(next) }
+            nodes[next]!.openDependencies -= 1
+            if nodes[next]!.openDependencies == 0 { free.append(next) }
         }
         let ended = nodes[child]!
         if case let .map(spec) = graph.nodes[parent]!.kind, spec.failure == .failFast, ended.status == .failed || ended.status == .cancelled {
@@ -231,8 +235,8 @@ extension RunState {
                 dependents[dependency]?.removeAll { $0 == key }
             }
             nodes[key] = nil
+            outstanding.remove(key)
             graph.nodes[key] = nil
-            openDependencies[key] = nil
             dependents[key] = nil
             timed.remove(key)
         }

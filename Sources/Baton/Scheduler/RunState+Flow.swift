@@ -22,7 +22,7 @@ extension RunState {
                         dispatch(
                             for: key, attempt: node.attempt, input: redispatchInput(key), phase: node.phase,
                             previousOutput: node.runs > 0 ? node.output : nil)))
-            case .pending where openDependencies[key] == 0:
+            case .pending where node.openDependencies == 0:
                 ready.append(key)
             default:
                 break
@@ -43,7 +43,7 @@ extension RunState {
     mutating func started(_ key: String, attempt: Int, worker: String, at: Date, into out: inout Commands) {
         guard var node = nodes[key], node.status == .queued, node.attempt == attempt else { return }
         node.status = .running
-        node.worker = worker
+        node.worker = intern(worker)
         if node.phase == .run, let timeout = graph.nodes[key]!.policies.timeout {
             node.deadline = at.addingTimeInterval(timeout + Self.timeoutGrace(timeout))
         }
@@ -94,6 +94,7 @@ extension RunState {
                     continue
                 }
             }
+            if holdForWindow(key) { continue }
             if policies.condition != nil {
                 work += beginCondition(key, into: &out)
                 continue
@@ -252,7 +253,7 @@ extension RunState {
         node.status = status
         node.error = error
         if let output { node.output = output }
-        if let worker { node.worker = worker }
+        if let worker { node.worker = intern(worker) }
         node.dueAt = nil
         node.deadline = nil
         node.waitingFor = nil
@@ -271,9 +272,8 @@ extension RunState {
         remaining -= 1
         var free: [String] = []
         for dependent in dependents[key] ?? [] {
-            let left = openDependencies[dependent]! - 1
-            openDependencies[dependent] = left
-            if left == 0 { free.append(dependent) }
+            nodes[dependent]!.openDependencies -= 1
+            if nodes[dependent]!.openDependencies == 0 { free.append(dependent) }
         }
         return free
     }

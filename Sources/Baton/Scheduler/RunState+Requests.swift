@@ -92,7 +92,7 @@ extension RunState {
             set(key, node, change, into: &out)
         }
         recount()
-        evaluate(graph.order.filter { nodes[$0]!.status == .pending && openDependencies[$0] == 0 }, into: &out)
+        evaluate(graph.order.filter { nodes[$0]!.status == .pending && nodes[$0]!.openDependencies == 0 }, into: &out)
     }
 }
 

@@ -8,7 +8,7 @@ extension RunState {
             children[result.key] == nil  // a node running what it spawned has had its attempt's result
         else { return }  // stale or duplicate
         let key = result.key
-        node.worker = result.worker ?? node.worker
+        node.worker = result.worker.map { intern($0) } ?? node.worker
         if node.status == .queued {
             // The worker skipped its "started" report (a quick attempt): record the start the result implies.
             node.status = .running

@@ -19,14 +19,19 @@ public struct RunState: Sendable {
     var fragments: [String: GroupSpec] = [:]
     /// Per map with a concurrency bound, children held back until others end, in order.
     var heldBack: [String: [String]] = [:]
-    /// Per node, how many of its dependencies have not ended yet.
-    var openDependencies: [String: Int] = [:]
     /// Nodes that have not ended yet.
     var remaining = 0
     /// Nodes with a due time or a deadline.
     var timed: Set<String> = []
     /// Set by a cancel request: the run ends `cancelled`.
     var cancelRequested = false
+    /// Nodes with a task out (see `RunState+Window`), and ready nodes waiting for room among them.
+    var outstanding: Set<String> = []
+    var ready = ReadyQueue()
+    /// The names of the workers that ran the run's nodes, so each node's state shares one copy of its worker's name.
+    var workerNames: Set<String> = []
+    /// At most this many nodes of the run have a task out at once (see `RunState+Window`).
+    public var dispatchWindow = RunState.defaultDispatchWindow
     /// The bounds on nodes (counting children added at run time), nesting and inputs.
     public var limits = GraphLimits()
     /// The largest input a node may be dispatched with (JSON bytes, after injection).
@@ -41,39 +46,41 @@ public struct RunState: Sendable {
     public static let logLimit = 200
     public static let logLineLimit = 2_000
 
-    /// A run as stored: `nodes` gives the state of each node (missing ones are pending), and
-    /// `fragments` the children each started group, map or spawning node added, parents first.
+    /// A run as stored: `nodes` gives the state of each node (missing ones are pending; those of keys
+    /// neither the graph nor a fragment has are dropped), and `fragments` the children each started
+    /// group, map or spawning node added, parents first. The states are taken, not copied: for a
+    /// large run, holding two copies at once would double what loading it costs.
     public init(
-        runID: String, graph: Graph, status: RunStatus = .pending, error: String? = nil, nodes: [String: NodeState] = [:],
+        runID: String, graph: Graph, status: RunStatus = .pending, error: String? = nil, nodes: consuming [String: NodeState] = [:],
         fragments: [(parent: String, fragment: GroupSpec)] = []
     ) {
         self.runID = runID
         self.graph = graph
         self.status = status
         self.error = error
-        var all: [String: NodeState] = [:]
-        all.reserveCapacity(graph.order.count)
-        for key in graph.order { all[key] = NodeState() }
-        self.nodes = all
+        self.nodes = nodes
+        self.nodes.reserveCapacity(graph.order.count)
+        for key in graph.order where self.nodes[key] == nil { self.nodes[key] = NodeState() }
         self.dependents = graph.dependents()
         self.cancelRequested = status == .cancelled
-        for (parent, fragment) in fragments where self.nodes[parent] != nil { addChildren(of: parent, fragment) }
-        for (key, state) in nodes where self.nodes[key] != nil { self.nodes[key] = state }
+        for (parent, fragment) in fragments where self.graph.nodes[parent] != nil { addChildren(of: parent, fragment, keepingStored: true) }
+        if self.nodes.count != self.graph.order.count { self.nodes = self.nodes.filter { self.graph.nodes[$0.key] != nil } }
         recount()
     }
 
     /// Recomputes the counters from the node states.
     mutating func recount() {
-        var open: [String: Int] = [:]
         var remaining = 0
         timed = []
+        outstanding = []
         for key in graph.order {
+            let open = graph.nodes[key]!.dependencies.reduce(0) { $0 + (nodes[$1]?.status.isTerminal ?? true ? 0 : 1) }
+            if nodes[key]!.openDependencies != open { nodes[key]!.openDependencies = open }  // in place: no copy of the node is held here
             let node = nodes[key]!
-            open[key] = graph.nodes[key]!.dependencies.reduce(0) { $0 + (nodes[$1]?.status.isTerminal ?? true ? 0 : 1) }
+            if hasTask(key, node) { outstanding.insert(key) }
             if !node.status.isTerminal { remaining += 1 }
             if node.dueAt != nil || node.deadline != nil { timed.insert(key) }
         }
-        openDependencies = open
         self.remaining = remaining
         // A map bounded by `concurrency` releases pending children only as others finish.
         heldBack = [:]
@@ -82,7 +89,7 @@ public struct RunState: Sendable {
             let busy = keys.filter { nodes[$0]!.status != .pending && !nodes[$0]!.status.isTerminal }.count
             let waiting = keys.filter { nodes[$0]!.status == .pending }
             let held = Array(waiting.dropFirst(max(0, bound - busy)))
-            for key in held { openDependencies[key]! += 1 }
+            for key in held { nodes[key]!.openDependencies += 1 }
             if !held.isEmpty { heldBack[parent] = held }
         }
     }
@@ -96,6 +103,7 @@ public struct RunState: Sendable {
         var out = Commands(now: now, random: random)
         if case let .retry(from) = event {
             retryRun(from: from, into: &out)
+            releaseReady(into: &out)
             finishIfDone(into: &out)
             return out.list
         }
@@ -124,6 +132,7 @@ public struct RunState: Sendable {
         case let .admitted(key): admitted(key, into: &out)
         case let .cached(key, hit): cached(key, hit: hit, into: &out)
         }
+        releaseReady(into: &out)
         finishIfDone(into: &out)
         return out.list
     }
@@ -153,6 +162,9 @@ public struct RunState: Sendable {
         mutating func append(_ command: SchedulerCommand) { list.append(command) }
     }
 
+    /// The one copy of a worker's name that the run's node states share (a report brings a fresh one each time).
+    mutating func intern(_ worker: String) -> String { workerNames.insert(worker).memberAfterInsert }
+
     /// Releases what the node holds or asks for (mutexes, a concurrency slot, a cache lookup), if anything.
     func giveBackAdmission(_ state: inout NodeState, _ key: String, into out: inout Commands) {
         guard state.admission != .none else { return }
@@ -171,6 +183,7 @@ public struct RunState: Sendable {
             : state.status == .waiting && state.waitingFor == .admission
         if !keeps { giveBackAdmission(&state, key, into: &out) }
         nodes[key] = state
+        trackTask(key, state)
         if state.dueAt != nil || state.deadline != nil { timed.insert(key) } else { timed.remove(key) }
         var change = change
         change.bookkeeping = state.bookkeeping

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Baton
 import BatonCoordinator
 import Logging
 import ServiceLifecycle
@@ -11,17 +12,25 @@ struct CoordinatorCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Most worker reports applied in one transaction.") var batchSize = 1_000
     @Option(parsing: .unconditional, help: "Seconds without a heartbeat after which a worker's running attempts go to another worker.") var lease:
         Double = 30
+    @Option(
+        parsing: .unconditional,
+        help: "Most nodes of one run with a task out (queued or running) at once; more wait, ready, until others end.")
+    var dispatchWindow = RunState.defaultDispatchWindow
 
     func run() async throws {
         try CLILogging.bootstrap()
         guard batchSize >= 1 else { throw CLIFailure("--batch-size must be at least 1", exitCode: 2) }
         guard lease >= 1, lease <= 3600 else { throw CLIFailure("--lease must be from 1 to 3600 seconds", exitCode: 2) }
+        guard dispatchWindow >= 1, dispatchWindow <= 10_000_000 else {
+            throw CLIFailure("--dispatch-window must be from 1 to 10000000 nodes", exitCode: 2)
+        }
         let store = try connection.openStore()  // fail fast, with a clear message, if the database is unusable
         store.close()
         let logger = Logger(label: "baton.coordinator")
         var configuration = CoordinatorConfiguration(
             databaseURL: connection.databaseURL, amqpURL: connection.amqpURL, batchSize: batchSize, lease: lease, logger: logger)
         configuration.maxInputBytes = try Limits.fromEnvironment().maxInputBytes
+        configuration.dispatchWindow = dispatchWindow
         let coordinator = Coordinator(configuration: configuration)
         let group = ServiceGroup(configuration: .init(services: [coordinator], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
