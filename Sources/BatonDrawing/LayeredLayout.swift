@@ -3,7 +3,7 @@
 /// nodes of different clusters counts, in the scope that holds both, as an edge between the items
 /// that contain them). Wide layers wrap onto rows (`maxRowWidth`), so a fan-out of 500 nodes makes a
 /// block of rows rather than a picture 70 000 pixels wide; edges into and out of a wrapped layer's
-/// inner rows run in the free channels between its columns.
+/// inner rows run along the gaps between its rows and down its sides.
 public struct LayeredLayout: Sendable {
     public var metrics = LayoutMetrics()
     public var layerGap = 60.0
@@ -119,31 +119,17 @@ public struct LayeredLayout: Sendable {
             let u = s.index[fromKey]!
             let v = s.index[toKey]!
             let l = s.layout
-            let clearance = layerGap * 0.4
-            var points: [DrawingPoint] = []
-            if !l.isLastRow(u) {
-                let box = boxes[fromKey]!
-                points += [
-                    DrawingPoint(x: box.maxX, y: box.midY), DrawingPoint(x: origin.x + l.channelRight[u], y: box.midY),
-                    DrawingPoint(x: origin.x + l.channelRight[u], y: origin.y + l.layerBottom[l.layer[u]] + clearance),
-                ]
-            } else {
-                points.append(DrawingPoint(x: source.midX, y: source.maxY))
-            }
+            let local = { (p: DrawingPoint) in DrawingPoint(x: p.x - origin.x, y: p.y - origin.y) }
+            let global = { (p: DrawingPoint) in DrawingPoint(x: p.x + origin.x, y: p.y + origin.y) }
+            let start = DrawingPoint(x: source.midX, y: source.maxY)
+            var points = l.exit(u, from: local(start))?.map(global) ?? [start]
             for d in s.chains[u * s.items.count + v]?.dummies ?? [] {
                 let x = origin.x + l.x[d]
                 points.append(DrawingPoint(x: x, y: origin.y + l.layerTop[l.layer[d]]))
                 if l.layerBottom[l.layer[d]] > l.layerTop[l.layer[d]] { points.append(DrawingPoint(x: x, y: origin.y + l.layerBottom[l.layer[d]])) }
             }
-            if !l.isFirstRow(v) {
-                let box = boxes[toKey]!
-                points += [
-                    DrawingPoint(x: origin.x + l.channelLeft[v], y: origin.y + l.layerTop[l.layer[v]] - clearance),
-                    DrawingPoint(x: origin.x + l.channelLeft[v], y: box.midY), DrawingPoint(x: box.x, y: box.midY),
-                ]
-            } else {
-                points.append(DrawingPoint(x: target.midX, y: target.y))
-            }
+            let end = DrawingPoint(x: target.midX, y: target.y)
+            points += l.entry(v, to: local(end))?.map(global) ?? [end]
             routes.append(DrawingRoute(edge: edge, points: points, fromLayer: l.layer[u], toLayer: l.layer[v]))
         }
         return DrawingLayout(width: size.width, height: size.height, boxes: boxes, routes: routes)

@@ -28,9 +28,15 @@ struct LayoutScope {
     private(set) var layerTop: [Double] = []
     private(set) var layerBottom: [Double] = []
     private(set) var rows: [Int] = []  // rows per layer
-    /// Per item: the x of the free channels left and right of its column.
-    private(set) var channelLeft: [Double] = []
-    private(set) var channelRight: [Double] = []
+    /// Per layer: the top of each row, and each row's height (one row unless the layer wraps).
+    private(set) var rowTops: [[Double]] = []
+    private(set) var rowHeights: [[Double]] = []
+    /// Per layer: the left and right of its items (a wrapped layer's edges run just outside them).
+    private(set) var blockLeft: [Double] = []
+    private(set) var blockRight: [Double] = []
+    private var rowGap = 0.0
+    private var nodeGap = 0.0
+    private var layerGap = 0.0
     private(set) var chains: [Chain] = []
     private(set) var width: Double = 0
     private(set) var height: Double = 0
@@ -187,8 +193,6 @@ struct LayoutScope {
         y = [Double](repeating: 0, count: count)
         row = [Int](repeating: 0, count: count)
         rows = [Int](repeating: 1, count: layers.count)
-        channelLeft = [Double](repeating: 0, count: n)
-        channelRight = [Double](repeating: 0, count: n)
         var up = [[Int]](repeating: [], count: count)
         var down = [[Int]](repeating: [], count: count)
         for chain in chains {
@@ -200,28 +204,40 @@ struct LayoutScope {
         }
         func gap(_ a: Int, _ b: Int) -> Double { a < n && b < n ? spacing.nodeGap : spacing.dummyGap }
 
-        // Wrapped layers: a grid of equal cells, the layer's dummies to the right of its first row.
+        // Wrapped layers: rows filled in order up to the width, centered; the layer's dummies to the right.
         var offsets: [[Double]] = []  // per layer, each vertex's center relative to the layer's left
         var wrapped = [Bool](repeating: false, count: layers.count)
-        var columnWidth = [Double](repeating: 0, count: layers.count)
-        for (l, vertices) in layers.enumerated() {
+        for vertices in layers {
             let items = vertices.filter { $0 < n }
             let total = vertices.reduce(0) { $0 + vertexWidth[$1] } + Double(max(0, vertices.count - 1)) * spacing.nodeGap
             if total > spacing.maxRowWidth && items.count > 1 {
-                wrapped[l] = true
-                let cell = items.map { vertexWidth[$0] }.max()! + spacing.nodeGap
-                columnWidth[l] = cell
-                var columns = max(1, Int((spacing.maxRowWidth + spacing.nodeGap) / cell))
-                rows[l] = (items.count + columns - 1) / columns
-                columns = (items.count + rows[l] - 1) / rows[l]
+                wrapped[layersOrdered.count] = true
+                var rowsOfItems: [[Int]] = [[]]
+                var rowWidth = 0.0
+                for v in items {
+                    let w = vertexWidth[v]
+                    if !rowsOfItems[rowsOfItems.count - 1].isEmpty && rowWidth + spacing.nodeGap + w > spacing.maxRowWidth {
+                        rowsOfItems.append([])
+                        rowWidth = 0
+                    }
+                    rowWidth += (rowsOfItems[rowsOfItems.count - 1].isEmpty ? 0 : spacing.nodeGap) + w
+                    rowsOfItems[rowsOfItems.count - 1].append(v)
+                }
+                let widthOf = { (r: [Int]) in r.reduce(0) { $0 + vertexWidth[$1] } + Double(r.count - 1) * spacing.nodeGap }
+                let block = rowsOfItems.map(widthOf).max()!
+                rows[layersOrdered.count] = rowsOfItems.count
                 var offset: [Double] = []
                 var ordered: [Int] = []
-                for (i, v) in items.enumerated() {
-                    row[v] = i / columns
-                    offset.append(Double(i % columns) * cell + cell / 2)
-                    ordered.append(v)
+                for (k, r) in rowsOfItems.enumerated() {
+                    var left = (block - widthOf(r)) / 2
+                    for v in r {
+                        row[v] = k
+                        offset.append(left + vertexWidth[v] / 2)
+                        ordered.append(v)
+                        left += vertexWidth[v] + spacing.nodeGap
+                    }
                 }
-                var dummyX = Double(columns) * cell + spacing.dummyGap
+                var dummyX = block + spacing.nodeGap
                 for v in vertices where v >= n {
                     offset.append(dummyX)
                     ordered.append(v)
@@ -273,25 +289,30 @@ struct LayoutScope {
         width = (0..<count).map { x[$0] + vertexWidth[$0] / 2 }.max() ?? 0
 
         // Rows and layers top to bottom.
+        rowGap = spacing.rowGap
+        nodeGap = spacing.nodeGap
+        layerGap = spacing.layerGap
         var top = 0.0
         for (l, vertices) in layersOrdered.enumerated() {
-            let rowHeight = vertices.filter { $0 < n }.map { heights[$0] }.max() ?? 0
+            var heightsOfRows = [Double](repeating: 0, count: rows[l])
+            for v in vertices where v < n { heightsOfRows[row[v]] = max(heightsOfRows[row[v]], heights[v]) }
+            var tops: [Double] = []
+            var rowTop = top
+            for h in heightsOfRows {
+                tops.append(rowTop)
+                rowTop += h + spacing.rowGap
+            }
+            rowTops.append(tops)
+            rowHeights.append(heightsOfRows)
             layerTop.append(top)
+            let items = vertices.filter { $0 < n }
+            blockLeft.append(items.map { x[$0] - widths[$0] / 2 }.min() ?? 0)
+            blockRight.append(items.map { x[$0] + widths[$0] / 2 }.max() ?? 0)
             for v in vertices {
                 let h = v < n ? heights[v] : 0
-                y[v] = top + Double(row[v]) * (rowHeight + spacing.rowGap) + (rowHeight - h) / 2
-                if v < n {
-                    if wrapped[l] {
-                        let cellLeft = x[v] - columnWidth[l] / 2
-                        channelLeft[v] = cellLeft + spacing.nodeGap / 4
-                        channelRight[v] = cellLeft + columnWidth[l] - spacing.nodeGap / 4
-                    } else {
-                        channelLeft[v] = x[v] - widths[v] / 2 - spacing.nodeGap / 2
-                        channelRight[v] = x[v] + widths[v] / 2 + spacing.nodeGap / 2
-                    }
-                }
+                y[v] = tops[row[v]] + (heightsOfRows[row[v]] - h) / 2
             }
-            top += Double(rows[l]) * rowHeight + Double(rows[l] - 1) * spacing.rowGap
+            top = rowTop - spacing.rowGap
             layerBottom.append(top)
             top += spacing.layerGap
         }
@@ -329,7 +350,23 @@ struct LayoutScope {
         return result
     }
 
-    /// Whether the layer of item `v` wraps onto several rows, and if so whether `v` is on its first / last row.
-    func isFirstRow(_ v: Int) -> Bool { row[v] == 0 }
-    func isLastRow(_ v: Int) -> Bool { row[v] == rows[layer[v]] - 1 }
+    /// For an item above the last row of a wrapped layer, how an edge leaves it: down into the gap
+    /// below its row, right along it past the layer's items, down below the layer. Nil otherwise.
+    func exit(_ u: Int, from start: DrawingPoint) -> [DrawingPoint]? {
+        let l = layer[u]
+        guard row[u] < rows[l] - 1 else { return nil }
+        let gapY = rowTops[l][row[u]] + rowHeights[l][row[u]] + rowGap * 0.35
+        let busX = blockRight[l] + nodeGap * 0.5
+        return [start, DrawingPoint(x: start.x, y: gapY), DrawingPoint(x: busX, y: gapY), DrawingPoint(x: busX, y: layerBottom[l] + layerGap * 0.4)]
+    }
+
+    /// For an item below the first row of a wrapped layer, how an edge reaches it: down the left of
+    /// the layer's items, right along the gap above its row, down into it. Nil otherwise.
+    func entry(_ v: Int, to end: DrawingPoint) -> [DrawingPoint]? {
+        let l = layer[v]
+        guard row[v] > 0 else { return nil }
+        let gapY = rowTops[l][row[v]] - rowGap * 0.35
+        let busX = blockLeft[l] - nodeGap * 0.5
+        return [DrawingPoint(x: busX, y: layerTop[l] - layerGap * 0.4), DrawingPoint(x: busX, y: gapY), DrawingPoint(x: end.x, y: gapY), end]
+    }
 }

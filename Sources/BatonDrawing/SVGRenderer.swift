@@ -215,16 +215,18 @@ public struct SVGRenderer: Sendable {
     /// A cluster's lighter fill: its state's color, mostly transparent (set by `fill-opacity`).
     private static func tint(_ color: String) -> String { color }
 
-    /// Two points: a vertical S-curve; more: straight segments through them.
+    /// Straight where a segment is vertical or horizontal (through layers, in channels), else a
+    /// vertical S-curve.
     static func path(_ points: [DrawingPoint]) -> String {
         guard let first = points.first else { return "" }
         var d = "M\(number(first.x)),\(number(first.y))"
-        if points.count == 2 {
-            let last = points[1]
-            let middle = (first.y + last.y) / 2
-            d += " C\(number(first.x)),\(number(middle)) \(number(last.x)),\(number(middle)) \(number(last.x)),\(number(last.y))"
-        } else {
-            for p in points.dropFirst() { d += " L\(number(p.x)),\(number(p.y))" }
+        for (a, b) in zip(points, points.dropFirst()) {
+            if abs(a.x - b.x) < 0.5 || abs(a.y - b.y) < 0.5 {
+                d += " L\(number(b.x)),\(number(b.y))"
+            } else {
+                let middle = (a.y + b.y) / 2
+                d += " C\(number(a.x)),\(number(middle)) \(number(b.x)),\(number(middle)) \(number(b.x)),\(number(b.y))"
+            }
         }
         return d
     }
