@@ -57,30 +57,22 @@ public struct SVGRenderer: Sendable {
 
             """
 
-        // Clusters first (outer before inner, as listed), then edges, then nodes on top.
-        out += "<g class=\"baton-clusters\">\n"
-        for node in drawing.nodes where drawing.isCluster(node.key) {
-            guard let box = laid.boxes[node.key] else { continue }
-            let r = DrawingRect(x: box.x + ox, y: box.y + oy, width: box.width, height: box.height)
-            let style = StatusStyle.of(node.status)
-            let detail = NodeCaption.procedure(node) + (NodeCaption.state(node).map { " · " + $0 } ?? "")
-            let textWidth = r.width - 2 * metrics.padding
-            out += "<g class=\"baton-cluster\"\(attributes(node))>"
-            out += "<title>\(Self.xml(([node.key] + NodeCaption.lines(node).dropFirst()).joined(separator: "\n")))</title>"
+        // Cluster fills first (outer before inner, as listed), then edges, then the clusters' borders
+        // and labels (a halo keeps a label readable where an edge crosses it), then nodes on top.
+        let clusters = drawing.nodes.filter { drawing.isCluster($0.key) && laid.boxes[$0.key] != nil }
+        func clusterRect(_ node: DrawingNode) -> DrawingRect {
+            let box = laid.boxes[node.key]!
+            return DrawingRect(x: box.x + ox, y: box.y + oy, width: box.width, height: box.height)
+        }
+        func clusterFill(_ node: DrawingNode) -> String { node.status == nil ? "#f1f5f9" : Self.mix(StatusStyle.of(node.status).fill, 0.45) }
+        out += "<g class=\"baton-cluster-fills\">\n"
+        for node in clusters {
+            let r = clusterRect(node)
             out += """
                 <rect x="\(px(r.x))" y="\(px(r.y))" width="\(px(r.width))" height="\(px(r.height))" rx="12" \
-                fill="\(node.status == nil ? "#f1f5f9" : Self.tint(style.fill))" fill-opacity="0.55" stroke="\(style.stroke)" \
-                stroke-width="1.5" stroke-dasharray="\(node.kind == .group ? "none" : "5 3")"/>
+                fill="\(clusterFill(node))" fill-opacity="0.85"/>
+
                 """
-            out += """
-                <text x="\(px(r.x + metrics.padding))" y="\(px(r.y + 18))" font-size="\(px(metrics.keyFontSize))" font-weight="bold" \
-                fill="\(style.text)">\(Self.xml(metrics.fit(node.label, width: textWidth, fontSize: metrics.keyFontSize)))</text>
-                """
-            out += """
-                <text x="\(px(r.x + metrics.padding))" y="\(px(r.y + 34))" font-size="\(px(metrics.detailFontSize))" \
-                fill="#475569">\(Self.xml(metrics.fit(detail, width: textWidth, fontSize: metrics.detailFontSize)))</text>
-                """
-            out += "</g>\n"
         }
         out += "</g>\n<g class=\"baton-edges\" fill=\"none\">\n"
         for route in laid.routes {
@@ -93,6 +85,29 @@ public struct SVGRenderer: Sendable {
                 \(route.edge.kind == .after ? " stroke-dasharray=\"6 4\"" : "") marker-end="url(#baton-arrow-\(kind))"/>
 
                 """
+        }
+        out += "</g>\n<g class=\"baton-clusters\" fill=\"none\">\n"
+        for node in clusters {
+            let r = clusterRect(node)
+            let style = StatusStyle.of(node.status)
+            let detail = NodeCaption.procedure(node) + (NodeCaption.state(node).map { " · " + $0 } ?? "")
+            let textWidth = r.width - 2 * metrics.padding
+            let halo = "stroke=\"\(clusterFill(node))\" stroke-width=\"4\" stroke-linejoin=\"round\" paint-order=\"stroke\""
+            out += "<g class=\"baton-cluster\"\(attributes(node))>"
+            out += "<title>\(Self.xml(([node.key] + NodeCaption.lines(node).dropFirst()).joined(separator: "\n")))</title>"
+            out += """
+                <rect x="\(px(r.x))" y="\(px(r.y))" width="\(px(r.width))" height="\(px(r.height))" rx="12" fill="none" \
+                stroke="\(style.stroke)" stroke-width="1.5"\(node.kind == .group ? "" : " stroke-dasharray=\"5 3\"")/>
+                """
+            out += """
+                <text x="\(px(r.x + metrics.padding))" y="\(px(r.y + 18))" font-size="\(px(metrics.keyFontSize))" font-weight="bold" \
+                fill="\(style.text)" \(halo)>\(Self.xml(metrics.fit(node.label, width: textWidth, fontSize: metrics.keyFontSize)))</text>
+                """
+            out += """
+                <text x="\(px(r.x + metrics.padding))" y="\(px(r.y + 34))" font-size="\(px(metrics.detailFontSize))" \
+                fill="#475569" \(halo)>\(Self.xml(metrics.fit(detail, width: textWidth, fontSize: metrics.detailFontSize)))</text>
+                """
+            out += "</g>\n"
         }
         out += "</g>\n<g class=\"baton-nodes\">\n"
         for node in drawing.nodes where !drawing.isCluster(node.key) {
@@ -212,8 +227,14 @@ public struct SVGRenderer: Sendable {
         return out
     }
 
-    /// A cluster's lighter fill: its state's color, mostly transparent (set by `fill-opacity`).
-    private static func tint(_ color: String) -> String { color }
+    /// `color` (`#rrggbb`) at `alpha` over white.
+    static func mix(_ color: String, _ alpha: Double) -> String {
+        guard color.count == 7, let value = Int(color.dropFirst(), radix: 16) else { return color }
+        let channels = [(value >> 16) & 0xFF, (value >> 8) & 0xFF, value & 0xFF].map { c in
+            Int((Double(c) * alpha + 255 * (1 - alpha)).rounded())
+        }
+        return "#" + channels.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
 
     /// Straight where a segment is vertical or horizontal (through layers, in channels), else a
     /// vertical S-curve.
