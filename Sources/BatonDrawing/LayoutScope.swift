@@ -257,7 +257,22 @@ struct LayoutScope {
                 layersOrdered.append(vertices)
             }
         }
-        for (l, vertices) in layersOrdered.enumerated() { for (i, v) in vertices.enumerated() { x[v] = offsets[l][i] } }
+        // Every layer stays within the widest one's width: pulling toward neighbors must not let the
+        // layers drift sideways one after the other.
+        let widest = layersOrdered.indices.map { l in
+            layersOrdered[l].indices.map { offsets[l][$0] + vertexWidth[layersOrdered[l][$0]] / 2 }.max() ?? 0
+        }.max() ?? 0
+        func keepWithin(_ vertices: [Int]) {
+            guard let left = vertices.map({ x[$0] - vertexWidth[$0] / 2 }).min(),
+                let right = vertices.map({ x[$0] + vertexWidth[$0] / 2 }).max()
+            else { return }
+            let shift = left < 0 ? -left : right > widest ? max(widest - right, -left) : 0
+            for v in vertices { x[v] += shift }
+        }
+        for (l, vertices) in layersOrdered.enumerated() {
+            let packed = vertices.indices.map { offsets[l][$0] + vertexWidth[vertices[$0]] / 2 }.max() ?? 0
+            for (i, v) in vertices.enumerated() { x[v] = offsets[l][i] + (widest - packed) / 2 }
+        }
 
         // Pull each layer toward its neighbors, alternately from above and from below.
         if layersOrdered.count > 1 {
@@ -281,6 +296,7 @@ struct LayoutScope {
                         let placed = Self.inOrder(desired, separation)
                         for (i, v) in vertices.enumerated() { x[v] = placed[i] }
                     }
+                    keepWithin(vertices)
                 }
             }
         }
