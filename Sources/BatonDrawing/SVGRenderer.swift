@@ -258,7 +258,7 @@ public struct SVGRenderer: Sendable {
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 
-    /// Text for XML content and attribute values: `& < > " '` as entities, characters XML does not
+    /// Text for XML content and attribute values: `& < > " '` and line breaks and tabs as entities, characters XML does not
     /// allow (control characters) as U+FFFD.
     public static func xml(_ text: String) -> String {
         var out = ""
@@ -270,7 +270,9 @@ public struct SVGRenderer: Sendable {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            case "\t": out += "&#9;"  // as character references, so attribute values keep them too
+            case "\n": out += "&#10;"
+            case "\r": out += "&#13;"
             default:
                 if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
                     out += "\u{FFFD}"
