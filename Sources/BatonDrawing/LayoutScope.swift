@@ -259,9 +259,10 @@ struct LayoutScope {
         }
         // Every layer stays within the widest one's width: pulling toward neighbors must not let the
         // layers drift sideways one after the other.
-        let widest = layersOrdered.indices.map { l in
-            layersOrdered[l].indices.map { offsets[l][$0] + vertexWidth[layersOrdered[l][$0]] / 2 }.max() ?? 0
-        }.max() ?? 0
+        let widest =
+            layersOrdered.indices.map { l in
+                layersOrdered[l].indices.map { offsets[l][$0] + vertexWidth[layersOrdered[l][$0]] / 2 }.max() ?? 0
+            }.max() ?? 0
         func keepWithin(_ vertices: [Int]) {
             guard let left = vertices.map({ x[$0] - vertexWidth[$0] / 2 }).min(),
                 let right = vertices.map({ x[$0] + vertexWidth[$0] / 2 }).max()
