@@ -24,6 +24,8 @@ let package = Package(
         .target(name: "CAMQPShim", dependencies: ["CRabbitMQ"]),
         .target(name: "Baton", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(name: "BatonDemo", dependencies: ["Baton"]),
+        // Pictures of graphs and runs (DOT, Mermaid, and SVG laid out here): pure, no I/O.
+        .target(name: "BatonDrawing", dependencies: ["Baton"]),
         // The two client wrappers know nothing of Baton: they only move bytes.
         .target(name: "BatonPostgres", dependencies: ["CLibPQ"]),
         .target(name: "BatonAMQP", dependencies: ["CRabbitMQ", "CAMQPShim"]),
@@ -43,7 +45,7 @@ let package = Package(
         .target(name: "BatonYAML", dependencies: ["Baton", .product(name: "Yams", package: "Yams")]),
         .executableTarget(name: "baton", dependencies: [
             "Baton", "BatonDemo", "BatonStore", "BatonPostgres", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonTesting",
-            "BatonYAML",
+            "BatonYAML", "BatonDrawing",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -66,12 +68,13 @@ let package = Package(
         .testTarget(name: "BatonAMQPTests", dependencies: ["BatonAMQP"]),
         .testTarget(name: "BatonTests", dependencies: ["Baton", "BatonDemo", "BatonTesting"]),
         .testTarget(name: "BatonYAMLTests", dependencies: ["Baton", "BatonYAML"]),
+        .testTarget(name: "BatonDrawingTests", dependencies: ["Baton", "BatonDrawing"]),
         // The shells' decisions (worker intake, coordinator batching, leases, failures) and wire formats: no services.
         .testTarget(name: "BatonShellTests", dependencies: [
             "Baton", "BatonAMQP", "BatonPostgres", "BatonStore", "BatonCoordinator", "BatonWorker",
         ]),
         .testTarget(name: "BatonIntegrationTests", dependencies: [
-            "Baton", "BatonDemo", "BatonStore", "BatonPostgres", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonTesting",
+            "Baton", "BatonDrawing", "BatonDemo", "BatonStore", "BatonPostgres", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonTesting",
         ]),
     ]
 )
