@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
@@ -43,9 +44,15 @@ let package = Package(
         .target(name: "BatonTesting", dependencies: ["Baton", "BatonDemo", "BatonYAML"]),
         // YAML graph files, kept out of the core so `Baton` has no parser dependency but its own.
         .target(name: "BatonYAML", dependencies: ["Baton", .product(name: "Yams", package: "Yams")]),
+        // `baton dashboard`: the web pages and JSON API over the run history (Hummingbird).
+        .target(name: "BatonDashboard", dependencies: [
+            "Baton", "BatonStore", "BatonDrawing",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .executableTarget(name: "baton", dependencies: [
             "Baton", "BatonDemo", "BatonStore", "BatonPostgres", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonTesting",
-            "BatonYAML", "BatonDrawing",
+            "BatonYAML", "BatonDrawing", "BatonDashboard",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -69,12 +76,14 @@ let package = Package(
         .testTarget(name: "BatonTests", dependencies: ["Baton", "BatonDemo", "BatonTesting"]),
         .testTarget(name: "BatonYAMLTests", dependencies: ["Baton", "BatonYAML"]),
         .testTarget(name: "BatonDrawingTests", dependencies: ["Baton", "BatonDrawing"]),
+        .testTarget(name: "BatonDashboardTests", dependencies: ["Baton", "BatonStore", "BatonDashboard"]),
         // The shells' decisions (worker intake, coordinator batching, leases, failures) and wire formats: no services.
         .testTarget(name: "BatonShellTests", dependencies: [
             "Baton", "BatonAMQP", "BatonPostgres", "BatonStore", "BatonCoordinator", "BatonWorker",
         ]),
         .testTarget(name: "BatonIntegrationTests", dependencies: [
             "Baton", "BatonDrawing", "BatonDemo", "BatonStore", "BatonPostgres", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonTesting",
+            "BatonDashboard",
         ]),
     ]
 )

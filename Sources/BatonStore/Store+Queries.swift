@@ -3,14 +3,14 @@ import BatonPostgres
 import Foundation
 
 extension Store {
-    private static let runColumns = """
+    static let runColumns = """
         r.id::text as id, r.name, r.status, r.submitted_at::text as submitted_at, r.started_at::text as started_at,
         r.finished_at::text as finished_at, r.error, r.input::text as input,
         (select count(*) from baton.nodes n where n.run_id = r.id) as nodes,
         (select count(*) from baton.nodes n where n.run_id = r.id and n.status in ('succeeded', 'failed', 'cancelled', 'skipped')) as done
         """
 
-    private func runRow(_ r: PGResult, _ i: Int) -> RunRow {
+    func runRow(_ r: PGResult, _ i: Int) -> RunRow {
         var row = RunRow(
             id: r[row: i, column: "id"]!, name: r[row: i, column: "name"]!,
             status: RunStatus(rawValue: r[row: i, column: "status"]!) ?? .pending,

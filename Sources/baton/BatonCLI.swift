@@ -11,7 +11,7 @@ struct BatonCLI: AsyncParsableCommand {
         subcommands: [
             MigrateCommand.self, CoordinatorCommand.self, WorkerCommand.self, SubmitCommand.self, RunCommand.self,
             ValidateCommand.self, RunsCommand.self, ShowCommand.self, EventsCommand.self, WatchCommand.self, CancelCommand.self,
-            RetryCommand.self, WorkersCommand.self, GraphCommand.self,
+            RetryCommand.self, WorkersCommand.self, GraphCommand.self, DashboardCommand.self,
             ProceduresCommand.self,
         ])
 

@@ -1,0 +1,195 @@
+import Baton
+import BatonDrawing
+import BatonStore
+import Foundation
+import Hummingbird
+
+/// What each route does: parse and check the request (values from this module), run the queries on
+/// the store pool's threads, and answer. Every failure becomes a response here, never a thrown error.
+struct DashboardHandlers: Sendable {
+    let pool: StorePool
+    let layout: PageLayout
+    let access: AdminAccess
+
+    static let maxEvents = 10_000
+
+    // MARK: pages
+
+    func runsPage(_ request: Request) async -> Response {
+        await page {
+            let query = try RunsQuery(parameters: QueryParameters.parse(request.uri.query))
+            let (rows, total, counts) = try await pool.run { store in
+                let page = try store.runs(status: query.status, nameContains: query.name, limit: query.perPage, offset: query.offset)
+                return (page.rows, page.total, try store.runCounts())
+            }
+            return RunsPage(query: query, runs: rows, total: total, counts: counts, now: Date().timeIntervalSince1970).render(layout: layout)
+        }
+    }
+
+    func runPage(_ id: String) async -> Response {
+        await page {
+            let id = try RunID(parsing: id).value
+            let page = try await pool.run { store -> RunPage in
+                let (run, graph) = try Self.runAndGraph(store, id)
+                let nodes = try store.nodes(ofRun: id)
+                let counts = try store.progress(ofRun: id).counts
+                let svg = Self.svg(run: run, graph: graph, nodes: nodes)
+                return RunPage(run: run, counts: counts, svg: svg, nodes: nodes, now: Date().timeIntervalSince1970)
+            }
+            return page.render(layout: layout)
+        }
+    }
+
+    func workersPage() async -> Response {
+        await page {
+            let workers = try await pool.run { try $0.liveWorkers() }
+            return WorkersPage(workers: workers).render(layout: layout)
+        }
+    }
+
+    // MARK: API
+
+    func runsJSON(_ request: Request) async -> Response {
+        await api {
+            let query = try RunsQuery(parameters: QueryParameters.parse(request.uri.query))
+            let (rows, total, counts) = try await pool.run { store in
+                let page = try store.runs(status: query.status, nameContains: query.name, limit: query.perPage, offset: query.offset)
+                return (page.rows, page.total, try store.runCounts())
+            }
+            return [
+                "runs": .array(rows.map(DashboardJSON.run)), "total": .int(Int64(total)), "page": .int(Int64(query.page)),
+                "per_page": .int(Int64(query.perPage)), "pages": .int(Int64(query.pageCount(total: total))),
+                "counts": DashboardJSON.counts(counts),
+            ]
+        }
+    }
+
+    func runJSON(_ id: String) async -> Response {
+        await api {
+            let id = try RunID(parsing: id).value
+            return try await pool.run { store -> JSON in
+                guard let run = try store.run(id) else { throw DashboardError.notFound("no run with id \(id)") }
+                let progress = try store.progress(ofRun: id)
+                return [
+                    "run": DashboardJSON.run(run), "node_counts": DashboardJSON.counts(progress.counts),
+                    "running": .array(try store.runningNodes(ofRun: id, limit: 20).map(JSON.string)),
+                    "actions": .array(AdminAction.available(for: run.status).filter { _ in access.isEnabled }.map { .string($0.rawValue) }),
+                ]
+            }
+        }
+    }
+
+    func nodesJSON(_ id: String, _ request: Request) async -> Response {
+        await api {
+            let id = try RunID(parsing: id).value
+            let parameters = QueryParameters.parse(request.uri.query)
+            let limit = try RunsQuery.number(parameters, "limit", default: 10_000, range: 1...100_000)
+            let offset = try RunsQuery.number(parameters, "offset", default: 0, range: 0...Int(Int32.max))
+            let nodes = try await pool.run { store -> [NodeRow] in
+                guard try store.runStatus(id) != nil else { throw DashboardError.notFound("no run with id \(id)") }
+                return try store.nodes(ofRun: id)
+            }
+            let page = nodes.dropFirst(offset).prefix(limit)
+            return ["nodes": .array(page.map(DashboardJSON.node)), "total": .int(Int64(nodes.count))]
+        }
+    }
+
+    func nodeJSON(_ id: String, _ request: Request) async -> Response {
+        await api {
+            let id = try RunID(parsing: id).value
+            guard let key = QueryParameters.parse(request.uri.query)["key"], !key.isEmpty else {
+                throw DashboardError.badRequest("key: give the node's key (?key=NODE)")
+            }
+            return try await pool.run { store -> JSON in
+                guard try store.runStatus(id) != nil else { throw DashboardError.notFound("no run with id \(id)") }
+                guard let node = try store.node(ofRun: id, key: key) else {
+                    throw DashboardError.notFound("run \(id) has no node '\(key.prefix(200))'")
+                }
+                return DashboardJSON.nodeDetail(node, events: try store.events(ofRun: id, node: key, limit: 1000))
+            }
+        }
+    }
+
+    func eventsJSON(_ id: String, _ request: Request) async -> Response {
+        await api {
+            let id = try RunID(parsing: id).value
+            let parameters = QueryParameters.parse(request.uri.query)
+            let after = try RunsQuery.number(parameters, "after", default: 0, range: 0...Int(Int64.max >> 1))
+            let limit = try RunsQuery.number(parameters, "limit", default: 1000, range: 1...Self.maxEvents)
+            let events = try await pool.run { store -> [EventRow] in
+                guard try store.runStatus(id) != nil else { throw DashboardError.notFound("no run with id \(id)") }
+                return try store.events(ofRun: id, after: after, limit: limit)
+            }
+            return ["events": .array(events.map(DashboardJSON.event)), "last_id": .int(Int64(events.last?.id ?? after))]
+        }
+    }
+
+    func graphSVG(_ id: String) async -> Response {
+        do {
+            let id = try RunID(parsing: id).value
+            let svg = try await pool.run { store -> String in
+                let (run, graph) = try Self.runAndGraph(store, id)
+                return Self.svg(run: run, graph: graph, nodes: try store.nodes(ofRun: id))
+            }
+            return DashboardResponse.make(status: 200, contentType: "image/svg+xml; charset=utf-8", body: svg)
+        } catch {
+            return DashboardResponse.apiError(error)
+        }
+    }
+
+    func workersJSON() async -> Response {
+        await api {
+            let workers = try await pool.run { try $0.liveWorkers() }
+            return ["workers": .array(workers.map(DashboardJSON.worker))]
+        }
+    }
+
+    /// POST cancel or retry: the token first, then the run's status, then the store's request (as
+    /// `baton cancel` and `baton retry` make it); the coordinator applies it.
+    func admin(_ action: AdminAction, _ id: String, _ request: Request) async -> Response {
+        let header = { (name: String) in HTTPFields.Element.Name(name).flatMap { request.headers[$0] } }
+        let decision = access.decide(
+            authorization: request.headers[.authorization], origin: header("Origin"), host: request.head.authority,
+            fetchSite: header("Sec-Fetch-Site"))
+        if let refusal = decision.error { return DashboardResponse.apiError(refusal) }
+        return await api(status: 202) {
+            let id = try RunID(parsing: id).value
+            return try await pool.run { store -> JSON in
+                guard let status = try store.runStatus(id) else { throw DashboardError.notFound("no run with id \(id)") }
+                if let refusal = action.refusal(runID: id, status: status) { throw refusal }
+                let requestID =
+                    switch action {
+                    case .cancel: try store.request(.cancel, runID: id, reason: "cancelled: by request (baton dashboard)")
+                    case .retry: try store.request(.retry, runID: id)
+                    }
+                return [
+                    "run_id": .string(id), "action": .string(action.rawValue), "request_id": .int(Int64(requestID)),
+                    "status": .string(status.rawValue),
+                ]
+            }
+        }
+    }
+
+    // MARK: helpers
+
+    static func runAndGraph(_ store: Store, _ id: String) throws -> (RunRow, Graph) {
+        guard let run = try store.run(id), let graph = try store.runGraph(id) else { throw DashboardError.notFound("no run with id \(id)") }
+        return (run, graph)
+    }
+
+    static func svg(run: RunRow, graph: Graph, nodes: [NodeRow]) -> String {
+        let states = nodes.map {
+            NodeRunState(key: $0.key, procedure: $0.procedure, status: NodeStatus(rawValue: $0.status) ?? .pending, attempts: $0.attempts)
+        }
+        let drawing = GraphDrawing(run: graph, states: states, title: "\(run.name) · run \(run.id.prefix(8)) · \(run.status.rawValue)")
+        return SVGRenderer().render(drawing)
+    }
+
+    private func page(_ body: () async throws -> String) async -> Response {
+        do { return DashboardResponse.html(try await body()) } catch { return DashboardResponse.pageError(error, layout: layout) }
+    }
+
+    private func api(status: Int = 200, _ body: () async throws -> JSON) async -> Response {
+        do { return DashboardResponse.json(try await body(), status: status) } catch { return DashboardResponse.apiError(error) }
+    }
+}

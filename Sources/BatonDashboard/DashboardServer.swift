@@ -1,0 +1,55 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// `baton dashboard`: the pages and the JSON API over the run history, served by Hummingbird. The
+/// routing is here and thin; `DashboardHandlers` does the work.
+public struct DashboardServer: Sendable {
+    public let configuration: DashboardConfiguration
+
+    public init(configuration: DashboardConfiguration) { self.configuration = configuration }
+
+    /// Serves until SIGINT or SIGTERM; `onListening` gets the address once the socket is bound
+    /// (with the port the system chose, for port 0).
+    public func run(logger: Logger, onListening: @escaping @Sendable (ListenAddress) -> Void) async throws {
+        let pool = StorePool(url: configuration.databaseURL, size: configuration.connections)
+        defer { pool.close() }
+        let handlers = DashboardHandlers(
+            pool: pool, layout: PageLayout(adminEnabled: configuration.adminToken != nil), access: AdminAccess(token: configuration.adminToken))
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: DashboardMiddleware(hostCheck: HostCheck(listen: configuration.listen)))
+        router.get("/") { request, _ in await handlers.runsPage(request) }
+        router.get("/runs/:id") { _, context in await handlers.runPage(context.parameters.get("id") ?? "") }
+        router.get("/workers") { _, _ in await handlers.workersPage() }
+        router.get("/assets/dashboard.js") { _, _ in
+            DashboardResponse.make(status: 200, contentType: "text/javascript; charset=utf-8", body: DashboardScript.source, cache: true)
+        }
+        router.get("/assets/dashboard.css") { _, _ in
+            DashboardResponse.make(status: 200, contentType: "text/css; charset=utf-8", body: DashboardStyle.source, cache: true)
+        }
+        router.get("/assets/favicon.svg") { _, _ in
+            DashboardResponse.make(status: 200, contentType: "image/svg+xml", body: DashboardStyle.favicon, cache: true)
+        }
+        router.get("/api/runs") { request, _ in await handlers.runsJSON(request) }
+        router.get("/api/runs/:id") { _, context in await handlers.runJSON(context.parameters.get("id") ?? "") }
+        router.get("/api/runs/:id/nodes") { request, context in await handlers.nodesJSON(context.parameters.get("id") ?? "", request) }
+        router.get("/api/runs/:id/node") { request, context in await handlers.nodeJSON(context.parameters.get("id") ?? "", request) }
+        router.get("/api/runs/:id/events") { request, context in await handlers.eventsJSON(context.parameters.get("id") ?? "", request) }
+        router.get("/api/runs/:id/graph.svg") { _, context in await handlers.graphSVG(context.parameters.get("id") ?? "") }
+        router.get("/api/workers") { _, _ in await handlers.workersJSON() }
+        for action in AdminAction.allCases {
+            router.post("/api/runs/:id/\(action.rawValue)") { request, context in
+                await handlers.admin(action, context.parameters.get("id") ?? "", request)
+            }
+        }
+        let listen = configuration.listen
+        let app = Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .hostname(listen.host, port: listen.port), serverName: nil),
+            onServerRunning: { channel in
+                onListening(ListenAddress(host: listen.host, port: channel.localAddress?.port ?? listen.port))
+            },
+            logger: logger)
+        try await app.runService()
+    }
+}

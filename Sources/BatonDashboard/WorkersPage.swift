@@ -1,0 +1,48 @@
+import BatonStore
+
+/// Live workers: each with its host, pools, slots, the procedures it serves and its last heartbeat,
+/// and totals by pool. The script refreshes it.
+public struct WorkersPage: Sendable {
+    public var workers: [WorkerRow]
+
+    public init(workers: [WorkerRow]) { self.workers = workers }
+
+    public func render(layout: PageLayout) -> String {
+        var slotsByPool: [String: (workers: Int, slots: Int)] = [:]
+        for worker in workers {
+            for pool in worker.pools {
+                let known = slotsByPool[pool] ?? (0, 0)
+                slotsByPool[pool] = (known.workers + 1, known.slots + worker.slots)
+            }
+        }
+        let pools = slotsByPool.keys.sorted().map { pool in
+            let entry = slotsByPool[pool]!
+            return "<span class=\"chip\"><b>\(HTML.escape(pool))</b> \(entry.workers) worker\(entry.workers == 1 ? "" : "s") · \(entry.slots) slots</span>"
+        }.joined()
+        let rows = workers.map(row).joined(separator: "\n")
+        let empty = "<tr class=\"empty\"><td colspan=\"7\">No live workers: start one with <code>baton worker</code></td></tr>"
+        let total = workers.reduce(0) { $0 + $1.slots }
+        let body = """
+            <div class="page-head"><h1>Workers</h1><div class="chips" id="pools">\(pools)</div></div>
+            <p class="muted" id="workers-summary">\(workers.count) live worker\(workers.count == 1 ? "" : "s") · \(total) slots</p>
+            <div class="card">
+            <table class="workers"><thead><tr><th>Worker</th><th>Host</th><th>Pools</th><th>Slots</th><th>Procedures</th><th>Started</th>\
+            <th>Last heartbeat</th></tr></thead>
+            <tbody id="workers-body">
+            \(workers.isEmpty ? empty : rows)
+            </tbody></table></div>
+            """
+        return layout.page(title: "Workers", section: .workers, body: body)
+    }
+
+    private func row(_ worker: WorkerRow) -> String {
+        let procedures = worker.procedures.map { "<span class=\"tag mono\">\(HTML.escape($0))</span>" }.joined(separator: " ")
+        return """
+            <tr data-worker="\(HTML.escape(worker.id))"><td class="mono">\(HTML.escape(worker.id))</td>\
+            <td>\(HTML.escape(worker.host)) <span class="muted">pid \(worker.pid)</span></td>\
+            <td>\(worker.pools.map(HTML.escape).joined(separator: ", "))</td><td>\(worker.slots)</td>\
+            <td class="procedures">\(procedures)</td><td class="time">\(HTML.escape(DisplayTime.short(worker.startedAt)))</td>\
+            <td class="time">\(HTML.escape(DisplayTime.duration(worker.secondsSinceSeen))) ago</td></tr>
+            """
+    }
+}
