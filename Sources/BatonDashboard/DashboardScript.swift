@@ -247,7 +247,12 @@ enum DashboardScript {
             }
             function pick(e) {
               const target = e.target.closest('[data-node]');
-              if (target) showNode(target.dataset.node, true);
+              if (!target) return;
+              history.replaceState(null, '', '#node=' + encodeURIComponent(target.dataset.node));
+              showNode(target.dataset.node, true);
+            }
+            if (location.hash.startsWith('#node=')) {
+              try { showNode(decodeURIComponent(location.hash.slice(6)), false); } catch (e) { /* a bad link: no node shown */ }
             }
             graph.addEventListener('click', pick);
             byId('nodes-body').addEventListener('click', pick);

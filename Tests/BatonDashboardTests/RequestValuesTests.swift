@@ -1,0 +1,118 @@
+import Baton
+import BatonDashboard
+import Testing
+
+/// What a request decides, as plain values: parameters, paging, run ids, who may act.
+@Suite("dashboard request values")
+struct RequestValuesTests {
+    @Test func runsQueryDefaultsAndParsing() throws {
+        #expect(try RunsQuery(parameters: [:]) == RunsQuery())
+        let q = try RunsQuery(parameters: ["status": "failed", "name": "  word ", "page": "3", "per_page": "20"])
+        #expect(q == RunsQuery(status: .failed, name: "word", page: 3, perPage: 20))
+        #expect(q.offset == 40)
+        #expect(q.pageCount(total: 0) == 1 && q.pageCount(total: 20) == 1 && q.pageCount(total: 21) == 2)
+        #expect(q.queryString(page: 4) == "?status=failed&name=word&page=4&per_page=20")
+        #expect(try RunsQuery(parameters: ["status": "", "name": "", "page": ""]) == RunsQuery())
+        #expect(RunsQuery(name: "a b&c=<d>").queryString() == "?name=a%20b%26c%3D%3Cd%3E")
+    }
+
+    @Test(arguments: [
+        (["status": "done"], "status: unknown run status 'done' (use pending, running, succeeded, failed, cancelled)"),
+        (["page": "0"], "page: '0' is not a whole number from 1 to 1000000"),
+        (["page": "x"], "page: 'x' is not a whole number from 1 to 1000000"),
+        (["per_page": "501"], "per_page: '501' is not a whole number from 1 to 500"),
+        (["name": String(repeating: "n", count: 201)], "name: longer than 200 characters"),
+    ])
+    func badRunsQueriesAre400(_ parameters: [String: String], _ message: String) {
+        #expect(throws: DashboardError(status: 400, message)) { try RunsQuery(parameters: parameters) }
+    }
+
+    @Test func runIDs() throws {
+        #expect(try RunID(parsing: "C7E6109A-A328-4847-B185-1824586D7156").value == "c7e6109a-a328-4847-b185-1824586d7156")
+        for bad in ["c7e6109a", "zz", "", "c7e6109a-a328-4847-b185-1824586d715g", "'; drop table baton.runs; --"] {
+            #expect(throws: DashboardError.self) { try RunID(parsing: bad) }
+            #expect((try? RunID(parsing: bad)) == nil)
+        }
+        #expect(throws: DashboardError(status: 400, "'zz' is not a run id (a UUID)")) { try RunID(parsing: "zz") }
+    }
+
+    @Test func queryStringsDecodeAsBrowsersEncode() {
+        #expect(QueryParameters.parse("name=word+count&status=failed&name=second") == ["name": "word count", "status": "failed"])
+        #expect(QueryParameters.parse("key=each%2F0&empty=&flag") == ["key": "each/0", "empty": "", "flag": ""])
+        #expect(QueryParameters.parse("bad=%E0%A4%A") == [:])
+        #expect(QueryParameters.parse(nil) == [:])
+    }
+
+    @Test func adminAccessNeedsTheTokenInTheHeader() {
+        let off = AdminAccess(token: nil)
+        #expect(off.decide(authorization: "Bearer anything") == .disabled)
+        #expect(off.decide(authorization: "Bearer anything").error?.status == 404)
+        let on = AdminAccess(token: "s3cret")
+        #expect(on.decide(authorization: "Bearer s3cret") == .allowed)
+        #expect(on.decide(authorization: nil) == .missingToken)
+        #expect(on.decide(authorization: "Basic czNjcmV0") == .missingToken)
+        #expect(on.decide(authorization: "Bearer s3cre") == .wrongToken)
+        #expect(on.decide(authorization: "Bearer s3cret ") == .wrongToken)
+        #expect(on.decide(authorization: "Bearer S3CRET") == .wrongToken)
+        #expect(on.decide(authorization: "Bearer s3cret").error == nil)
+        #expect(on.decide(authorization: nil).error?.status == 401 && on.decide(authorization: "Bearer x").error?.status == 403)
+        // From the dashboard's own page: allowed; from another site: refused even with the token.
+        #expect(on.decide(authorization: "Bearer s3cret", origin: "http://127.0.0.1:8080", host: "127.0.0.1:8080", fetchSite: "same-origin") == .allowed)
+        #expect(on.decide(authorization: "Bearer s3cret", origin: "http://evil.example", host: "127.0.0.1:8080") == .crossSite)
+        #expect(on.decide(authorization: "Bearer s3cret", origin: "null", host: "127.0.0.1:8080") == .crossSite)
+        #expect(on.decide(authorization: "Bearer s3cret", fetchSite: "cross-site") == .crossSite)
+    }
+
+    @Test func constantTimeComparison() {
+        #expect(AdminAccess.constantTimeEqual(Array("abc".utf8), Array("abc".utf8)))
+        #expect(!AdminAccess.constantTimeEqual(Array("abc".utf8), Array("abd".utf8)))
+        #expect(!AdminAccess.constantTimeEqual(Array("abc".utf8), Array("abcd".utf8)))
+        #expect(!AdminAccess.constantTimeEqual([], Array("a".utf8)))
+        #expect(AdminAccess.constantTimeEqual([], []))
+    }
+
+    @Test func adminActionsFollowTheRunsStatus() {
+        #expect(AdminAction.available(for: .running) == [.cancel])
+        #expect(AdminAction.available(for: .pending) == [.cancel])
+        #expect(AdminAction.available(for: .failed) == [.retry])
+        #expect(AdminAction.available(for: .cancelled) == [.retry])
+        #expect(AdminAction.available(for: .succeeded) == [])
+        #expect(AdminAction.cancel.refusal(runID: "r", status: .succeeded)?.status == 409)
+        #expect(AdminAction.retry.refusal(runID: "r", status: .running)?.message == "run r is running; only a failed or cancelled run can be retried")
+    }
+
+    @Test func hostCheckOnLoopback() throws {
+        let check = HostCheck(listen: try ListenAddress(parsing: "127.0.0.1:8080"))
+        for good in ["127.0.0.1:8080", "localhost:8080", "LOCALHOST:8080", "[::1]:8080", "127.0.0.1", "localhost"] {
+            #expect(check.allows(good), "\(good)")
+        }
+        for bad in [nil, "evil.example", "evil.example:8080", "127.0.0.1.evil.example:8080", "localhost:80x", "localhostx:8080"] {
+            #expect(!check.allows(bad), "\(bad ?? "nil")")
+        }
+        #expect(HostCheck(listen: try ListenAddress(parsing: "0.0.0.0:8080")).allows("dashboard.internal:8080"))
+    }
+
+    @Test func adminTokenSetting() throws {
+        #expect(try DashboardConfiguration.adminToken(flag: nil, environment: nil) == nil)
+        #expect(try DashboardConfiguration.adminToken(flag: "a", environment: "b") == "a")
+        #expect(try DashboardConfiguration.adminToken(flag: nil, environment: "b") == "b")
+        #expect(throws: DashboardError(status: 400, "--admin-token is empty (leave it out for a read-only dashboard)")) {
+            try DashboardConfiguration.adminToken(flag: "", environment: nil)
+        }
+        #expect(throws: DashboardError(status: 400, "BATON_DASHBOARD_TOKEN: use printable ASCII without spaces")) {
+            try DashboardConfiguration.adminToken(flag: nil, environment: "two words")
+        }
+    }
+
+    @Test func displayTimes() {
+        #expect(DisplayTime.seconds("1970-01-01 00:01:40+00") == 100)
+        #expect(DisplayTime.seconds("1970-01-01 00:01:40.25+00") == 100.25)
+        #expect(DisplayTime.seconds("nonsense") == nil)
+        #expect(DisplayTime.short("2026-11-23 19:35:41.806314+00") == "2026-11-23 19:35:41")
+        #expect(DisplayTime.duration(0.42) == "0.4 s" && DisplayTime.duration(42) == "42 s")
+        #expect(DisplayTime.duration(184) == "3 min 4 s" && DisplayTime.duration(7500) == "2 h 5 min")
+        #expect(DisplayTime.duration(from: "1970-01-01 00:00:00+00", to: "1970-01-01 00:00:30+00", now: 0) == "30 s")
+        #expect(DisplayTime.duration(from: "1970-01-01 00:00:00+00", to: nil, now: 12) == "12 s")
+        #expect(DisplayTime.duration(from: nil, to: nil, now: 12) == "")
+    }
+}
