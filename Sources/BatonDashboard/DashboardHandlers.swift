@@ -68,7 +68,7 @@ struct DashboardHandlers: Sendable {
         await api {
             let id = try RunID(parsing: id).value
             return try await pool.run { store -> JSON in
-                guard let run = try store.run(id) else { throw DashboardError.notFound("no run with id \(id)") }
+                guard try store.runStatus(id) != nil, let run = try store.run(id) else { throw DashboardError.notFound("no run with id \(id)") }
                 let progress = try store.progress(ofRun: id)
                 return [
                     "run": DashboardJSON.run(run), "node_counts": DashboardJSON.counts(progress.counts),
@@ -173,7 +173,9 @@ struct DashboardHandlers: Sendable {
     // MARK: helpers
 
     static func runAndGraph(_ store: Store, _ id: String) throws -> (RunRow, Graph) {
-        guard let run = try store.run(id), let graph = try store.runGraph(id) else { throw DashboardError.notFound("no run with id \(id)") }
+        guard try store.runStatus(id) != nil, let run = try store.run(id), let graph = try store.runGraph(id) else {
+            throw DashboardError.notFound("no run with id \(id)")
+        }
         return (run, graph)
     }
 

@@ -19,7 +19,7 @@ public struct DashboardServer: Sendable {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: DashboardMiddleware(hostCheck: HostCheck(listen: configuration.listen)))
         router.get("/") { request, _ in await handlers.runsPage(request) }
-        router.get("/runs/:id") { _, context in await handlers.runPage(context.parameters.get("id") ?? "") }
+        router.get("/runs/:id") { _, context in await handlers.runPage(Self.runID(context)) }
         router.get("/workers") { _, _ in await handlers.workersPage() }
         router.get("/assets/dashboard.js") { _, _ in
             DashboardResponse.make(status: 200, contentType: "text/javascript; charset=utf-8", body: DashboardScript.source, cache: true)
@@ -31,15 +31,15 @@ public struct DashboardServer: Sendable {
             DashboardResponse.make(status: 200, contentType: "image/svg+xml", body: DashboardStyle.favicon, cache: true)
         }
         router.get("/api/runs") { request, _ in await handlers.runsJSON(request) }
-        router.get("/api/runs/:id") { _, context in await handlers.runJSON(context.parameters.get("id") ?? "") }
-        router.get("/api/runs/:id/nodes") { request, context in await handlers.nodesJSON(context.parameters.get("id") ?? "", request) }
-        router.get("/api/runs/:id/node") { request, context in await handlers.nodeJSON(context.parameters.get("id") ?? "", request) }
-        router.get("/api/runs/:id/events") { request, context in await handlers.eventsJSON(context.parameters.get("id") ?? "", request) }
-        router.get("/api/runs/:id/graph.svg") { _, context in await handlers.graphSVG(context.parameters.get("id") ?? "") }
+        router.get("/api/runs/:id") { _, context in await handlers.runJSON(Self.runID(context)) }
+        router.get("/api/runs/:id/nodes") { request, context in await handlers.nodesJSON(Self.runID(context), request) }
+        router.get("/api/runs/:id/node") { request, context in await handlers.nodeJSON(Self.runID(context), request) }
+        router.get("/api/runs/:id/events") { request, context in await handlers.eventsJSON(Self.runID(context), request) }
+        router.get("/api/runs/:id/graph.svg") { _, context in await handlers.graphSVG(Self.runID(context)) }
         router.get("/api/workers") { _, _ in await handlers.workersJSON() }
         for action in AdminAction.allCases {
             router.post("/api/runs/:id/\(action.rawValue)") { request, context in
-                await handlers.admin(action, context.parameters.get("id") ?? "", request)
+                await handlers.admin(action, Self.runID(context), request)
             }
         }
         let listen = configuration.listen
@@ -51,5 +51,11 @@ public struct DashboardServer: Sendable {
             },
             logger: logger)
         try await app.runService()
+    }
+
+    /// The `:id` path parameter, percent-decoded (checked by `RunID` in the handlers).
+    static func runID(_ context: BasicRequestContext) -> String {
+        let raw = context.parameters.get("id") ?? ""
+        return raw.removingPercentEncoding ?? raw
     }
 }

@@ -1,0 +1,250 @@
+import Baton
+import BatonStore
+import Foundation
+import Testing
+
+extension Integration {
+    /// `baton dashboard` on the real services, used as a person would: pages in headless Chromium,
+    /// the API over plain HTTP, and the admin actions with and without the token.
+    @Suite("baton dashboard", .serialized)
+    @MainActor  // blocking waits here must not starve the cooperative pool the async unit tests need
+    struct DashboardTests {
+        static let hostileGraph: JSON = [
+            "name": "dashboard <b>demo</b>",
+            "nodes": [
+                "evil": [
+                    "procedure": "baton.echo",
+                    "input": ["html": "<script>alert(1)</script>", "img": "<img src=x onerror=document.title='pwned'>"],
+                ],
+                "after": ["procedure": "baton.echo", "input": ["v": ["$from": "evil"]]],
+                "items": ["procedure": "baton.echo", "input": ["list": [1, 2, 3]]],
+                "each": ["map": ["over": ["$from": "items", "select": "/list"], "procedure": "baton.echo"]],
+                "steps": ["procedure": "demo.steps", "input": ["steps": 2, "seconds": 0.05], "after": ["items"]],
+            ],
+        ]
+
+        /// Starts the dashboard on a free port and returns the port, once it listens.
+        static func startDashboard(_ cluster: TestCluster, _ arguments: [String] = [], name: String = "dashboard") throws -> Int {
+            try cluster.start(["dashboard", "--listen", "127.0.0.1:0"] + arguments, name: name)
+            var port = 0
+            try TestCluster.waitUntil(30, "the dashboard to listen") {
+                let log = cluster.log(name)
+                guard let range = log.range(of: "baton dashboard on http://127.0.0.1:") else { return false }
+                port = Int(log[range.upperBound...].prefix { $0.isNumber }) ?? 0
+                return port > 0
+            }
+            return port
+        }
+
+        /// Each drawn element's `data-node` → `data-status` in a serialized DOM.
+        static func drawnStates(_ dom: String) throws -> [String: String] {
+            let tag = try Regex(#"<g class="baton-(?:node|cluster)[^"]*"[^>]*>"#)
+            let key = try Regex(#"data-node="([^"]*)""#)
+            let status = try Regex(#"data-status="([^"]*)""#)
+            var states: [String: String] = [:]
+            for match in dom.matches(of: tag) {
+                let text = String(dom[match.range])
+                guard let k = text.firstMatch(of: key)?.output[1].substring, let s = text.firstMatch(of: status)?.output[1].substring else { continue }
+                states[String(k)] = String(s)
+            }
+            return states
+        }
+
+        @Test func pagesInHeadlessChromiumShowTheRunAndKeepHostileOutputAsText() throws {
+            _ = try Chromium.executable()
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.startCoordinator()
+            try cluster.startWorker()
+            let runID = try TestCluster.submit(Self.hostileGraph)
+            let store = try TestCluster.store()
+            defer { store.close() }
+            #expect(try TestCluster.waitForRun(runID, store: store) == "succeeded")
+            let stored = try TestCluster.nodes(store, runID)
+            let port = try Self.startDashboard(cluster)
+            let base = "http://127.0.0.1:\(port)"
+
+            // The runs list: the run, its name as text.
+            let runs = try Chromium.dumpDOM(base + "/")
+            #expect(runs.contains("data-run=\"\(runID)\""), "\(runs.prefix(2000))")
+            #expect(runs.contains("dashboard &lt;b&gt;demo&lt;/b&gt;"))
+            #expect(!runs.contains("<b>demo</b>"))
+            #expect(runs.contains("id=\"count-succeeded\""))
+            try Chromium.screenshot(base + "/", name: "dashboard-runs")
+
+            // The run: every node drawn with its state; the hostile output in the panel, as text only.
+            let page = try Chromium.dumpDOM(base + "/runs/\(runID)#node=evil", budget: 8000)
+            let drawn = try Self.drawnStates(page)
+            #expect(Set(drawn.keys) == Set(stored.keys), "drawn \(drawn.keys.sorted()), stored \(stored.keys.sorted())")
+            for (key, row) in stored { #expect(drawn[key] == row.status, "\(key)") }
+            #expect(drawn["each/2"] == "succeeded" && drawn["evil"] == "succeeded")
+            #expect(page.contains("<h2 class=\"mono\">evil</h2>"), "the node panel did not open: \(page.suffix(3000))")
+            #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+            #expect(page.contains("&lt;img src=x onerror=document.title='pwned'&gt;"))
+            #expect(page.components(separatedBy: "<script").count == 2, "only the dashboard's own script element")
+            #expect(!page.contains("<img"), "an injected element")
+            #expect(!page.contains("pwned</title>"))
+            #expect(page.contains("<title>dashboard &lt;b&gt;demo&lt;/b&gt; · Baton</title>"))
+            try Chromium.screenshot(base + "/runs/\(runID)#node=evil", name: "dashboard-run", size: "1440,1100", budget: 8000)
+
+            // A node's progress and logs come with its panel.
+            let steps = try Chromium.dumpDOM(base + "/runs/\(runID)#node=steps", budget: 8000)
+            #expect(steps.contains("<h2 class=\"mono\">steps</h2>"))
+            #expect(steps.contains(">Progress</h3>") && steps.contains("100%"), "\(steps.suffix(3000))")
+
+            // Workers: the live worker with its procedures.
+            let workers = try store.liveWorkers()
+            #expect(!workers.isEmpty)
+            let workersPage = try Chromium.dumpDOM(base + "/workers")
+            for worker in workers { #expect(workersPage.contains("data-worker=\"\(worker.id)\"")) }
+            #expect(workersPage.contains(">baton.echo</span>"))
+            try Chromium.screenshot(base + "/workers", name: "dashboard-workers")
+        }
+
+        @Test func theAPIAnswersJSONAndRefusesBadParameters() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.startCoordinator()
+            try cluster.startWorker()
+            let runID = try TestCluster.submit(Self.hostileGraph)
+            let store = try TestCluster.store()
+            defer { store.close() }
+            #expect(try TestCluster.waitForRun(runID, store: store) == "succeeded")
+            let port = try Self.startDashboard(cluster)
+            func get(_ path: String, headers: [String: String] = [:]) throws -> HTTPProbe.Reply {
+                try HTTPProbe.request(port: port, path, headers: headers)
+            }
+
+            let runs = try get("/api/runs?name=DASHBOARD+%3Cb%3E&status=succeeded")
+            #expect(runs.status == 200 && runs.headers["content-type"] == "application/json; charset=utf-8")
+            #expect(runs.headers["content-security-policy"]?.contains("script-src 'self'") == true)
+            #expect(runs.headers["x-content-type-options"] == "nosniff" && runs.headers["x-frame-options"] == "DENY")
+            let list = try runs.json()
+            #expect(list["runs"]?.arrayValue?.first?["id"]?.stringValue == runID)
+            #expect(list["runs"]?.arrayValue?.first?["name"] == "dashboard <b>demo</b>")
+            #expect(list["page"] == 1 && list["per_page"] == 50 && (list["total"]?.intValue ?? 0) >= 1)
+            #expect(list["counts"]?["succeeded"]?.intValue ?? 0 >= 1 && list["counts"]?["cancelled"] != nil)
+            #expect(try get("/api/runs?name=no-such-run-name").json()["runs"] == [])
+
+            let run = try get("/api/runs/\(runID)").json()
+            #expect(run["run"]?["status"] == "succeeded" && run["run"]?["node_count"] == 8)
+            #expect(run["node_counts"]?["succeeded"] == 8 && run["actions"] == [])
+            let nodes = try get("/api/runs/\(runID)/nodes").json()
+            #expect(nodes["total"] == 8 && nodes["nodes"]?.arrayValue?.count == 8)
+            #expect(try get("/api/runs/\(runID)/nodes?limit=2&offset=1").json()["nodes"]?.arrayValue?.count == 2)
+            let evil = try get("/api/runs/\(runID)/node?key=evil").json()
+            #expect(evil["node"]?["output"]?["html"] == "<script>alert(1)</script>")
+            #expect(evil["events"]?.arrayValue?.map { $0["kind"] } == ["queued", "started", "succeeded"])
+            let child = try get("/api/runs/\(runID)/node?key=each%2F1").json()
+            #expect(child["node"]?["key"] == "each/1")
+            let steps = try get("/api/runs/\(runID)/node?key=steps").json()
+            #expect(steps["progress"]?["fraction"]?.numberValue == 1)
+            let events = try get("/api/runs/\(runID)/events?after=0&limit=3").json()
+            #expect(events["events"]?.arrayValue?.count == 3)
+            let svg = try get("/api/runs/\(runID)/graph.svg")
+            #expect(svg.status == 200 && svg.headers["content-type"] == "image/svg+xml; charset=utf-8" && svg.body.contains("data-node=\"each/0\""))
+            let workers = try get("/api/workers").json()
+            #expect(workers["workers"]?.arrayValue?.first?["procedures"]?.arrayValue?.contains("baton.echo") == true)
+            #expect(try get("/assets/dashboard.js").headers["content-type"] == "text/javascript; charset=utf-8")
+
+            // Bad parameters: 400 or 404 with a JSON error naming what is wrong.
+            let missing = "00000000-0000-4000-8000-000000000000"
+            for (path, status, message) in [
+                ("/api/runs/not-a-run", 400, "'not-a-run' is not a run id (a UUID)"),
+                ("/api/runs/\(missing)", 404, "no run with id \(missing)"),
+                ("/api/runs/\(missing)/nodes", 404, "no run with id \(missing)"),
+                ("/api/runs/\(missing)/graph.svg", 404, "no run with id \(missing)"),
+                ("/api/runs/\(runID)/node", 400, "key: give the node's key (?key=NODE)"),
+                ("/api/runs/\(runID)/node?key=nope", 404, "run \(runID) has no node 'nope'"),
+                ("/api/runs?status=done", 400, "status: unknown run status 'done' (use pending, running, succeeded, failed, cancelled)"),
+                ("/api/runs?per_page=0", 400, "per_page: '0' is not a whole number from 1 to 500"),
+                ("/api/runs/\(runID)/events?after=-1", 400, "after: '-1' is not a whole number from 0 to 4611686018427387903"),
+                ("/api/nothing", 404, "no such page: /api/nothing"),
+            ] {
+                let reply = try get(path)
+                #expect(reply.status == status, "\(path)")
+                #expect(reply.headers["content-type"] == "application/json; charset=utf-8", "\(path)")
+                #expect(try reply.json() == ["error": .string(message)], "\(path): \(reply.body)")
+            }
+            // A page for a bad run id is an HTML error page, escaped.
+            let page = try get("/runs/%3Cscript%3E")
+            #expect(page.status == 400, "\(page.body)")
+            #expect(page.body.contains("&#39;&lt;script&gt;&#39; is not a run id") && !page.body.contains("'<script>'"))
+            // Another Host (a rebound DNS name) is refused.
+            #expect(try get("/api/runs", headers: ["Host": "evil.example:\(port)"]).status == 421)
+
+            // --listen is checked before anything starts: one line, exit 2.
+            for (bad, message) in [
+                ("example.com:80", "baton: --listen 'example.com:80': 'example.com' is not an IPv4 address or localhost (use HOST:PORT, e.g. 127.0.0.1:8080)\n"),
+                ("127.0.0.1:70000", "baton: --listen '127.0.0.1:70000': '70000' is not a port (0 to 65535) (use HOST:PORT, e.g. 127.0.0.1:8080)\n"),
+            ] {
+                let result = try TestCluster.cli(["dashboard", "--listen", bad])
+                #expect(result.status == 2 && result.stderr == message && result.stdout.isEmpty, "\(result)")
+            }
+            let empty = try TestCluster.cli(["dashboard", "--admin-token", ""])
+            #expect(empty.status == 2 && empty.stderr == "baton: --admin-token is empty (leave it out for a read-only dashboard)\n")
+        }
+
+        @Test func adminActionsNeedTheTokenAndThenReallyCancelAndRetry() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.startCoordinator()
+            try cluster.startWorker()
+            let store = try TestCluster.store()
+            defer { store.close() }
+            let sql = try TestCluster.sql()
+            defer { sql.close() }
+            func requests(_ runID: String) throws -> Int {
+                try sql.query("select count(*) as n from baton.requests where run_id = $1::uuid", [runID]).int(0, "n") ?? -1
+            }
+            let runID = try TestCluster.submit([
+                "name": "long nap", "nodes": ["nap": ["procedure": "baton.sleep", "input": ["seconds": 300]]],
+            ])
+            try TestCluster.waitUntil(30, "the nap to start") { try store.nodes(ofRun: runID).first?.status == "running" }
+
+            // Read-only (no token configured): the endpoints do not exist, whatever is sent.
+            let readOnly = try Self.startDashboard(cluster, name: "dashboard-read-only")
+            for headers in [[:], ["Authorization": "Bearer anything"]] {
+                let reply = try HTTPProbe.request("POST", port: readOnly, "/api/runs/\(runID)/cancel", headers: headers)
+                #expect(reply.status == 404 && reply.body.contains("admin actions are off"))
+            }
+            #expect(!(try HTTPProbe.request(port: readOnly, "/runs/\(runID)").body.contains("data-action=")))
+
+            // With a token: refused without it, with a wrong one, and from another site.
+            let token = "test-token-\(UUID().uuidString)"
+            let port = try Self.startDashboard(cluster, ["--admin-token", token])
+            let path = "/api/runs/\(runID)/cancel"
+            #expect(try HTTPProbe.request("POST", port: port, path).status == 401)
+            #expect(try HTTPProbe.request("POST", port: port, path, headers: ["Authorization": "Bearer wrong"]).status == 403)
+            #expect(try HTTPProbe.request("POST", port: port, path, headers: ["Authorization": "Bearer \(token)x"]).status == 403)
+            #expect(
+                try HTTPProbe.request(
+                    "POST", port: port, path, headers: ["Authorization": "Bearer \(token)", "Origin": "http://evil.example"]
+                ).status == 403)
+            #expect(try HTTPProbe.request(port: port, path).status == 404)  // GET: no such route
+            #expect(try requests(runID) == 0)
+            #expect(try store.runStatus(runID) == .running)
+            #expect(try HTTPProbe.request("POST", port: port, "/api/runs/\(runID)/retry", headers: ["Authorization": "Bearer \(token)"]).status == 409)
+            let page = try HTTPProbe.request(port: port, "/runs/\(runID)").body
+            #expect(page.contains("data-action=\"cancel\">Cancel run") && page.contains("data-action=\"retry\" hidden>"))
+
+            // With the token: the run is really cancelled, then really retried.
+            let cancel = try HTTPProbe.request(
+                "POST", port: port, path, headers: ["Authorization": "Bearer \(token)", "Origin": "http://127.0.0.1:\(port)"])
+            #expect(cancel.status == 202, "\(cancel.body)")
+            #expect(try cancel.json()["action"] == "cancel")
+            #expect(try TestCluster.waitForRun(runID, store: store, seconds: 30) == "cancelled")
+            #expect(try store.nodes(ofRun: runID).first?.error?.contains("by request (baton dashboard)") == true)
+            let retry = try HTTPProbe.request("POST", port: port, "/api/runs/\(runID)/retry", headers: ["Authorization": "Bearer \(token)"])
+            #expect(retry.status == 202, "\(retry.body)")
+            try TestCluster.waitUntil(30, "the retried nap to run again") {
+                try store.runStatus(runID) == .running && store.nodes(ofRun: runID).first?.status == "running"
+            }
+            #expect(try store.nodes(ofRun: runID).first?.attempts == 2)
+            // And cancelled again, to end it.
+            #expect(try HTTPProbe.request("POST", port: port, path, headers: ["Authorization": "Bearer \(token)"]).status == 202)
+            #expect(try TestCluster.waitForRun(runID, store: store, seconds: 30) == "cancelled")
+            #expect(try requests(runID) == 3)
+        }
+    }
+}
