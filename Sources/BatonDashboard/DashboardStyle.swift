@@ -107,7 +107,7 @@ enum DashboardStyle {
         @media (max-width: 1100px) { .run-layout { grid-template-columns: 1fr; } }
         .graph-card { margin-top: 0 !important; }
         .graph { overflow: auto; padding: 12px; max-height: 78vh; }
-        .graph svg { display: block; margin: 0 auto; }
+        .graph svg { display: block; margin: 0 auto; max-width: 100%; height: auto; }
         .graph .baton-node, .graph .baton-cluster { cursor: pointer; }
         .graph .baton-node:hover rect { stroke-width: 2.5; }
         .graph .selected > rect { stroke: var(--accent); stroke-width: 3; }

@@ -9,7 +9,8 @@ public struct PageLayout: Sendable {
 
     /// A whole page. `attributes` go on `<body>` as `data-NAME="VALUE"` (escaped) for the script.
     public func page(title: String, section: Section, attributes: [(String, String)] = [], body: String) -> String {
-        let data = ([("page", attributes.first { $0.0 == "page" }?.1 ?? section.rawValue), ("admin", String(adminEnabled))]
+        let data =
+            ([("page", attributes.first { $0.0 == "page" }?.1 ?? section.rawValue), ("admin", String(adminEnabled))]
             + attributes.filter { $0.0 != "page" })
             .map { " data-\($0.0)=\"\(HTML.escape($0.1))\"" }.joined()
         func link(_ to: Section, _ label: String, _ href: String) -> String {

@@ -36,9 +36,11 @@ public struct RunsPage: Sendable {
             options += "<option value=\"\(status.rawValue)\"\(query.status == status ? " selected" : "")>\(status.rawValue)</option>"
         }
         let rows = runs.map(row).joined(separator: "\n")
-        let empty = "<tr class=\"empty\"><td colspan=\"6\">No runs\(query.status != nil || query.name != nil ? " match this filter" : " yet")</td></tr>"
+        let empty =
+            "<tr class=\"empty\"><td colspan=\"6\">No runs\(query.status != nil || query.name != nil ? " match this filter" : " yet")</td></tr>"
         let pages = query.pageCount(total: total)
-        let previous = query.page > 1 ? "<a class=\"button\" rel=\"prev\" href=\"/\(HTML.escape(query.queryString(page: query.page - 1)))\">← Newer</a>" : ""
+        let previous =
+            query.page > 1 ? "<a class=\"button\" rel=\"prev\" href=\"/\(HTML.escape(query.queryString(page: query.page - 1)))\">← Newer</a>" : ""
         let next =
             query.page < pages ? "<a class=\"button\" rel=\"next\" href=\"/\(HTML.escape(query.queryString(page: query.page + 1)))\">Older →</a>" : ""
         let body = """

@@ -1,5 +1,5 @@
-import Foundation
 import Baton
+import Foundation
 
 /// What the runs list shows: a status, a piece of the name, which page and how many a page, read
 /// from a URL's query (`status`, `name`, `page`, `per_page`) and checked.
@@ -57,7 +57,9 @@ public struct RunsQuery: Sendable, Equatable {
         return "?" + items.map { "\($0.0)=\(Self.percentEncoded($0.1))" }.joined(separator: "&")
     }
 
-    static func number(_ parameters: [String: String], _ key: String, default value: Int, range: ClosedRange<Int>) throws(DashboardError)
+    static func number(
+        _ parameters: [String: String], _ key: String, default value: Int, range: ClosedRange<Int>
+    ) throws(DashboardError)
         -> Int
     {
         guard let text = parameters[key], !text.isEmpty else { return value }

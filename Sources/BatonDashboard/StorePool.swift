@@ -73,7 +73,7 @@ public final class StorePool: @unchecked Sendable {
         func with<T>(_ body: (Store) throws -> T) throws -> T {
             do {
                 return try body(try open())
-            } catch where Store.isConnectionLost(error) {
+            } catch  where Store.isConnectionLost(error) {
                 close()
                 return try body(try open())
             }

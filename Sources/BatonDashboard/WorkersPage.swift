@@ -17,7 +17,8 @@ public struct WorkersPage: Sendable {
         }
         let pools = slotsByPool.keys.sorted().map { pool in
             let entry = slotsByPool[pool]!
-            return "<span class=\"chip\"><b>\(HTML.escape(pool))</b> \(entry.workers) worker\(entry.workers == 1 ? "" : "s") · \(entry.slots) slots</span>"
+            return
+                "<span class=\"chip\"><b>\(HTML.escape(pool))</b> \(entry.workers) worker\(entry.workers == 1 ? "" : "s") · \(entry.slots) slots</span>"
         }.joined()
         let rows = workers.map(row).joined(separator: "\n")
         let empty = "<tr class=\"empty\"><td colspan=\"7\">No live workers: start one with <code>baton worker</code></td></tr>"

@@ -22,7 +22,8 @@ struct ListenAddressTests {
             try ListenAddress(parsing: text)
         } throws: { error in
             let message2 = (error as? DashboardError)?.message ?? ""
-            return message2.hasPrefix("--listen '\(text)': ") && message2.contains(message) && message2.hasSuffix("(use HOST:PORT, e.g. 127.0.0.1:8080)")
+            return message2.hasPrefix("--listen '\(text)': ") && message2.contains(message)
+                && message2.hasSuffix("(use HOST:PORT, e.g. 127.0.0.1:8080)")
         }
     }
 }

@@ -34,7 +34,9 @@ struct PageTests {
         // The one script is the dashboard's file; nothing inline.
         #expect(html.components(separatedBy: "<script").count == 2, sourceLocation: sourceLocation)
         #expect(html.contains("<script src=\"/assets/dashboard.js\" defer></script>"), sourceLocation: sourceLocation)
-        #expect(!html.contains("http://") && !html.contains("https://") || html.contains("xmlns=\"http://www.w3.org/2000/svg\""), sourceLocation: sourceLocation)
+        #expect(
+            !html.contains("http://") && !html.contains("https://") || html.contains("xmlns=\"http://www.w3.org/2000/svg\""),
+            sourceLocation: sourceLocation)
     }
 
     @Test func runsPageEscapesNamesAndErrors() throws {
@@ -50,7 +52,8 @@ struct PageTests {
     }
 
     @Test func runPageEscapesAndShowsAdminButtonsOnlyWithAToken() throws {
-        let page = RunPage(run: try Self.run(), counts: [.failed: 1, .succeeded: 1], svg: "<svg class=\"baton-graph\"></svg>", nodes: [try Self.node()], now: 0)
+        let page = RunPage(
+            run: try Self.run(), counts: [.failed: 1, .succeeded: 1], svg: "<svg class=\"baton-graph\"></svg>", nodes: [try Self.node()], now: 0)
         let readOnly = page.render(layout: PageLayout(adminEnabled: false))
         Self.expectSafe(readOnly)
         #expect(!readOnly.contains("data-action="))

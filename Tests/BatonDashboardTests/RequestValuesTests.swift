@@ -57,7 +57,8 @@ struct RequestValuesTests {
         #expect(on.decide(authorization: "Bearer s3cret").error == nil)
         #expect(on.decide(authorization: nil).error?.status == 401 && on.decide(authorization: "Bearer x").error?.status == 403)
         // From the dashboard's own page: allowed; from another site: refused even with the token.
-        #expect(on.decide(authorization: "Bearer s3cret", origin: "http://127.0.0.1:8080", host: "127.0.0.1:8080", fetchSite: "same-origin") == .allowed)
+        #expect(
+            on.decide(authorization: "Bearer s3cret", origin: "http://127.0.0.1:8080", host: "127.0.0.1:8080", fetchSite: "same-origin") == .allowed)
         #expect(on.decide(authorization: "Bearer s3cret", origin: "http://evil.example", host: "127.0.0.1:8080") == .crossSite)
         #expect(on.decide(authorization: "Bearer s3cret", origin: "null", host: "127.0.0.1:8080") == .crossSite)
         #expect(on.decide(authorization: "Bearer s3cret", fetchSite: "cross-site") == .crossSite)

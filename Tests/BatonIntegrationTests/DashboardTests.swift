@@ -44,7 +44,9 @@ extension Integration {
             var states: [String: String] = [:]
             for match in dom.matches(of: tag) {
                 let text = String(dom[match.range])
-                guard let k = text.firstMatch(of: key)?.output[1].substring, let s = text.firstMatch(of: status)?.output[1].substring else { continue }
+                guard let k = text.firstMatch(of: key)?.output[1].substring, let s = text.firstMatch(of: status)?.output[1].substring else {
+                    continue
+                }
                 states[String(k)] = String(s)
             }
             return states
@@ -175,7 +177,10 @@ extension Integration {
 
             // --listen is checked before anything starts: one line, exit 2.
             for (bad, message) in [
-                ("example.com:80", "baton: --listen 'example.com:80': 'example.com' is not an IPv4 address or localhost (use HOST:PORT, e.g. 127.0.0.1:8080)\n"),
+                (
+                    "example.com:80",
+                    "baton: --listen 'example.com:80': 'example.com' is not an IPv4 address or localhost (use HOST:PORT, e.g. 127.0.0.1:8080)\n"
+                ),
                 ("127.0.0.1:70000", "baton: --listen '127.0.0.1:70000': '70000' is not a port (0 to 65535) (use HOST:PORT, e.g. 127.0.0.1:8080)\n"),
             ] {
                 let result = try TestCluster.cli(["dashboard", "--listen", bad])
@@ -224,7 +229,8 @@ extension Integration {
             #expect(try HTTPProbe.request(port: port, path).status == 404)  // GET: no such route
             #expect(try requests(runID) == 0)
             #expect(try store.runStatus(runID) == .running)
-            #expect(try HTTPProbe.request("POST", port: port, "/api/runs/\(runID)/retry", headers: ["Authorization": "Bearer \(token)"]).status == 409)
+            #expect(
+                try HTTPProbe.request("POST", port: port, "/api/runs/\(runID)/retry", headers: ["Authorization": "Bearer \(token)"]).status == 409)
             let page = try HTTPProbe.request(port: port, "/runs/\(runID)").body
             #expect(page.contains("data-action=\"cancel\">Cancel run") && page.contains("data-action=\"retry\" hidden>"))
 

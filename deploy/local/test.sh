@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: the format check, services up (installed if
-# needed), every unit and integration test, the README's custom-worker walkthrough, then
-# the chaos suite's short form.
+# needed), Chromium for the dashboard's browser tests, every unit and integration test,
+# the README's custom-worker walkthrough, then the chaos suite's short form.
 # Integration tests get a database and a RabbitMQ vhost of their own (and the
 # chaos suite another pair), so a demo running beside them is not disturbed.
 # Extra arguments go to `swift test`; BATON_SKIP_CHAOS=1 skips the chaos suite.
@@ -11,6 +11,13 @@ cd "$ROOT"
 # Formatting is part of the suite: .swift-format says how; `swift format format -i -r Sources Tests` fixes it.
 swift format lint --strict --recursive Sources Tests
 "$ROOT/deploy/local/services.sh" up
+# The dashboard's browser tests load its pages in Debian's headless Chromium; they fail, never skip, without it.
+if ! command -v chromium >/dev/null; then
+    echo "test: installing chromium (Debian's package) for the dashboard's browser tests" >&2
+    if [ "$(id -u)" = 0 ]; then AS_ROOT=(); else AS_ROOT=(sudo); fi
+    "${AS_ROOT[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${AS_ROOT[@]}" apt-get install -y -qq chromium >/dev/null
+fi
 "$ROOT/deploy/local/services.sh" test-env
 "$ROOT/deploy/local/services.sh" chaos-env
 swift build --build-tests
