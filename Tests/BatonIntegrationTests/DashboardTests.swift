@@ -103,6 +103,43 @@ extension Integration {
             try Chromium.screenshot(base + "/workers", name: "dashboard-workers")
         }
 
+        @Test func aRunPageFollowsTheRunLiveWithoutReloading() throws {
+            _ = try Chromium.executable()
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.startCoordinator()
+            try cluster.startWorker()
+            let port = try Self.startDashboard(cluster)
+            let runID = try TestCluster.submit([
+                "name": "live",
+                "nodes": [
+                    "gate": ["procedure": "baton.sleep", "input": ["seconds": 2.5]],
+                    "work": ["procedure": "demo.steps", "input": ["steps": 5, "seconds": 0.6], "after": ["gate"]],
+                ],
+            ])
+            let browser = try ChromiumSession(url: "http://127.0.0.1:\(port)/runs/\(runID)#node=work")
+            defer { browser.close() }
+            let states = "Object.fromEntries([...document.querySelectorAll('g[data-node]')].map(g => [g.dataset.node, g.dataset.status]))"
+            // First as the page loaded: work has not started.
+            let first = try browser.waitFor(15, "the drawing", states) { $0["gate"] != nil }
+            #expect(first["work"] == "pending", "\(first)")
+            // Then, in the same page, work runs with its progress and log lines in the open panel ...
+            try browser.waitFor(
+                30, "work running in the drawing, with progress in its panel", "[\(states).work, document.getElementById('panel-body').textContent]"
+            ) {
+                $0.arrayValue?.first == "running" && ($0.arrayValue?.last?.stringValue ?? "").contains("Progress")
+            }
+            // ... and at the end every node is green, the run succeeded, and the panel has every log line.
+            try browser.waitFor(30, "the run to end on the page", "[\(states), document.getElementById('run-status').textContent]") {
+                $0.arrayValue?.first == ["gate": "succeeded", "work": "succeeded"] && $0.arrayValue?.last == "succeeded"
+            }
+            try browser.waitFor(10, "the panel's last log line", "document.getElementById('panel-body').textContent") {
+                ($0.stringValue ?? "").contains("step 5 of 5 done") && ($0.stringValue ?? "").contains("100%")
+            }
+            #expect(try browser.evaluate("performance.getEntriesByType('navigation').length") == 1)
+            #expect(try browser.evaluate("document.getElementById('offline') === null || document.getElementById('offline').hidden") == true)
+        }
+
         @Test func theAPIAnswersJSONAndRefusesBadParameters() throws {
             let cluster = TestCluster()
             defer { cluster.stopAll() }
@@ -234,12 +271,32 @@ extension Integration {
             let page = try HTTPProbe.request(port: port, "/runs/\(runID)").body
             #expect(page.contains("data-action=\"cancel\">Cancel run") && page.contains("data-action=\"retry\" hidden>"))
 
-            // With the token: the run is really cancelled, then really retried.
-            let cancel = try HTTPProbe.request(
-                "POST", port: port, path, headers: ["Authorization": "Bearer \(token)", "Origin": "http://127.0.0.1:\(port)"])
-            #expect(cancel.status == 202, "\(cancel.body)")
-            #expect(try cancel.json()["action"] == "cancel")
+            // In the browser: the buttons wait for the token; a wrong one is refused and forgotten.
+            let browser = try ChromiumSession(url: "http://127.0.0.1:\(port)/runs/\(runID)")
+            defer { browser.close() }
+            let cancelButton = "document.querySelector('button[data-action=cancel]')"
+            try browser.waitFor(15, "the cancel button, disabled", "[\(cancelButton).hidden, \(cancelButton).disabled]") { $0 == [false, true] }
+            let paste = { (value: String) in
+                "(() => { document.getElementById('admin-token').value = '\(value)'; "
+                    + "document.getElementById('admin-form').requestSubmit(); return \(cancelButton).disabled })()"
+            }
+            #expect(try browser.evaluate(paste("wrong-token")) == false)
+            _ = try browser.evaluate("window.confirm = () => true; \(cancelButton).click(); true")
+            try browser.waitFor(15, "the refusal on the page", "document.getElementById('action-message').textContent") {
+                $0 == "the admin token is wrong"
+            }
+            #expect(try browser.evaluate("sessionStorage.getItem('baton-dashboard-token')") == .null)
+            #expect(try browser.evaluate("\(cancelButton).disabled") == true)
+            #expect(try requests(runID) == 0 && store.runStatus(runID) == .running)
+
+            // With the token: the run is really cancelled (from the page), then really retried.
+            #expect(try browser.evaluate(paste(token)) == false)
+            _ = try browser.evaluate("\(cancelButton).click(); true")
+            try browser.waitFor(30, "the page to show the run cancelled", "document.getElementById('run-status').textContent") {
+                $0 == "cancelled"
+            }
             #expect(try TestCluster.waitForRun(runID, store: store, seconds: 30) == "cancelled")
+            #expect(try browser.evaluate("document.querySelector('button[data-action=retry]').hidden") == false)
             #expect(try store.nodes(ofRun: runID).first?.error?.contains("by request (baton dashboard)") == true)
             let retry = try HTTPProbe.request("POST", port: port, "/api/runs/\(runID)/retry", headers: ["Authorization": "Bearer \(token)"])
             #expect(retry.status == 202, "\(retry.body)")
