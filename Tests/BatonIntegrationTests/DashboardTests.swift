@@ -1,4 +1,5 @@
 import Baton
+import BatonDashboard
 import BatonStore
 import Foundation
 import Testing
@@ -138,6 +139,33 @@ extension Integration {
             }
             #expect(try browser.evaluate("performance.getEntriesByType('navigation').length") == 1)
             #expect(try browser.evaluate("document.getElementById('offline') === null || document.getElementById('offline').hidden") == true)
+        }
+
+        @Test func theStorePoolReconnectsAfterItsConnectionsAreKilled() async throws {
+            _ = TestCluster()
+            let pool = StorePool(url: TestCluster.databaseURL, size: 2)
+            defer { pool.close() }
+            #expect(try await pool.run { try $0.runCounts() }.values.allSatisfy { $0 >= 0 })
+            #expect(try await pool.run { try $0.runCounts() }.values.allSatisfy { $0 >= 0 })
+            let sql = try TestCluster.sql()
+            defer { sql.close() }
+            let killed = try sql.query(
+                """
+                select count(pg_terminate_backend(pid)) as n from pg_stat_activity
+                where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'
+                """
+            ).int(0, "n")
+            #expect((killed ?? 0) >= 1)
+            for _ in 0..<4 { _ = try await pool.run { try $0.runCounts() } }  // each thread's lost connection opened again
+
+            let unreachable = StorePool(url: "postgresql://nobody@127.0.0.1:1/none", size: 1)
+            defer { unreachable.close() }
+            await #expect {
+                try await unreachable.run { try $0.runCounts() }
+            } throws: { error in
+                (error as? DashboardError)?.status == 503
+                    && (error as? DashboardError)?.message.hasPrefix("the database cannot be reached: ") == true
+            }
         }
 
         @Test func theAPIAnswersJSONAndRefusesBadParameters() throws {
