@@ -57,7 +57,8 @@ extension Integration {
             try cluster.start(["coordinator", "--dispatch-window", "4"], name: "coordinator")
             try cluster.startWorker(concurrency: 8)
             var nodes: [(key: String, value: JSON)] = (0..<40).map { ("n\($0)", ["procedure": "baton.echo", "input": ["i": .int(Int64($0))]]) }
-            nodes.append(("join", ["procedure": "baton.add", "input": ["values": .array((0..<40).map { ["$from": .string("n\($0)"), "select": "/i"] })]]))
+            nodes.append(
+                ("join", ["procedure": "baton.add", "input": ["values": .array((0..<40).map { ["$from": .string("n\($0)"), "select": "/i"] })]]))
             let runID = try TestCluster.submit(["name": "window", "nodes": .object(JSONObject(nodes))])
             let store = try TestCluster.store()
             defer { store.close() }
