@@ -14,6 +14,10 @@ public struct CoordinatorConfiguration: Sendable {
     /// Largest input a node may be dispatched with, after injection.
     public var maxInputBytes: Int = GraphLimits().maxInputBytes
     public var logger: Logger
+    /// Metrics to record (`--metrics`); nil records none.
+    public var metrics: CoordinatorMetrics?
+    /// What `/healthz` and `/readyz` report; the loop keeps it current.
+    public var health = ServiceHealth()
 
     public init(
         databaseURL: String, amqpURL: String, batchSize: Int = 1_000, pollInterval: Double = 2, lease: Double = 30,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BatonCoordinator
+import BatonHTTP
 import Logging
 import ServiceLifecycle
 
@@ -11,19 +12,27 @@ struct CoordinatorCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Most worker reports applied in one transaction.") var batchSize = 1_000
     @Option(parsing: .unconditional, help: "Seconds without a heartbeat after which a worker's running attempts go to another worker.") var lease:
         Double = 30
+    @OptionGroup var metricsOptions: MetricsOptions
 
     func run() async throws {
         try CLILogging.bootstrap()
         guard batchSize >= 1 else { throw CLIFailure("--batch-size must be at least 1", exitCode: 2) }
         guard lease >= 1, lease <= 3600 else { throw CLIFailure("--lease must be from 1 to 3600 seconds", exitCode: 2) }
+        let metricsAddress = try metricsOptions.address()
         let store = try connection.openStore()  // fail fast, with a clear message, if the database is unusable
         store.close()
         let logger = Logger(label: "baton.coordinator")
         var configuration = CoordinatorConfiguration(
             databaseURL: connection.databaseURL, amqpURL: connection.amqpURL, batchSize: batchSize, lease: lease, logger: logger)
         configuration.maxInputBytes = try Limits.fromEnvironment().maxInputBytes
-        let coordinator = Coordinator(configuration: configuration)
-        let group = ServiceGroup(configuration: .init(services: [coordinator], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        var services: [any Service] = []
+        if let metricsAddress {
+            let endpoint = MetricsEndpoint(address: metricsAddress, health: configuration.health, logger: logger)
+            configuration.metrics = CoordinatorMetrics(factory: endpoint.factory)
+            services.append(endpoint.server)
+        }
+        services.insert(Coordinator(configuration: configuration), at: 0)
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }
 }
