@@ -50,4 +50,9 @@ public struct HealthSnapshot: Sendable, Equatable {
 public struct HealthVerdict: Sendable, Equatable {
     public let status: Int
     public let body: String
+
+    public init(status: Int, body: String) {
+        self.status = status
+        self.body = body
+    }
 }
