@@ -159,6 +159,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         try commit(ackUpTo: nil)
         health.set("rabbitmq", connected: true)
         health.set(role: .leader)
+        metrics?.leading(true)
         logger.info("coordinator connected; resumed \(runs.count) unfinished run(s)")
     }
 
@@ -167,6 +168,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         health.set("postgresql", connected: false)
         if consumer != nil { health.set("rabbitmq", connected: false) }
         metrics?.forgetRuns()
+        metrics?.leading(false)
         uncountedDeadLetters = 0
         consumer?.close(); consumer = nil
         publisher?.close(); publisher = nil

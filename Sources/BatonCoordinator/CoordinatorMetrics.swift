@@ -15,6 +15,7 @@ public final class CoordinatorMetrics: @unchecked Sendable {
     private let batchCommands: Recorder
     private let commitTime: CoreMetrics.Timer
     private let deadLetters: Counter
+    private let leader: Gauge
     private var queueDepths: [String: Gauge] = [:]
     private var runStarts: [String: Date] = [:]
     /// Seconds between readings of the task queues' depths (`baton_tasks_waiting`).
@@ -36,6 +37,8 @@ public final class CoordinatorMetrics: @unchecked Sendable {
         batchCommands = Recorder(label: "baton_coordinator_batch_commands", aggregate: true, factory: factory)
         commitTime = CoreMetrics.Timer(label: "baton_coordinator_commit_seconds", factory: factory)
         deadLetters = Counter(label: "baton_dead_letters_total", factory: factory)
+        leader = Gauge(label: "baton_coordinator_leader", factory: factory)
+        leader.record(0)
     }
 
     /// A batch was committed: `tally` of its commands, `seconds` its statement took.
@@ -57,6 +60,9 @@ public final class CoordinatorMetrics: @unchecked Sendable {
 
     /// The coordinator lost its connections: runs it had seen start are loaded afresh.
     func forgetRuns() { runStarts = [:] }
+
+    /// 1 while this coordinator leads, 0 while it stands by or reconnects: the sum over all coordinators should be 1.
+    func leading(_ yes: Bool) { leader.record(yes ? 1 : 0) }
 
     /// Messages waiting in the task queue of `procedure` in `pool`, as the broker counts them.
     func tasksWaiting(pool: String, procedure: String, count: Int) {

@@ -46,6 +46,8 @@ extension Integration {
             }
             #expect(HTTPProbe.get(port: standbyPort, "/readyz")?.status == 200)
             #expect(HTTPProbe.get(port: standbyPort, "/healthz")?.status == 200)
+            #expect(HTTPProbe.get(port: standbyPort, "/metrics")?.body.contains("baton_coordinator_leader 0.0") == true)
+            #expect(HTTPProbe.get(port: coordinatorPort, "/metrics")?.body.contains("baton_coordinator_leader 1.0") == true)
 
             let before = try #require(HTTPProbe.get(port: coordinatorPort, "/metrics")).body
             let workerBefore = try #require(HTTPProbe.get(port: workerPort, "/metrics")).body
