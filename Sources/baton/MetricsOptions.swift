@@ -32,9 +32,11 @@ struct MetricsEndpoint {
 
     init(address: ListenAddress, health: ServiceHealth, logger: Logger) {
         factory = BatonPrometheus.factory(registry: registry)
-        server = BatonHTTPServer.metricsApplication(address: address, registry: registry, health: health, logger: logger) { port in
-            logger.info("serving /metrics, /healthz and /readyz on \(ListenAddress(host: address.host, port: port))")
-        }
+        server = NamedServer(
+            address: address,
+            inner: BatonHTTPServer.metricsApplication(address: address, registry: registry, health: health, logger: logger) { port in
+                logger.info("serving /metrics, /healthz and /readyz on \(ListenAddress(host: address.host, port: port))")
+            })
         Self.bootstrapOnce(factory)
     }
 
@@ -45,5 +47,15 @@ struct MetricsEndpoint {
         guard !bootstrapped else { return }
         bootstrapped = true
         MetricsSystem.bootstrap(factory)
+    }
+}
+
+/// The HTTP server, whose failure (a port in use) names the flag and address: `--metrics 127.0.0.1:9464: cannot serve: …`.
+private struct NamedServer: Service {
+    let address: ListenAddress
+    let inner: any Service
+
+    func run() async throws {
+        do { try await inner.run() } catch { throw CLIFailure("--metrics \(address): cannot serve: \(error)") }
     }
 }

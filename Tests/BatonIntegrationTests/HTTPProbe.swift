@@ -39,8 +39,16 @@ enum HTTPProbe {
 
     /// A port nothing listens on now (the kernel's choice for port 0).
     static func freePort() -> Int {
+        let (fd, port) = listening(listen: false)
+        close(fd)
+        return port
+    }
+
+    /// A socket of the test's own listening on a loopback port: close it when done.
+    static func occupiedPort() -> (fd: Int32, port: Int) { listening(listen: true) }
+
+    private static func listening(listen shouldListen: Bool) -> (Int32, Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
         var address = loopback(port: 0)
         _ = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
@@ -48,7 +56,8 @@ enum HTTPProbe {
         var bound = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        return Int(UInt16(bigEndian: bound.sin_port))
+        if shouldListen { _ = listen(fd, 1) }
+        return (fd, Int(UInt16(bigEndian: bound.sin_port)))
     }
 
     private static func loopback(port: Int) -> sockaddr_in {

@@ -118,6 +118,16 @@ extension Integration {
             #expect(HTTPProbe.get(port: base + 1, "/metrics")?.body.contains("baton_worker_slots 4") == true)
         }
 
+        @Test("a port already in use ends the service with one line naming --metrics and the address")
+        func portInUse() throws {
+            let (fd, port) = HTTPProbe.occupiedPort()
+            defer { close(fd) }
+            let result = try TestCluster.cli(["worker", "--metrics", "127.0.0.1:\(port)"], environment: ["BATON_LOG_LEVEL": "error"])
+            #expect(result.status == 1, "exit \(result.status): \(result.stderr)")
+            #expect(result.stderr.contains("baton: --metrics 127.0.0.1:\(port): cannot serve: "), "\(result.stderr)")
+            #expect(result.stderr.contains("Address already in use"), "\(result.stderr)")
+        }
+
         struct BadAddress: CustomStringConvertible, Sendable {
             let arguments: [String]
             let message: String

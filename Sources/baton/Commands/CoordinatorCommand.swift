@@ -31,7 +31,9 @@ struct CoordinatorCommand: AsyncParsableCommand {
             configuration.metrics = CoordinatorMetrics(factory: endpoint.factory)
             services.append(endpoint.server)
         }
-        services.insert(Coordinator(configuration: configuration), at: 0)
+        // Last, so it is stopped first: the group stops services in reverse order, and the endpoints
+        // keep answering (readiness, metrics) until the coordinator has finished its batch.
+        services.append(Coordinator(configuration: configuration))
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }

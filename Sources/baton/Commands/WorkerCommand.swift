@@ -72,7 +72,8 @@ struct WorkerCommand: AsyncParsableCommand {
                     slots: configuration.concurrency)
                 services.append(endpoint.server)
             }
-            services.insert(Worker(configuration: configuration), at: 0)
+            // Last, so it is stopped first: the endpoints answer (`/readyz` says draining) until it has drained.
+            services.append(Worker(configuration: configuration))
         } else {
             var childArguments = [
                 "worker", "--concurrency", String(concurrency), "--processes", "1", "--pools", pools,
