@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -17,7 +17,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Metrics: the services record through swift-metrics; `BatonHTTP` exports them for Prometheus.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // The HTTP server of `--metrics` (and the dashboard); without its swift-configuration trait.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     ],
     targets: [
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
@@ -34,28 +38,39 @@ let package = Package(
         .target(name: "BatonCoordinator", dependencies: [
             "Baton", "BatonStore", "BatonPostgres", "BatonAMQP",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .target(name: "BatonWorker", dependencies: [
             "Baton", "BatonAMQP",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        // The operator's HTTP endpoints (`--metrics`): Prometheus text, liveness and readiness, on Hummingbird.
+        .target(name: "BatonHTTP", dependencies: [
+            "Baton",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "CoreMetrics", package: "swift-metrics"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "BatonTesting", dependencies: ["Baton", "BatonDemo", "BatonYAML"]),
         // YAML graph files, kept out of the core so `Baton` has no parser dependency but its own.
         .target(name: "BatonYAML", dependencies: ["Baton", .product(name: "Yams", package: "Yams")]),
         // `baton dashboard`: the web pages and JSON API over the run history (Hummingbird).
         .target(name: "BatonDashboard", dependencies: [
-            "Baton", "BatonStore", "BatonDrawing",
+            "Baton", "BatonStore", "BatonDrawing", "BatonHTTP",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "baton", dependencies: [
             "Baton", "BatonDemo", "BatonStore", "BatonPostgres", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonTesting",
-            "BatonYAML", "BatonDrawing", "BatonDashboard",
+            "BatonYAML", "BatonDrawing", "BatonHTTP", "BatonDashboard",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "CoreMetrics", package: "swift-metrics"),
         ]),
         // A worker for Baton's own tests: it also serves a procedure that kills its own process.
         .executableTarget(name: "BatonTestWorker", dependencies: [
@@ -76,11 +91,13 @@ let package = Package(
         .testTarget(name: "BatonTests", dependencies: ["Baton", "BatonDemo", "BatonTesting"]),
         .testTarget(name: "BatonYAMLTests", dependencies: ["Baton", "BatonYAML"]),
         .testTarget(name: "BatonDrawingTests", dependencies: ["Baton", "BatonDrawing"]),
-        .testTarget(name: "BatonDashboardTests", dependencies: ["Baton", "BatonStore", "BatonDashboard"]),
+        .testTarget(name: "BatonDashboardTests", dependencies: ["Baton", "BatonStore", "BatonHTTP", "BatonDashboard"]),
         // The shells' decisions (worker intake, coordinator batching, leases, failures) and wire formats: no services.
         .testTarget(name: "BatonShellTests", dependencies: [
-            "Baton", "BatonAMQP", "BatonPostgres", "BatonStore", "BatonCoordinator", "BatonWorker",
+            "Baton", "BatonAMQP", "BatonPostgres", "BatonStore", "BatonCoordinator", "BatonWorker", "BatonHTTP",
         ]),
+        // The deployment files (deploy/kubernetes, deploy/systemd, deploy/prometheus), checked structurally.
+        .testTarget(name: "BatonDeployTests", dependencies: [.product(name: "Yams", package: "Yams")]),
         .testTarget(name: "BatonIntegrationTests", dependencies: [
             "Baton", "BatonDrawing", "BatonDemo", "BatonStore", "BatonPostgres", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonTesting",
             "BatonDashboard",

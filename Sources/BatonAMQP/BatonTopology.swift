@@ -23,6 +23,9 @@ public enum BatonTopology {
 
     /// Header counting how many times a task was delivered without a result.
     public static let deliveriesHeader = "x-baton-deliveries"
+    /// When the coordinator published a task, in milliseconds since 1970 (only a coordinator with
+    /// `--metrics` sets it): workers measure queued-to-started from it.
+    public static let queuedAtHeader = "x-baton-queued-at"
     /// Header RabbitMQ sets on a dead letter: the queue it was rejected from.
     public static let firstDeathQueueHeader = "x-first-death-queue"
 
@@ -71,14 +74,23 @@ public enum BatonTopology {
         channel: UInt16 = 1
     ) throws -> String {
         let queue = taskQueue(pool: pool, procedure: procedure)
-        try connection.declareQueue(
-            name: queue, durable: true,
-            arguments: ["x-dead-letter-exchange": .string(deadExchange), "x-max-priority": .int(9)],
-            channel: channel)
+        try connection.declareQueue(name: queue, durable: true, arguments: taskQueueArguments, channel: channel)
         try connection.bindQueue(
             queue: queue, exchange: tasksExchange,
             routingKey: routingKey(pool: pool, procedure: procedure), channel: channel)
         return queue
+    }
+
+    /// How every task queue is declared: dead letters go to `deadExchange`, priorities 0 to 9.
+    public static let taskQueueArguments: [String: AMQPFieldValue] = [
+        "x-dead-letter-exchange": .string(deadExchange), "x-max-priority": .int(9),
+    ]
+
+    /// Messages waiting in the task queue of `procedure` in `pool` (declared if missing, as the workers do).
+    public static func taskQueueDepth(pool: String, procedure: String, on connection: AMQPConnection, channel: UInt16 = 1) throws -> UInt32 {
+        try connection.declareQueue(
+            name: taskQueue(pool: pool, procedure: procedure), durable: true, arguments: taskQueueArguments, channel: channel
+        ).messageCount
     }
 
     /// Declares a worker's private control queue bound to the control exchange; returns its name.

@@ -5,12 +5,15 @@ final class ChaosProcesses {
     let batonPath: String
     let environment: [String: String]
     let logDirectory: URL
+    /// The coordinator's `--dispatch-window`.
+    let dispatchWindow: Int
     private(set) var coordinator: Process?
     private(set) var workers: [Process] = []
     private var started = 0
 
-    init(batonPath: String, environment: [String: String], logDirectory: URL) {
+    init(batonPath: String, environment: [String: String], logDirectory: URL, dispatchWindow: Int) {
         self.batonPath = batonPath
+        self.dispatchWindow = dispatchWindow
         self.environment = environment
         self.logDirectory = logDirectory
     }
@@ -32,7 +35,7 @@ final class ChaosProcesses {
     }
 
     func startCoordinator() throws {
-        coordinator = try launch(["coordinator", "--lease", "3"], log: "coordinator")
+        coordinator = try launch(["coordinator", "--lease", "3", "--dispatch-window", "\(dispatchWindow)"], log: "coordinator")
     }
 
     func killCoordinator() {

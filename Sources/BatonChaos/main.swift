@@ -24,6 +24,8 @@ struct Options: ParsableCommand {
     @Option(help: "Worker processes (at least 2).") var workers = 3
     @Option(help: "Seed of the graph and the fault choices (default: random).") var seed = UInt64.random(in: 1...UInt64(UInt32.max))
     @Option(help: "Give up after this many seconds (at least 10).") var timeLimit = 300.0
+    @Option(help: "The coordinator's --dispatch-window: small by default, so nodes held for room in it go out under the faults too.")
+    var dispatchWindow = 16
     @Flag(name: .customLong("no-service-restarts"), help: "Do not restart RabbitMQ and PostgreSQL.") var noServiceRestarts = false
 
     var restartServices: Bool { !noServiceRestarts }
@@ -115,10 +117,10 @@ var processEnv = env
 processEnv["BATON_DATABASE_URL"] = databaseURL
 processEnv["BATON_AMQP_URL"] = amqpURL
 processEnv["BATON_LOG_LEVEL"] = "warning"
-let cluster = ChaosProcesses(batonPath: batonPath, environment: processEnv, logDirectory: logs)
+let cluster = ChaosProcesses(batonPath: batonPath, environment: processEnv, logDirectory: logs, dispatchWindow: options.dispatchWindow)
 var rng = SplitMix64(seed: options.seed)
 let graph = ChaosGraph(nodes: options.nodes, seed: options.seed, secondsPerNode: options.secondsPerNode)
-say("seed \(options.seed), \(options.nodes) nodes, \(options.workers) workers, logs in \(logs.path)")
+say("seed \(options.seed), \(options.nodes) nodes, \(options.workers) workers, dispatch window \(options.dispatchWindow), logs in \(logs.path)")
 
 var workerKills = 0, coordinatorKills = 0, rabbitRestarts = 0, postgresRestarts = 0
 let began = Date()

@@ -16,6 +16,10 @@ public struct CoordinatorConfiguration: Sendable {
     /// At most this many nodes of one run have a task out (queued or running) at once; the rest wait, ready, in memory.
     public var dispatchWindow: Int = RunState.defaultDispatchWindow
     public var logger: Logger
+    /// Metrics to record (`--metrics`); nil records none.
+    public var metrics: CoordinatorMetrics?
+    /// What `/healthz` and `/readyz` report; the loop keeps it current.
+    public var health = ServiceHealth()
 
     public init(
         databaseURL: String, amqpURL: String, batchSize: Int = 1_000, pollInterval: Double = 2, lease: Double = 30,

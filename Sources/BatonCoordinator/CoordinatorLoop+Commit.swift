@@ -63,16 +63,19 @@ extension CoordinatorLoop {
         guard let publisher, consumer != nil else { return }
         uncommittedCache = [:]
         let publications = batch.publications
+        let headers = metrics == nil || publications.isEmpty ? [:] : queuedAtHeaders()
         for publication in publications {
             switch publication {
             case let .task(task):
                 let routingKey = BatonTopology.routingKey(pool: task.pool, procedure: task.procedure)
                 if declaredQueues.insert(routingKey).inserted {
                     try BatonTopology.declareTaskQueue(pool: task.pool, procedure: task.procedure, on: publisher)
+                    if metrics != nil { watchedQueues.insert(QueueName(pool: task.pool, procedure: task.procedure)) }
                 }
                 lastSequence = try publisher.publish(
                     exchange: BatonTopology.tasksExchange, routingKey: routingKey,
-                    body: task.encoded(), persistent: true, priority: UInt8(clamping: task.priority))
+                    body: task.encoded(), persistent: true, priority: UInt8(clamping: task.priority),
+                    headers: headers)
             case let .cancel(message):
                 lastSequence = try publisher.publish(
                     exchange: BatonTopology.controlExchange, routingKey: "", body: message.encoded(), persistent: false)
@@ -83,6 +86,12 @@ extension CoordinatorLoop {
         if tag != nil || !publications.isEmpty {
             backlog.committed(publishedThrough: lastSequence, resultTag: tag, number: number, published: !publications.isEmpty)
             try settleConfirms()
+        }
+        if let metrics {
+            // Counted after the commit, from what was committed: a batch that failed counts nothing.
+            if !batch.order.isEmpty { metrics.committed(BatchTally(batch.runs), seconds: Self.seconds(applied - began), now: Date()) }
+            metrics.deadLettered(uncountedDeadLetters)
+            uncountedDeadLetters = 0
         }
         if !batch.order.isEmpty {
             let clock = ContinuousClock()
@@ -96,6 +105,10 @@ extension CoordinatorLoop {
         }
         // Timers may have been armed or disarmed by this batch.
         nextWakeUp = runs.values.compactMap(\.nextWakeUp).min()
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Takes the confirms that arrived (waiting for them when too many batches are held), acks the

@@ -50,6 +50,13 @@ final class CoordinatorLoop: @unchecked Sendable {
     private var tellingGrants = false
     /// Cache entries recorded since the last commit (not in `baton.cache` yet), by `CacheLookup.claim` name.
     var uncommittedCache: [String: CacheHit] = [:]
+    var metrics: CoordinatorMetrics? { configuration.metrics }
+    var health: ServiceHealth { configuration.health }
+    /// Dead letters that failed their node, counted once the batch is committed.
+    var uncountedDeadLetters = 0
+    /// Task queues whose depth `baton_tasks_waiting` reports (pool, procedure), and when they were last read.
+    var watchedQueues: Set<QueueName> = []
+    var lastDepthReading = Date.distantPast
 
     init(configuration: CoordinatorConfiguration) {
         self.configuration = configuration
@@ -69,6 +76,7 @@ final class CoordinatorLoop: @unchecked Sendable {
                 let delay = backoff.next()
                 logger.error("coordinator: \(error); reconnecting in \(String(format: "%.1f", delay)) s")
                 disconnect()
+                health.beat(quietFor: delay)
                 stop.wait(delay)
             }
         }
@@ -79,17 +87,26 @@ final class CoordinatorLoop: @unchecked Sendable {
     // MARK: - Connections
 
     private func connect() throws {
+        health.beat()
         let store = try Store(url: configuration.databaseURL)
         try store.requireSchema()
+        health.set("postgresql", connected: true)
         // Only one coordinator may write run state. The others wait as hot standbys and take
         // over within about a second of the leader's database session ending (crash included).
         var announced = false
         while !(try store.tryLeadership()) {
-            if !announced { logger.info("another coordinator leads; standing by") }
+            if !announced {
+                logger.info("another coordinator leads; standing by")
+                health.set(role: .standby)
+                health.forget("rabbitmq")
+            }
             announced = true
+            health.beat()
             if stop.wait(1) { store.close(); return }
         }
         if announced { logger.info("taking over as the leading coordinator") }
+        health.set(role: .starting)
+        health.set("rabbitmq", connected: false)
         try store.listenForWork()
         self.store = store
 
@@ -127,7 +144,10 @@ final class CoordinatorLoop: @unchecked Sendable {
         grants = []
         holdingGrants = true
         try takeRequests()  // what users asked while no coordinator ran comes first: a cancelled run must not start
-        for id in try store.activeRunIDs() { try startRun(id) }
+        for id in try store.activeRunIDs() {
+            try startRun(id)
+            health.beat()
+        }
         // A request whose run is not unfinished any more has no one to release it: drop it.
         for entry in admission.all where runs[entry.runID] == nil {
             logger.warning("run \(entry.runID) node \(entry.key): a stored hold of a run that is not running; released")
@@ -137,10 +157,19 @@ final class CoordinatorLoop: @unchecked Sendable {
         deliver(admission.grantWaiting())
         lastPoll = Date()
         try commit(ackUpTo: nil)
+        health.set("rabbitmq", connected: true)
+        health.set(role: .leader)
+        metrics?.leading(true)
         logger.info("coordinator connected; resumed \(runs.count) unfinished run(s)")
     }
 
     private func disconnect() {
+        health.set(role: .starting)
+        health.set("postgresql", connected: false)
+        if consumer != nil { health.set("rabbitmq", connected: false) }
+        metrics?.forgetRuns()
+        metrics?.leading(false)
+        uncountedDeadLetters = 0
         consumer?.close(); consumer = nil
         publisher?.close(); publisher = nil
         store?.close(); store = nil
@@ -160,6 +189,7 @@ final class CoordinatorLoop: @unchecked Sendable {
             if !stop.isSet { throw CoordinatorError("not connected") }
             return
         }
+        health.beat()
         var requestsWaiting = false
         for note in try store.notifications(timeout: 0) {
             switch note {
@@ -175,6 +205,8 @@ final class CoordinatorLoop: @unchecked Sendable {
         if requestsWaiting { try takeRequests() }
         if let wake = nextWakeUp, wake <= Date() { nextWakeUp = fireTimers() }
         if Date().timeIntervalSince(lastLeaseCheck) >= leases.checkInterval { expireLeases() }
+
+        if let metrics, Date().timeIntervalSince(lastDepthReading) >= metrics.queueDepthInterval { try readQueueDepths(metrics) }
 
         if Date().timeIntervalSince(lastPublisherService) >= 1 {
             try publisher?.processIncoming(timeout: 0)
@@ -225,6 +257,7 @@ final class CoordinatorLoop: @unchecked Sendable {
             return
         }
         pending.heartbeats.append(beat)
+        if metrics != nil { watch(beat) }
         if beat.stopping {
             leases.stopped(beat.id)
             logger.info("worker \(beat.id) stopped")
@@ -246,6 +279,7 @@ final class CoordinatorLoop: @unchecked Sendable {
             "the task was dead-lettered after \(deliveries) deliveries without a result: it keeps killing (or losing) the worker that runs it"
         logger.error("run \(task.runID) node \(task.key) attempt \(task.attempt): \(reason)")
         guard try startRun(task.runID) else { return }
+        uncountedDeadLetters += 1
         record(task.runID, runs[task.runID]!.handle(.deadLettered(key: task.key, attempt: task.attempt, reason: reason)))
     }
 

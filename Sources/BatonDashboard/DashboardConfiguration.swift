@@ -1,3 +1,5 @@
+import BatonHTTP
+
 /// How `baton dashboard` runs: where it listens, the database, and the admin token if any.
 public struct DashboardConfiguration: Sendable {
     public var listen: ListenAddress

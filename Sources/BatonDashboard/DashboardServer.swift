@@ -1,3 +1,4 @@
+import BatonHTTP
 import Foundation
 import Hummingbird
 import Logging

@@ -1,3 +1,5 @@
+import BatonHTTP
+
 /// Which `Host` headers the dashboard answers. Listening on a loopback address, only the names of
 /// this machine (`127.0.0.1`, `localhost`, `[::1]`, the address itself) with the port: a page on
 /// another site that rebinds its DNS name to 127.0.0.1 cannot read the dashboard through it.

@@ -3,13 +3,13 @@
 /// JSON document of records.
 public enum PGArray {
     /// The literal of `elements`; nil elements are SQL NULL.
-    public static func literal<S: Sequence>(_ elements: S) -> String where S.Element == String? {
+    public static func literal(_ elements: [String?]) -> String {
         // Byte by byte: in UTF-8 the bytes of `\` and `"` stand only for themselves.
-        var out: [UInt8] = [UInt8(ascii: "{")]
-        var first = true
-        for element in elements {
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
+        var out: [UInt8] = []
+        out.reserveCapacity(elements.count * 8 + 2)
+        out.append(UInt8(ascii: "{"))
+        for (i, element) in elements.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
             guard var element else {
                 out.append(contentsOf: "NULL".utf8)
                 continue
@@ -28,7 +28,5 @@ public enum PGArray {
     }
 
     /// The literal of `elements`, none of them NULL.
-    public static func literal<S: Sequence>(_ elements: S) -> String where S.Element == String {
-        literal(elements.lazy.map { Optional($0) })
-    }
+    public static func literal(_ elements: [String]) -> String { literal(elements.map { Optional($0) }) }
 }

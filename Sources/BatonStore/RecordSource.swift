@@ -24,26 +24,42 @@ struct RecordSource {
             let types = columns.map { "\($0.name) \($0.type)" }.joined(separator: ", ")
             return "rows from (jsonb_to_recordset(\(document)::jsonb) as (\(types))) with ordinality as \(alias)(\(names))"
         }
-        let arrays = columns.map { column in
-            "\(statement.parameter(textColumn(records, column.name, json: column.isJSON)))::\(column.type)[]"
-        }
+        let values = textColumns(records, columns)
+        let arrays = columns.indices.map { "\(statement.parameter(PGArray.literal(values[$0])))::\(columns[$0].type)[]" }
         return "unnest(\(arrays.joined(separator: ", "))) with ordinality as \(alias)(\(names))"
     }
 
-    /// One field of JSON records as a text array literal: a missing field or JSON null is SQL NULL;
-    /// with `json`, values are written as JSON (for jsonb columns), else strings as they are and
-    /// numbers and booleans as PostgreSQL reads them.
-    static func textColumn(_ records: [JSON], _ field: String, json: Bool = false) -> String {
-        PGArray.literal(
-            records.lazy.map { record -> String? in
-                guard let value = record[field], value != .null else { return nil }
-                if json { return value.serialized() }
-                switch value {
-                case let .string(text): return text
-                case let .bool(flag): return flag ? "true" : "false"
-                case let .int(number): return String(number)
-                default: return value.serialized()
+    /// The records' fields as one text array per column, read in one pass over each record's members
+    /// (not a search per column): a missing field or JSON null is SQL NULL; jsonb columns get JSON,
+    /// other columns strings as they are and numbers and booleans as PostgreSQL reads them.
+    static func textColumns(_ records: [JSON], _ columns: [Column]) -> [[String?]] {
+        let position = Dictionary(columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var values = [[String?]](repeating: [], count: columns.count)
+        for c in values.indices { values[c].reserveCapacity(records.count) }
+        var row = [String?](repeating: nil, count: columns.count)
+        for record in records {
+            for c in row.indices { row[c] = nil }
+            if case let .object(members) = record {
+                for member in members.members.reversed() {  // the first of repeated names wins, as a lookup finds it
+                    guard let c = position[member.key] else { continue }
+                    if case .null = member.value {
+                        row[c] = nil
+                        continue
+                    }
+                    if columns[c].isJSON {
+                        row[c] = member.value.serialized()
+                        continue
+                    }
+                    switch member.value {
+                    case let .string(text): row[c] = text
+                    case let .bool(flag): row[c] = flag ? "true" : "false"
+                    case let .int(number): row[c] = String(number)
+                    default: row[c] = member.value.serialized()
+                    }
                 }
-            })
+            }
+            for c in row.indices { values[c].append(row[c]) }
+        }
+        return values
     }
 }

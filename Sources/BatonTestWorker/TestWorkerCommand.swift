@@ -16,6 +16,7 @@ struct TestWorkerCommand: AsyncParsableCommand {
         abstract: "A worker for Baton's tests only: it also serves test.crash-worker, which kills the worker.")
     @Option(help: "AMQP URI (default: $BATON_AMQP_URL).") var amqpURL: String?
     @Option(help: "Procedures run at once.") var concurrency = 1
+    @Option(help: "Tasks taken from the broker at once (default: 4 × concurrency).") var prefetch: Int?
     @Option(help: "Deliveries of a task without a result before it is dead-lettered.") var deliveryLimit = 5
     @Option(help: "Seconds between heartbeats.") var heartbeat: Double = 5
 
@@ -27,7 +28,7 @@ struct TestWorkerCommand: AsyncParsableCommand {
         let url = amqpURL ?? ProcessInfo.processInfo.environment["BATON_AMQP_URL"] ?? "amqp://guest:guest@127.0.0.1:5672/%2f"
         let worker = Worker(
             configuration: WorkerConfiguration(
-                amqpURL: url, concurrency: concurrency, registry: registry, heartbeatInterval: heartbeat,
+                amqpURL: url, concurrency: concurrency, prefetch: prefetch, registry: registry, heartbeatInterval: heartbeat,
                 deliveryLimit: deliveryLimit, logger: logger))
         let group = ServiceGroup(
             configuration: .init(

@@ -85,12 +85,19 @@ final class ReportPublisher: @unchecked Sendable {
         mailbox.confirmed(pipeline.confirmed(through: settled))
     }
 
+    /// Slots busy now, also recorded as `baton_worker_slots_busy`.
+    private func busyNow() -> Int {
+        let busy = mailbox.busyCount
+        configuration.metrics?.busy(busy)
+        return busy
+    }
+
     private func heartbeat(stopping: Bool) -> WorkerHeartbeat {
         let withSchemas = !stopping && heartbeatsSent % WorkerHeartbeat.schemasEvery == 0
         return WorkerHeartbeat(
             id: configuration.id, host: ProcessInfo.processInfo.hostName, pid: Int(getpid()),
             pools: configuration.pools, procedures: configuration.registry.names,
-            slots: configuration.concurrency, startedAt: startedAt, busy: mailbox.busyCount,
+            slots: configuration.concurrency, startedAt: startedAt, busy: busyNow(),
             interval: configuration.heartbeatInterval, stopping: stopping,
             schemas: withSchemas ? configuration.registry.schemas : nil)
     }

@@ -30,6 +30,8 @@ final class TaskConsumer: @unchecked Sendable {
         let ack: DeliveryAck
         /// The message as delivered, to hand it back unchanged (nil for one that is not waiting).
         var delivery: AMQPDelivery? = nil
+        /// When the coordinator published it (read only with metrics on).
+        var queuedAt: Date? = nil
     }
 
     static let startedReportDelay: UInt64 = 10_000_000
@@ -45,8 +47,16 @@ final class TaskConsumer: @unchecked Sendable {
     /// everything taken was reported and acked, or the grace period ran out.
     func run(draining: StopSignal) {
         var backoff = Backoff()
+        let health = configuration.health
+        var lastBeat = Date.distantPast
         while true {
+            // The health beat is throttled to once a second: a lock per delivery would be on the hot path.
+            if Date().timeIntervalSince(lastBeat) >= 1 {
+                lastBeat = Date()
+                health.beat(now: lastBeat)
+            }
             if draining.isSet && !intake.isDraining {
+                health.set(role: .draining)
                 intake.startDraining(now: Date(), grace: configuration.shutdownGrace)
                 stopConsuming()
                 handBackWaiting()
@@ -80,6 +90,10 @@ final class TaskConsumer: @unchecked Sendable {
                 configuration.logger.error("worker consumer: \(error); reconnecting in \(String(format: "%.1f", delay)) s")
                 connection?.close()
                 connection = nil
+                health.set("rabbitmq", connected: false)
+                if !intake.isDraining { health.set(role: .starting) }
+                health.beat(quietFor: delay)
+                lastBeat = Date()
                 draining.wait(delay)
             }
         }
@@ -117,6 +131,8 @@ final class TaskConsumer: @unchecked Sendable {
         }
         if stale > 0 { configuration.logger.info("dropped \(stale) waiting task(s) taken on a lost connection") }
         connection = c
+        configuration.health.set("rabbitmq", connected: true)
+        if consume { configuration.health.set(role: .serving) }
         configuration.logger.info(
             "worker \(configuration.id) consuming \(configuration.registry.names.count) procedure(s) in pool(s) \(configuration.pools.joined(separator: ",")) with \(configuration.concurrency) slot(s), prefetch \(configuration.prefetch)"
         )
@@ -144,9 +160,13 @@ final class TaskConsumer: @unchecked Sendable {
         let deliveries = delivery.headers[BatonTopology.deliveriesHeader]?.intValue.map { Int($0) }
         switch intake.delivery(body: delivery.body, redelivered: delivery.redelivered, deliveries: deliveries) {
         case let .run(task):
+            // The coordinator's stamp is read only with metrics on: the header lookup costs a dictionary probe.
+            let queuedAt = configuration.metrics == nil ? nil : delivery.headers[BatonTopology.queuedAtHeader]?.intValue
             let local: LocalTask? = lock.withLock {
                 slots.arrived(
-                    LocalTask(task: task, ack: DeliveryAck(generation: generation, deliveryTag: delivery.deliveryTag), delivery: delivery))
+                    LocalTask(
+                        task: task, ack: DeliveryAck(generation: generation, deliveryTag: delivery.deliveryTag), delivery: delivery,
+                        queuedAt: queuedAt.map { Date(timeIntervalSince1970: Double($0) / 1000) }))
             }
             if let local { start(local) }
         case let .reportCancelled(task):
@@ -155,6 +175,7 @@ final class TaskConsumer: @unchecked Sendable {
             configuration.logger.debug("dropped node \(task.key) attempt \(task.attempt) of run \(task.runID): a newer attempt exists")
             try connection.ack(deliveryTag: delivery.deliveryTag, channel: delivery.channel)
         case let .republish(_, count):
+            configuration.metrics?.redelivered()
             // A redelivered task was taken before by a worker that never reported its result: it
             // may be what killed that worker. Count the delivery and send it round again (confirmed,
             // then ack the old copy), so a task that kills every worker it reaches is stopped.
@@ -165,10 +186,12 @@ final class TaskConsumer: @unchecked Sendable {
             try connection.waitForConfirms(channel: BatonTopology.WorkerChannel.republish)
             try connection.ack(deliveryTag: delivery.deliveryTag, channel: delivery.channel)
         case let .deadLetter(task, count):
+            configuration.metrics?.deadLettered(malformed: false)
             configuration.logger.error(
                 "dead-lettering node \(task.key) attempt \(task.attempt) of run \(task.runID): delivered \(count) times without a result")
             try connection.reject(deliveryTag: delivery.deliveryTag, requeue: false, channel: delivery.channel)
         case let .rejectMalformed(reason):
+            configuration.metrics?.deadLettered(malformed: true)
             configuration.logger.warning("dead-lettering a malformed task: \(reason)")
             try connection.reject(deliveryTag: delivery.deliveryTag, requeue: false, channel: delivery.channel)
         case .handBack:
@@ -236,6 +259,9 @@ final class TaskConsumer: @unchecked Sendable {
         let id = AttemptID(task)
         mailbox.taskStarted()
         let startedAt = Date()
+        if let metrics = configuration.metrics, let queuedAt = local.queuedAt {
+            metrics.started(pool: task.pool, queuedFor: startedAt.timeIntervalSince(queuedAt))
+        }
         let report: @Sendable (ReportMessage) -> Void = { mailbox.post(OutgoingReport(body: $0.encoded(), ack: nil)) }
         // Created with the lock held, so the task cannot unregister itself before it is registered.
         lock.lock()
@@ -257,6 +283,9 @@ final class TaskConsumer: @unchecked Sendable {
                 },
                 log: { report(.log(runID: task.runID, key: task.key, attempt: task.attempt, message: $0)) })
             startedReport.cancel()
+            if let metrics = configuration.metrics, let began = result.startedAt, let ended = result.finishedAt {
+                metrics.procedureFinished(task.procedure, seconds: ended.timeIntervalSince(began))
+            }
             let (abandoned, next): (Bool, LocalTask?) = self.lock.withLock {
                 self.running.removeValue(forKey: id)
                 var next = self.slots.slotFreed()

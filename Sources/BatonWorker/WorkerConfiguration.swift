@@ -21,6 +21,10 @@ public struct WorkerConfiguration: Sendable {
     /// Largest output a procedure may return; a larger one fails the node (permanently).
     public var maxOutputBytes: Int = GraphLimits().maxOutputBytes
     public var logger: Logger
+    /// Metrics to record (`--metrics`); nil records none.
+    public var metrics: WorkerMetrics?
+    /// What `/healthz` and `/readyz` report; the consumer keeps it current.
+    public var health = ServiceHealth()
 
     public init(
         amqpURL: String, pools: [String] = ["default"], concurrency: Int = 4, prefetch: Int? = nil,

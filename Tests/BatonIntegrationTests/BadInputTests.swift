@@ -347,6 +347,12 @@ extension Integration {
                 name: "negative lease", arguments: { _ in ["coordinator", "--lease", "-30"] }, files: [:], status: 2,
                 message: "--lease must be from 1 to 3600 seconds"),
             Case(
+                name: "zero dispatch window", arguments: { _ in ["coordinator", "--dispatch-window", "0"] }, files: [:], status: 2,
+                message: "--dispatch-window must be from 1 to 10000000 nodes"),
+            Case(
+                name: "huge dispatch window", arguments: { _ in ["coordinator", "--dispatch-window", "10000001"] }, files: [:], status: 2,
+                message: "--dispatch-window must be from 1 to 10000000 nodes"),
+            Case(
                 name: "negative local concurrency", arguments: { ["run", "\($0)/g.json", "--local", "--concurrency", "-4"] },
                 files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo"}}}"#], status: 2,
                 message: "--concurrency must be at least 1"),

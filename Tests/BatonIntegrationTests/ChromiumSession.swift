@@ -49,6 +49,8 @@ final class ChromiumSession {
         let attached = try call("Target.attachToTarget", ["targetId": .string(targetID), "flatten": true], session: false)
         guard let session = attached["sessionId"]?.stringValue else { throw Failure(description: "not attached: \(attached)") }
         sessionID = session
+        // Until the page has loaded, there may be no context to evaluate in yet.
+        try waitFor(30, "the page to load", "document.readyState") { $0 == "complete" }
     }
 
     deinit { close() }
@@ -76,7 +78,7 @@ final class ChromiumSession {
         let deadline = Date().addingTimeInterval(seconds)
         var value: JSON = .null
         while Date() < deadline {
-            value = try evaluate(expression)
+            value = (try? evaluate(expression)) ?? .null  // e.g. "Cannot find default execution context" while loading
             if condition(value) { return value }
             usleep(100_000)
         }

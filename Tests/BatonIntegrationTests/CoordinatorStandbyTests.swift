@@ -17,8 +17,14 @@ extension Integration {
             defer { store.close() }
             // The leader holds the lock before the standby starts.
             try TestCluster.waitUntil(30, "the leader to take the lock") {
-                try TestCluster.sql().query("select count(*) as n from pg_locks where locktype = 'advisory' and objid = 727275 and granted")
-                    .int(0, "n") == 1
+                // This database's lock only: coordinators of other databases on the server hold theirs.
+                try TestCluster.sql().query(
+                    """
+                    select count(*) as n from pg_locks
+                    where locktype = 'advisory' and objid = 727275 and granted
+                      and database = (select oid from pg_database where datname = current_database())
+                    """
+                ).int(0, "n") == 1
             }
             try cluster.start(["coordinator"], name: "standby")
             try cluster.startWorker()

@@ -26,13 +26,10 @@ extension Integration {
 
         /// Starts the dashboard on a free port and returns the port, once it listens.
         static func startDashboard(_ cluster: TestCluster, _ arguments: [String] = [], name: String = "dashboard") throws -> Int {
-            try cluster.start(["dashboard", "--listen", "127.0.0.1:0"] + arguments, name: name)
-            var port = 0
+            let port = HTTPProbe.freePort()
+            try cluster.start(["dashboard", "--listen", "127.0.0.1:\(port)"] + arguments, name: name)
             try TestCluster.waitUntil(30, "the dashboard to listen") {
-                let log = cluster.log(name)
-                guard let range = log.range(of: "baton dashboard on http://127.0.0.1:") else { return false }
-                port = Int(log[range.upperBound...].prefix { $0.isNumber }) ?? 0
-                return port > 0
+                cluster.log(name).contains("baton dashboard on http://127.0.0.1:\(port) (")
             }
             return port
         }
@@ -178,8 +175,8 @@ extension Integration {
             defer { store.close() }
             #expect(try TestCluster.waitForRun(runID, store: store) == "succeeded")
             let port = try Self.startDashboard(cluster)
-            func get(_ path: String, headers: [String: String] = [:]) throws -> HTTPProbe.Reply {
-                try HTTPProbe.request(port: port, path, headers: headers)
+            func get(_ path: String, headers: [String: String] = [:]) throws -> HTTPExchange.Reply {
+                try HTTPExchange.request(port: port, path, headers: headers)
             }
 
             let runs = try get("/api/runs?name=DASHBOARD+%3Cb%3E&status=succeeded")
@@ -242,11 +239,9 @@ extension Integration {
 
             // --listen is checked before anything starts: one line, exit 2.
             for (bad, message) in [
-                (
-                    "example.com:80",
-                    "baton: --listen 'example.com:80': 'example.com' is not an IPv4 address or localhost (use HOST:PORT, e.g. 127.0.0.1:8080)\n"
-                ),
-                ("127.0.0.1:70000", "baton: --listen '127.0.0.1:70000': '70000' is not a port (0 to 65535) (use HOST:PORT, e.g. 127.0.0.1:8080)\n"),
+                ("127.0.0.1", "baton: --listen: '127.0.0.1' is not HOST:PORT: the port is missing (for example 127.0.0.1:9464)\n"),
+                ("127.0.0.1:70000", "baton: --listen: '127.0.0.1:70000' is not HOST:PORT: the port must be from 1 to 65535\n"),
+                ("::1:80", "baton: --listen: '::1:80' is not HOST:PORT: write an IPv6 host in brackets, as [::1]:9464\n"),
             ] {
                 let result = try TestCluster.cli(["dashboard", "--listen", bad])
                 #expect(result.status == 2 && result.stderr == message && result.stdout.isEmpty, "\(result)")
@@ -275,28 +270,28 @@ extension Integration {
             // Read-only (no token configured): the endpoints do not exist, whatever is sent.
             let readOnly = try Self.startDashboard(cluster, name: "dashboard-read-only")
             for headers in [[:], ["Authorization": "Bearer anything"]] {
-                let reply = try HTTPProbe.request("POST", port: readOnly, "/api/runs/\(runID)/cancel", headers: headers)
+                let reply = try HTTPExchange.request("POST", port: readOnly, "/api/runs/\(runID)/cancel", headers: headers)
                 #expect(reply.status == 404 && reply.body.contains("admin actions are off"))
             }
-            #expect(!(try HTTPProbe.request(port: readOnly, "/runs/\(runID)").body.contains("data-action=")))
+            #expect(!(try HTTPExchange.request(port: readOnly, "/runs/\(runID)").body.contains("data-action=")))
 
             // With a token: refused without it, with a wrong one, and from another site.
             let token = "test-token-\(UUID().uuidString)"
             let port = try Self.startDashboard(cluster, ["--admin-token", token])
             let path = "/api/runs/\(runID)/cancel"
-            #expect(try HTTPProbe.request("POST", port: port, path).status == 401)
-            #expect(try HTTPProbe.request("POST", port: port, path, headers: ["Authorization": "Bearer wrong"]).status == 403)
-            #expect(try HTTPProbe.request("POST", port: port, path, headers: ["Authorization": "Bearer \(token)x"]).status == 403)
+            #expect(try HTTPExchange.request("POST", port: port, path).status == 401)
+            #expect(try HTTPExchange.request("POST", port: port, path, headers: ["Authorization": "Bearer wrong"]).status == 403)
+            #expect(try HTTPExchange.request("POST", port: port, path, headers: ["Authorization": "Bearer \(token)x"]).status == 403)
             #expect(
-                try HTTPProbe.request(
+                try HTTPExchange.request(
                     "POST", port: port, path, headers: ["Authorization": "Bearer \(token)", "Origin": "http://evil.example"]
                 ).status == 403)
-            #expect(try HTTPProbe.request(port: port, path).status == 404)  // GET: no such route
+            #expect(try HTTPExchange.request(port: port, path).status == 404)  // GET: no such route
             #expect(try requests(runID) == 0)
             #expect(try store.runStatus(runID) == .running)
             #expect(
-                try HTTPProbe.request("POST", port: port, "/api/runs/\(runID)/retry", headers: ["Authorization": "Bearer \(token)"]).status == 409)
-            let page = try HTTPProbe.request(port: port, "/runs/\(runID)").body
+                try HTTPExchange.request("POST", port: port, "/api/runs/\(runID)/retry", headers: ["Authorization": "Bearer \(token)"]).status == 409)
+            let page = try HTTPExchange.request(port: port, "/runs/\(runID)").body
             #expect(page.contains("data-action=\"cancel\">Cancel run") && page.contains("data-action=\"retry\" hidden>"))
 
             // In the browser: the buttons wait for the token; a wrong one is refused and forgotten.
@@ -326,14 +321,14 @@ extension Integration {
             #expect(try TestCluster.waitForRun(runID, store: store, seconds: 30) == "cancelled")
             #expect(try browser.evaluate("document.querySelector('button[data-action=retry]').hidden") == false)
             #expect(try store.nodes(ofRun: runID).first?.error?.contains("by request (baton dashboard)") == true)
-            let retry = try HTTPProbe.request("POST", port: port, "/api/runs/\(runID)/retry", headers: ["Authorization": "Bearer \(token)"])
+            let retry = try HTTPExchange.request("POST", port: port, "/api/runs/\(runID)/retry", headers: ["Authorization": "Bearer \(token)"])
             #expect(retry.status == 202, "\(retry.body)")
             try TestCluster.waitUntil(30, "the retried nap to run again") {
                 try store.runStatus(runID) == .running && store.nodes(ofRun: runID).first?.status == "running"
             }
             #expect(try store.nodes(ofRun: runID).first?.attempts == 2)
             // And cancelled again, to end it.
-            #expect(try HTTPProbe.request("POST", port: port, path, headers: ["Authorization": "Bearer \(token)"]).status == 202)
+            #expect(try HTTPExchange.request("POST", port: port, path, headers: ["Authorization": "Bearer \(token)"]).status == 202)
             #expect(try TestCluster.waitForRun(runID, store: store, seconds: 30) == "cancelled")
             #expect(try requests(runID) == 3)
         }

@@ -50,6 +50,33 @@ extension Integration {
             #expect(events.last?.kind == "run_succeeded")
         }
 
+        @Test("with --dispatch-window 4, a 40-node fan-out never has more than 4 nodes out, and succeeds")
+        func dispatchWindow() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.start(["coordinator", "--dispatch-window", "4"], name: "coordinator")
+            try cluster.startWorker(concurrency: 8)
+            var nodes: [(key: String, value: JSON)] = (0..<40).map { ("n\($0)", ["procedure": "baton.echo", "input": ["i": .int(Int64($0))]]) }
+            nodes.append(
+                ("join", ["procedure": "baton.add", "input": ["values": .array((0..<40).map { ["$from": .string("n\($0)"), "select": "/i"] })]]))
+            let runID = try TestCluster.submit(["name": "window", "nodes": .object(JSONObject(nodes))])
+            let store = try TestCluster.store()
+            defer { store.close() }
+            #expect(try TestCluster.waitForRun(runID, store: store) == "succeeded")
+            #expect(try TestCluster.nodes(store, runID)["join"]?.output == .int(Int64((0..<40).reduce(0, +))))
+            // At each moment a node was queued: how many were queued by then and not yet finished.
+            let sql = try TestCluster.sql()
+            defer { sql.close() }
+            let r = try sql.query(
+                """
+                select max((select count(*) from baton.nodes m
+                            where m.run_id = n.run_id and m.queued_at <= n.queued_at and m.finished_at > n.queued_at)) as most
+                from baton.nodes n where n.run_id = $1::uuid
+                """, [runID])
+            let most = try #require(r.int(0, "most"))
+            #expect(most >= 2 && most <= 4, "at most 4 nodes out at once (and the window was used): \(most)")
+        }
+
         @Test("a failing node fails the run, cancels its dependents with the reason, and leaves other branches alone")
         func failurePropagation() throws {
             let cluster = TestCluster()

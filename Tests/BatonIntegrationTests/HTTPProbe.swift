@@ -1,58 +1,79 @@
-import Baton
 import Foundation
 
-/// Plain HTTP/1.1 over a socket to 127.0.0.1, one request a connection: the API tests set any
-/// header they like (Host and Origin included), which URLSession would not let them.
+/// A plain HTTP/1.1 GET over a loopback socket, as Prometheus or a kubelet probe would make it,
+/// and a free port to listen on. Test helpers only: no redirects, no TLS, no chunked bodies.
 enum HTTPProbe {
-    struct Reply {
+    struct Response {
         let status: Int
-        /// Header names lowercased.
-        let headers: [String: String]
         let body: String
-        func json() throws -> JSON { try JSONParser.parse(body) }
     }
 
-    struct Failure: Error, CustomStringConvertible { let description: String }
-
-    static func request(_ method: String = "GET", port: Int, _ path: String, headers: [String: String] = [:]) throws -> Reply {
+    /// `GET path` on 127.0.0.1:`port`; nil if nothing answers.
+    static func get(port: Int, _ path: String) -> Response? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
+        guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var address = loopback(port: port)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw Failure(description: "connect to 127.0.0.1:\(port): errno \(errno)") }
-        var all = ["Host": "127.0.0.1:\(port)", "Connection": "close"]
-        if method == "POST" { all["Content-Length"] = "0" }
-        all.merge(headers) { _, new in new }
-        var text = "\(method) \(path) HTTP/1.1\r\n"
-        for (name, value) in all.sorted(by: { $0.key < $1.key }) { text += "\(name): \(value)\r\n" }
-        text += "\r\n"
-        let bytes = Array(text.utf8)
-        guard write(fd, bytes, bytes.count) == bytes.count else { throw Failure(description: "write failed") }
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
+        guard connected == 0 else { return nil }
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
+        guard send(fd, request, request.count, 0) == request.count else { return nil }
+        var data: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let n = read(fd, &buffer, buffer.count)
+            let n = recv(fd, &buffer, buffer.count, 0)
             if n <= 0 { break }
-            received += buffer[0..<n]
+            data += buffer[0..<n]
         }
-        let response = String(decoding: received, as: UTF8.self)
-        guard let split = response.range(of: "\r\n\r\n") else { throw Failure(description: "no HTTP response: \(response.prefix(200))") }
-        let lines = response[..<split.lowerBound].components(separatedBy: "\r\n")
-        let statusParts = lines[0].split(separator: " ")
-        guard statusParts.count >= 2, let status = Int(statusParts[1]) else { throw Failure(description: "bad status line \(lines[0])") }
-        var parsed: [String: String] = [:]
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            parsed[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        let text = String(decoding: data, as: UTF8.self)
+        guard let headEnd = text.range(of: "\r\n\r\n") else { return nil }
+        let statusLine = text[..<headEnd.lowerBound].split(separator: "\r\n").first ?? ""
+        let parts = statusLine.split(separator: " ")
+        guard parts.count >= 2, let status = Int(parts[1]) else { return nil }
+        return Response(status: status, body: String(text[headEnd.upperBound...]))
+    }
+
+    /// A port nothing listens on now (the kernel's choice for port 0).
+    static func freePort() -> Int {
+        let (fd, port) = listening(listen: false)
+        close(fd)
+        return port
+    }
+
+    /// A socket of the test's own listening on a loopback port: close it when done.
+    static func occupiedPort() -> (fd: Int32, port: Int) { listening(listen: true) }
+
+    private static func listening(listen shouldListen: Bool) -> (Int32, Int) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = loopback(port: 0)
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        return Reply(status: status, headers: parsed, body: String(response[split.upperBound...]))
+        var bound = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        if shouldListen { _ = listen(fd, 1) }
+        return (fd, Int(UInt16(bigEndian: bound.sin_port)))
+    }
+
+    private static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+
+    /// The value of the sample `name{labels}` (labels as written, e.g. `state="failed"`) in Prometheus text; 0 if absent.
+    static func sample(_ text: String, _ name: String, _ labels: String = "") -> Double {
+        let key = labels.isEmpty ? name : "\(name){\(labels)}"
+        for line in text.split(separator: "\n") where line.hasPrefix(key + " ") {
+            return Double(line.dropFirst(key.count + 1)) ?? .nan
+        }
+        return 0
     }
 }

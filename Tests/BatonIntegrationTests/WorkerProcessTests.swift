@@ -105,9 +105,11 @@ extension Integration {
             let cluster = TestCluster()
             defer { cluster.stopAll() }
             try cluster.startCoordinator()
-            // One slot per process: a task sharing a process with the poison would also count a delivery each time it dies.
+            // One task per process (one slot, nothing waiting for it): a task sharing a process with the poison, running or
+            // waiting, would also count a delivery each time it dies (operations.md says so, and how to isolate such procedures).
             // Only the test worker serves a procedure that kills its own process; it is restarted each time it dies.
-            let restarter = TestWorkerRestarter(cluster: cluster, arguments: ["--concurrency", "1", "--delivery-limit", "3"], count: 2)
+            let restarter = TestWorkerRestarter(
+                cluster: cluster, arguments: ["--concurrency", "1", "--prefetch", "1", "--delivery-limit", "3"], count: 2)
             defer { restarter.stop() }
             let store = try TestCluster.store()
             defer { store.close() }

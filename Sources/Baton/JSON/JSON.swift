@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON value. Objects keep their members in document order, so what a user
 /// wrote is what they see again; equality of objects ignores that order.
 public enum JSON: Sendable {
@@ -53,7 +55,7 @@ public struct JSONObject: Sendable, Hashable, Sequence {
 
     private func position(of key: String) -> Int? {
         if let index { return index[ExactKey(key)] }
-        return members.firstIndex(where: { $0.key.utf8.elementsEqual(key.utf8) })
+        return members.firstIndex(where: { ExactKey.same($0.key, key) })
     }
 
     private mutating func buildIndex() {
@@ -84,7 +86,16 @@ public struct JSONObject: Sendable, Hashable, Sequence {
 struct ExactKey: Hashable, Sendable {
     let text: String
     init(_ text: String) { self.text = text }
-    static func == (a: ExactKey, b: ExactKey) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
+    static func == (a: ExactKey, b: ExactKey) -> Bool { same(a.text, b.text) }
+
+    /// Whether two names have the same UTF-8 bytes (compared at once, not byte by byte through an iterator).
+    @inline(__always)
+    static func same(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        var a = a
+        var b = b
+        return a.withUTF8 { x in b.withUTF8 { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
+    }
     func hash(into hasher: inout Hasher) {
         var text = text
         text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }

@@ -169,7 +169,7 @@ public struct JSONParser {
             if seen != nil {
                 duplicate = !seen!.insert(ExactKey(key)).inserted
             } else if members.count < JSONObject.indexThreshold {
-                duplicate = members.contains { $0.key.utf8.elementsEqual(key.utf8) }
+                duplicate = members.contains { ExactKey.same($0.key, key) }
             } else {
                 seen = Set(members.map { ExactKey($0.key) })
                 duplicate = !seen!.insert(ExactKey(key)).inserted

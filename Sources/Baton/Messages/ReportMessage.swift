@@ -165,6 +165,7 @@ public struct ReportMessage: Sendable, Codable {
 
     /// The message body. A result's encoded output is spliced in as it is, not serialized again.
     public func encoded() -> [UInt8] {
+        if let body = written() { return body }
         var body = WireFormat.encode(self)
         if let encodedOutput, failure == nil, body.last == UInt8(ascii: "}") {
             body.removeLast()
@@ -175,5 +176,7 @@ public struct ReportMessage: Sendable, Codable {
         return body
     }
 
-    public init(decoding bytes: [UInt8]) throws { self = try WireFormat.decode(Self.self, from: bytes, what: "report") }
+    public init(decoding bytes: [UInt8]) throws {
+        self = try Self.read(bytes) ?? WireFormat.decode(Self.self, from: bytes, what: "report")
+    }
 }

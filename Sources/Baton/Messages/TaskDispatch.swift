@@ -67,7 +67,9 @@ extension TaskDispatch: Codable {
     }
 
     /// The message body.
-    public func encoded() -> [UInt8] { WireFormat.encode(self) }
+    public func encoded() -> [UInt8] { written() }
 
-    public init(decoding bytes: [UInt8]) throws { self = try WireFormat.decode(Self.self, from: bytes, what: "task message") }
+    public init(decoding bytes: [UInt8]) throws {
+        self = try Self.read(bytes) ?? WireFormat.decode(Self.self, from: bytes, what: "task message")
+    }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Baton
 import BatonCoordinator
+import BatonHTTP
 import Logging
 import ServiceLifecycle
 
@@ -16,6 +17,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
         parsing: .unconditional,
         help: "Most nodes of one run with a task out (queued or running) at once; more wait, ready, until others end.")
     var dispatchWindow = RunState.defaultDispatchWindow
+    @OptionGroup var metricsOptions: MetricsOptions
 
     func run() async throws {
         try CLILogging.bootstrap()
@@ -24,6 +26,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
         guard dispatchWindow >= 1, dispatchWindow <= 10_000_000 else {
             throw CLIFailure("--dispatch-window must be from 1 to 10000000 nodes", exitCode: 2)
         }
+        let metricsAddress = try metricsOptions.address()
         let store = try connection.openStore()  // fail fast, with a clear message, if the database is unusable
         store.close()
         let logger = Logger(label: "baton.coordinator")
@@ -31,8 +34,16 @@ struct CoordinatorCommand: AsyncParsableCommand {
             databaseURL: connection.databaseURL, amqpURL: connection.amqpURL, batchSize: batchSize, lease: lease, logger: logger)
         configuration.maxInputBytes = try Limits.fromEnvironment().maxInputBytes
         configuration.dispatchWindow = dispatchWindow
-        let coordinator = Coordinator(configuration: configuration)
-        let group = ServiceGroup(configuration: .init(services: [coordinator], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        var services: [any Service] = []
+        if let metricsAddress {
+            let endpoint = MetricsEndpoint(address: metricsAddress, health: configuration.health, logger: logger)
+            configuration.metrics = CoordinatorMetrics(factory: endpoint.factory)
+            services.append(endpoint.server)
+        }
+        // Last, so it is stopped first: the group stops services in reverse order, and the endpoints
+        // keep answering (readiness, metrics) until the coordinator has finished its batch.
+        services.append(Coordinator(configuration: configuration))
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }
 }

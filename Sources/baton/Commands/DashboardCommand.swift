@@ -1,5 +1,6 @@
 import ArgumentParser
 import BatonDashboard
+import BatonHTTP
 import Foundation
 import Logging
 
@@ -7,15 +8,15 @@ struct DashboardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dashboard",
         abstract: "Serve web pages and a JSON API on the run history (read-only unless given an admin token).")
-    @Option(help: "Address to listen on, HOST:PORT (port 0: any free port).") var listen = "127.0.0.1:8080"
+    @Option(help: "Address to listen on, HOST:PORT.") var listen = "127.0.0.1:8080"
     @Option(help: "Allow cancel and retry to requests that present this token (default: $BATON_DASHBOARD_TOKEN).") var adminToken: String?
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
         let address: ListenAddress
         let token: String?
+        do { address = try ListenAddress(parsing: listen, flag: "--listen") } catch { throw CLIFailure(error.description, exitCode: 2) }
         do {
-            address = try ListenAddress(parsing: listen)
             token = try DashboardConfiguration.adminToken(flag: adminToken, environment: ProcessInfo.processInfo.environment["BATON_DASHBOARD_TOKEN"])
         } catch { throw CLIFailure(error.message, exitCode: 2) }
         try connection.openStore().close()  // a clear error now if the database or its schema is missing
@@ -29,7 +30,7 @@ struct DashboardCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data("baton dashboard on http://\(bound) (\(admin))\n".utf8))
             }
         } catch {
-            throw CLIFailure("dashboard on \(address): \(error)")
+            throw CLIFailure("--listen \(address): cannot serve: \(error)")
         }
     }
 }

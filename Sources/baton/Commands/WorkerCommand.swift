@@ -1,6 +1,7 @@
 import ArgumentParser
 import Baton
 import BatonDemo
+import BatonHTTP
 import BatonWorker
 import Foundation
 import Logging
@@ -24,6 +25,7 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Deliveries of a task without a result before it is dead-lettered and its node fails.") var deliveryLimit =
         5
     @Flag(help: "Also serve the demo procedures (demo.*), as deploy/local/demo.sh does.") var demo = false
+    @OptionGroup(title: "Metrics (with --processes P, process N serves on PORT+N: PORT, PORT+1, ...)") var metricsOptions: MetricsOptions
 
     func check() throws {
         guard concurrency >= 1, concurrency <= 10_000 else {
@@ -39,6 +41,11 @@ struct WorkerCommand: AsyncParsableCommand {
         guard shutdownGrace >= 0 else { throw CLIFailure("--shutdown-grace must not be negative", exitCode: 2) }
         guard deliveryLimit >= 1, deliveryLimit <= 1000 else { throw CLIFailure("--delivery-limit must be from 1 to 1000", exitCode: 2) }
         guard heartbeat >= 0.1, heartbeat <= 600 else { throw CLIFailure("--heartbeat must be from 0.1 to 600 seconds", exitCode: 2) }
+        if let address = try metricsOptions.address(), address.port + processes - 1 > 65_535 {
+            throw CLIFailure(
+                "--metrics: port \(address.port) + \(processes - 1) for --processes \(processes) is past 65535 (process N serves on PORT+N)",
+                exitCode: 2)
+        }
     }
 
     var poolList: [String] { pools.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
@@ -48,7 +55,7 @@ struct WorkerCommand: AsyncParsableCommand {
         try CLILogging.bootstrap()
         let logger = Logger(label: "baton.worker")
         let limits = try Limits.fromEnvironment()
-        let service: any Service
+        var services: [any Service] = []
         if processes == 1 {
             var configuration = WorkerConfiguration(
                 amqpURL: connection.amqpURL, pools: poolList, concurrency: concurrency, prefetch: prefetch,
@@ -56,7 +63,17 @@ struct WorkerCommand: AsyncParsableCommand {
                 heartbeatInterval: heartbeat, shutdownGrace: shutdownGrace,
                 deliveryLimit: deliveryLimit, logger: logger)
             configuration.maxOutputBytes = limits.maxOutputBytes
-            service = Worker(configuration: configuration)
+            if var address = try metricsOptions.address() {
+                // A process of `--processes P` (the supervisor sets its slot) serves on PORT+slot.
+                if let slot = ProcessInfo.processInfo.environment["BATON_WORKER_SLOT"].flatMap(Int.init) { address = address.shifted(by: slot) }
+                let endpoint = MetricsEndpoint(address: address, health: configuration.health, logger: logger)
+                configuration.metrics = WorkerMetrics(
+                    factory: endpoint.factory, procedures: configuration.registry.names, pools: configuration.pools,
+                    slots: configuration.concurrency)
+                services.append(endpoint.server)
+            }
+            // Last, so it is stopped first: the endpoints answer (`/readyz` says draining) until it has drained.
+            services.append(Worker(configuration: configuration))
         } else {
             var childArguments = [
                 "worker", "--concurrency", String(concurrency), "--processes", "1", "--pools", pools,
@@ -66,10 +83,11 @@ struct WorkerCommand: AsyncParsableCommand {
             if let prefetch { childArguments += ["--prefetch", String(prefetch)] }
             if demo { childArguments.append("--demo") }
             if let url = connection.amqpURLFlag { childArguments += ["--amqp-url", url] }
-            service = WorkerSupervisor(processes: processes, arguments: childArguments, logger: logger)
+            if let metrics = metricsOptions.metrics { childArguments += ["--metrics", metrics] }
+            services.append(WorkerSupervisor(processes: processes, arguments: childArguments, logger: logger))
         }
         if processes == 1, ProcessInfo.processInfo.environment["BATON_WORKER_SLOT"] != nil { ParentWatch.start() }
-        let group = ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }
 }

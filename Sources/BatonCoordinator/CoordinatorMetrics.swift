@@ -1,0 +1,79 @@
+import Baton
+import CoreMetrics
+import Foundation
+
+/// The coordinator's metrics, made once through a swift-metrics factory (with Prometheus, one
+/// registry per coordinator: nothing process-global). `CoordinatorConfiguration.metrics` nil
+/// records nothing and costs nothing. Only the coordinator's thread records; counts come from
+/// committed batches (`BatchTally`).
+public final class CoordinatorMetrics: @unchecked Sendable {
+    // Safe: `queueDepths` and `runStarts` are touched only by the coordinator's thread; the rest is immutable.
+    private let factory: any MetricsFactory
+    private let runsEnded: [RunStatus: Counter]
+    private let nodesEnded: [NodeStatus: Counter]
+    private let runDuration: CoreMetrics.Timer
+    private let batchCommands: Recorder
+    private let commitTime: CoreMetrics.Timer
+    private let deadLetters: Counter
+    private let leader: Gauge
+    private var queueDepths: [String: Gauge] = [:]
+    private var runStarts: [String: Date] = [:]
+    /// Seconds between readings of the task queues' depths (`baton_tasks_waiting`).
+    public var queueDepthInterval: Double = 5
+
+    public init(factory: any MetricsFactory) {
+        self.factory = factory
+        var runs: [RunStatus: Counter] = [:]
+        for status in [RunStatus.succeeded, .failed, .cancelled] {
+            runs[status] = Counter(label: "baton_runs_ended_total", dimensions: [("state", status.rawValue)], factory: factory)
+        }
+        runsEnded = runs
+        var nodes: [NodeStatus: Counter] = [:]
+        for status in [NodeStatus.succeeded, .failed, .cancelled, .skipped] {
+            nodes[status] = Counter(label: "baton_nodes_ended_total", dimensions: [("state", status.rawValue)], factory: factory)
+        }
+        nodesEnded = nodes
+        runDuration = CoreMetrics.Timer(label: "baton_run_duration_seconds", factory: factory)
+        batchCommands = Recorder(label: "baton_coordinator_batch_commands", aggregate: true, factory: factory)
+        commitTime = CoreMetrics.Timer(label: "baton_coordinator_commit_seconds", factory: factory)
+        deadLetters = Counter(label: "baton_dead_letters_total", factory: factory)
+        leader = Gauge(label: "baton_coordinator_leader", factory: factory)
+        leader.record(0)
+    }
+
+    /// A batch was committed: `tally` of its commands, `seconds` its statement took.
+    func committed(_ tally: BatchTally, seconds: Double, now: Date) {
+        guard tally.commands > 0 else { return }
+        batchCommands.record(tally.commands)
+        commitTime.recordSeconds(seconds)
+        for (status, count) in tally.runsEnded { runsEnded[status]?.increment(by: count) }
+        for (status, count) in tally.nodesEnded { nodesEnded[status]?.increment(by: count) }
+        for runID in tally.runsStarted { runStarts[runID] = now }
+        for runID in tally.runsFinished {
+            // A run this coordinator did not see start (it took over meanwhile) has no duration here.
+            if let start = runStarts.removeValue(forKey: runID) { runDuration.recordSeconds(max(0, now.timeIntervalSince(start))) }
+        }
+    }
+
+    /// Dead-lettered tasks whose node was failed, once that was committed.
+    func deadLettered(_ count: Int) { if count > 0 { deadLetters.increment(by: count) } }
+
+    /// The coordinator lost its connections: runs it had seen start are loaded afresh.
+    func forgetRuns() { runStarts = [:] }
+
+    /// 1 while this coordinator leads, 0 while it stands by or reconnects: the sum over all coordinators should be 1.
+    func leading(_ yes: Bool) { leader.record(yes ? 1 : 0) }
+
+    /// Messages waiting in the task queue of `procedure` in `pool`, as the broker counts them.
+    func tasksWaiting(pool: String, procedure: String, count: Int) {
+        let key = "\(pool):\(procedure)"
+        let gauge =
+            queueDepths[key]
+            ?? {
+                let made = Gauge(label: "baton_tasks_waiting", dimensions: [("pool", pool), ("procedure", procedure)], factory: factory)
+                queueDepths[key] = made
+                return made
+            }()
+        gauge.record(count)
+    }
+}
