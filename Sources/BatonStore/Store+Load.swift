@@ -42,44 +42,29 @@ extension Store {
         // The graph first, so the plan's text and parse are freed before the node rows arrive: for a
         // 100,000-node run each is large, and holding both at once set the coordinator's peak memory.
         guard case (var graph, let runStatus, let runError)? = try loadGraph(id) else { return nil }
-        // A pending node's `input` is its template, which the graph has: it is not read.
-        let nodes = try connection.query(
-            """
-            select key, status, attempts, case when status <> 'pending' then input::text end as input, output::text as output, error, worker,
-                   scheduler::text as scheduler, fragment::text as fragment,
-                   dispatch_batch is not null and dispatch_batch <= (select confirmed_through from baton.publications) as confirmed
-            from baton.nodes where run_id = $1::uuid order by position
-            """, [id])
+        // A pending node's `input` (its template, which the graph has) is not read. The rows come
+        // through a cursor, 5,000 at a time: for a 100,000-node run, the whole result at once (in
+        // libpq, then copied out) was the largest thing a load held beside the graph.
         var states: [String: NodeState] = [:]
         var fragments: [(parent: String, fragment: GroupSpec)] = []
         var order: [String] = []
-        order.reserveCapacity(nodes.rowCount)
-        for i in 0..<nodes.rowCount {
-            let key = nodes[row: i, column: "key"]!
-            order.append(key)
-            if let text = nodes[row: i, column: "fragment"] {
-                do { fragments.append((key, try WireFormat.decode(GroupSpec.self, from: Array(text.utf8), what: "stored fragment"))) } catch {
-                    throw StoreError("run \(id): the children of node '\(key)' cannot be read: \(error)")
+        try connection.transaction { c in
+            try c.execute(
+                """
+                declare run_nodes no scroll cursor for
+                select key, status, attempts, case when status <> 'pending' then input::text end as input, output::text as output,
+                       error, worker, scheduler::text as scheduler, fragment::text as fragment,
+                       dispatch_batch is not null and dispatch_batch <= (select confirmed_through from baton.publications) as confirmed
+                from baton.nodes where run_id = $1::uuid order by position
+                """, [id])
+            while true {
+                let nodes = try c.query("fetch 5000 from run_nodes")
+                if nodes.rowCount == 0 { break }
+                for i in 0..<nodes.rowCount {
+                    try readNode(nodes, i, run: id, into: &states, fragments: &fragments, order: &order)
                 }
             }
-            let statusText = nodes[row: i, column: "status"] ?? ""
-            guard let status = NodeStatus(rawValue: statusText) else {
-                throw StoreError("run \(id): node '\(key)' has unknown status '\(statusText)'")
-            }
-            do {
-                var state = NodeState(
-                    status: status,
-                    attempt: nodes.int(i, "attempts") ?? 0,
-                    input: try nodes[row: i, column: "input"].map { try JSONParser.parse($0, maxDepth: 1024) },
-                    output: try nodes[row: i, column: "output"].map { try JSONParser.parse($0, maxDepth: 1024) },
-                    error: nodes[row: i, column: "error"],
-                    worker: nodes[row: i, column: "worker"])
-                if let text = nodes[row: i, column: "scheduler"] { state.restore(bookkeeping: try JSONParser.parse(text)) }
-                if status == .queued, nodes.bool(i, "confirmed") == true { state.publishedAttempt = state.attempt }
-                states[key] = state
-            } catch {
-                throw StoreError("run \(id): node '\(key)' cannot be read: \(error)")
-            }
+            try c.execute("close run_nodes")
         }
         graph = graph.reordered(order.filter { RunState.parent(of: $0) == nil })
         let state = RunState(
@@ -88,6 +73,38 @@ extension Store {
             throw StoreError("run \(id): node '\(stray)' is not in the run's graph")
         }
         return state
+    }
+
+    /// One row of `loadRun`'s node query, read into the node's state (and its fragment, if it has one).
+    private func readNode(
+        _ nodes: PGResult, _ i: Int, run id: String, into states: inout [String: NodeState],
+        fragments: inout [(parent: String, fragment: GroupSpec)], order: inout [String]
+    ) throws {
+        let key = nodes[row: i, column: "key"]!
+        order.append(key)
+        if let text = nodes[row: i, column: "fragment"] {
+            do { fragments.append((key, try WireFormat.decode(GroupSpec.self, from: Array(text.utf8), what: "stored fragment"))) } catch {
+                throw StoreError("run \(id): the children of node '\(key)' cannot be read: \(error)")
+            }
+        }
+        let statusText = nodes[row: i, column: "status"] ?? ""
+        guard let status = NodeStatus(rawValue: statusText) else {
+            throw StoreError("run \(id): node '\(key)' has unknown status '\(statusText)'")
+        }
+        do {
+            var state = NodeState(
+                status: status,
+                attempt: nodes.int(i, "attempts") ?? 0,
+                input: try nodes[row: i, column: "input"].map { try JSONParser.parse($0, maxDepth: 1024) },
+                output: try nodes[row: i, column: "output"].map { try JSONParser.parse($0, maxDepth: 1024) },
+                error: nodes[row: i, column: "error"],
+                worker: nodes[row: i, column: "worker"])
+            if let text = nodes[row: i, column: "scheduler"] { state.restore(bookkeeping: try JSONParser.parse(text)) }
+            if status == .queued, nodes.bool(i, "confirmed") == true { state.publishedAttempt = state.attempt }
+            states[key] = state
+        } catch {
+            throw StoreError("run \(id): node '\(key)' cannot be read: \(error)")
+        }
     }
 
     /// Ends a run that cannot go on (its stored state cannot be read or written), with `error`,

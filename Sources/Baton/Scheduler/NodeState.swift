@@ -30,9 +30,12 @@ public struct NodeState: Sendable, Equatable {
         var fields: Fields
         /// The scheduler's count of the node's dependencies that have not ended (not part of the state's value).
         var openDependencies: Int32 = 0
-        init(_ fields: Fields, openDependencies: Int32 = 0) {
+        /// The nodes that wait for this one, in graph order (also `RunState`'s, and not part of the value).
+        var dependents: [String] = []
+        init(_ fields: Fields, openDependencies: Int32 = 0, dependents: [String] = []) {
             self.fields = fields
             self.openDependencies = openDependencies
+            self.dependents = dependents
         }
     }
 
@@ -47,11 +50,21 @@ public struct NodeState: Sendable, Equatable {
     }
 
     private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&box) { box = Box(box.fields, openDependencies: box.openDependencies) }
+        if !isKnownUniquelyReferenced(&box) { box = Box(box.fields, openDependencies: box.openDependencies, dependents: box.dependents) }
     }
 
     /// How many of the node's dependencies have not ended yet: `RunState`'s bookkeeping, kept here so a
     /// large run needs no dictionary of its own for it. It takes no part in `==`.
+    /// The nodes that depend on this one, in graph order: `RunState`'s bookkeeping, kept here for the
+    /// same reason as `openDependencies`, and likewise no part of `==`.
+    var dependents: [String] {
+        get { box.dependents }
+        set {
+            makeUnique()
+            box.dependents = newValue
+        }
+    }
+
     var openDependencies: Int {
         get { Int(box.openDependencies) }
         set {

@@ -25,7 +25,10 @@ extension RunState {
                 state.childAttemptBase = base
                 nodes[key] = state
             }
-            for dependency in node.dependencies { dependents[dependency, default: []].append(key) }
+        }
+        // Once every child has its state: a child may wait for a sibling listed after it.
+        for key in fragment.order {
+            for dependency in fragment.nodes[key]!.dependencies { nodes[dependency]?.dependents.append(key) }
         }
     }
 
@@ -232,12 +235,11 @@ extension RunState {
             if !nodes[key]!.status.isTerminal { remaining -= 1 }
             if nodes[key]!.admission != .none { out.append(.release(key: key)) }  // what it held or waited for goes back
             for dependency in graph.nodes[key]!.dependencies where !gone.contains(dependency) {
-                dependents[dependency]?.removeAll { $0 == key }
+                nodes[dependency]?.dependents.removeAll { $0 == key }
             }
             nodes[key] = nil
             outstanding.remove(key)
             graph.nodes[key] = nil
-            dependents[key] = nil
             timed.remove(key)
         }
         graph.order.removeAll { gone.contains($0) }

@@ -271,7 +271,7 @@ extension RunState {
     mutating func unblocked(by key: String) -> [String] {
         remaining -= 1
         var free: [String] = []
-        for dependent in dependents[key] ?? [] {
+        for dependent in nodes[key]!.dependents {
             nodes[dependent]!.openDependencies -= 1
             if nodes[dependent]!.openDependencies == 0 { free.append(dependent) }
         }

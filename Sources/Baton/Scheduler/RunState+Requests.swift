@@ -42,12 +42,12 @@ extension RunState {
             }
             var down = [from]
             while let key = down.popLast() {
-                if again.insert(key).inserted { down += dependents[key] ?? [] }
+                if again.insert(key).inserted { down += nodes[key]?.dependents ?? [] }
             }
             var work = Array(again)
             while let key = work.popLast() {
                 for needed in graph.nodes[key]!.dependencies where didNotSucceed(needed) && again.insert(needed).inserted { work.append(needed) }
-                for dependent in dependents[key] ?? [] where broughtDown(dependent) && again.insert(dependent).inserted { work.append(dependent) }
+                for dependent in nodes[key]?.dependents ?? [] where broughtDown(dependent) && again.insert(dependent).inserted { work.append(dependent) }
             }
             if let left = graph.order.first(where: {
                 !again.contains($0)

@@ -12,7 +12,6 @@ public struct RunState: Sendable {
     public internal(set) var error: String?
     public internal(set) var nodes: [String: NodeState]
 
-    var dependents: [String: [String]]
     /// Per group, map or spawning node that has started, its children in order.
     var children: [String: [String]] = [:]
     /// The fragment each such node expanded into (its output template is needed when it ends).
@@ -61,7 +60,9 @@ public struct RunState: Sendable {
         self.nodes = nodes
         self.nodes.reserveCapacity(graph.order.count)
         for key in graph.order where self.nodes[key] == nil { self.nodes[key] = NodeState() }
-        self.dependents = graph.dependents()
+        for key in graph.order {
+            for dependency in graph.nodes[key]!.dependencies { self.nodes[dependency]?.dependents.append(key) }
+        }
         self.cancelRequested = status == .cancelled
         for (parent, fragment) in fragments where self.graph.nodes[parent] != nil { addChildren(of: parent, fragment, keepingStored: true) }
         if self.nodes.count != self.graph.order.count { self.nodes = self.nodes.filter { self.graph.nodes[$0.key] != nil } }
