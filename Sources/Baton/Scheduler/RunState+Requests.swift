@@ -47,7 +47,9 @@ extension RunState {
             var work = Array(again)
             while let key = work.popLast() {
                 for needed in graph.nodes[key]!.dependencies where didNotSucceed(needed) && again.insert(needed).inserted { work.append(needed) }
-                for dependent in nodes[key]?.dependents ?? [] where broughtDown(dependent) && again.insert(dependent).inserted { work.append(dependent) }
+                for dependent in nodes[key]?.dependents ?? [] where broughtDown(dependent) && again.insert(dependent).inserted {
+                    work.append(dependent)
+                }
             }
             if let left = graph.order.first(where: {
                 !again.contains($0)
