@@ -10,12 +10,6 @@ extension Store {
         let run = try connection.query(
             "select plan::text as plan, case when plan is null then graph::text end as graph from baton.runs where id = $1::uuid", [id])
         guard run.rowCount == 1 else { return nil }
-        do {
-            if let plan = run[row: 0, column: "plan"] { return try Graph(plan: Array(plan.utf8)) }
-            let source = try JSONParser.parse(run[row: 0, column: "graph"] ?? "", maxDepth: 1024)
-            return try GraphDecoder(limits: GraphLimits(maxNodes: .max, maxGraphBytes: .max, maxDepth: 1024)).decode(source)
-        } catch {
-            throw StoreError("run \(id): the stored graph cannot be read: \(error)")
-        }
+        return try Self.storedGraph(run, of: id)
     }
 }

@@ -9,10 +9,6 @@ extension Store {
         return (0..<r.rowCount).map { r[row: $0, column: "id"]! }
     }
 
-    /// The scheduler state of a run as stored, or nil if there is no such run. The graph comes
-    /// from the stored plan (decoded, not validated again); runs stored before plans existed are
-    /// decoded from their source once. A row that cannot be read throws a `StoreError` naming the
-    /// run (and node): that run is broken, not the database.
     /// A run's graph (from its plan, or its source for runs stored before plans), status and error.
     private func loadGraph(_ id: String) throws -> (Graph, RunStatus, String?)? {
         let run = try connection.query(
@@ -21,23 +17,30 @@ extension Store {
             from baton.runs where id = $1::uuid
             """, [id])
         guard run.rowCount == 1 else { return nil }
-        let graph: Graph
-        do {
-            if let plan = run[row: 0, column: "plan"] {
-                graph = try Graph(plan: plan)
-            } else {
-                let source = try JSONParser.parse(run[row: 0, column: "graph"] ?? "", maxDepth: 1024)
-                graph = try GraphDecoder(limits: GraphLimits(maxNodes: .max, maxGraphBytes: .max, maxDepth: 1024)).decode(source)
-            }
-        } catch {
-            throw StoreError("run \(id): the stored graph cannot be read: \(error)")
-        }
+        let graph = try Self.storedGraph(run, of: id)
         guard let status = RunStatus(rawValue: run[row: 0, column: "status"] ?? "") else {
             throw StoreError("run \(id): unknown run status '\(run[row: 0, column: "status"] ?? "")'")
         }
         return (graph, status, run[row: 0, column: "error"])
     }
 
+    /// The graph in a row with `plan` and `graph` (the source, read only when there is no plan):
+    /// the plan decoded, not validated again; a source decoded once. One that cannot be read throws
+    /// a `StoreError` naming the run.
+    static func storedGraph(_ run: PGResult, of id: String) throws -> Graph {
+        do {
+            if let plan = run[row: 0, column: "plan"] { return try Graph(plan: plan) }
+            let source = try JSONParser.parse(run[row: 0, column: "graph"] ?? "", maxDepth: 1024)
+            return try GraphDecoder(limits: GraphLimits(maxNodes: .max, maxGraphBytes: .max, maxDepth: 1024)).decode(source)
+        } catch {
+            throw StoreError("run \(id): the stored graph cannot be read: \(error)")
+        }
+    }
+
+    /// The scheduler state of a run as stored, or nil if there is no such run. The graph comes
+    /// from the stored plan (decoded, not validated again); runs stored before plans existed are
+    /// decoded from their source once. A row that cannot be read throws a `StoreError` naming the
+    /// run (and node): that run is broken, not the database.
     public func loadRun(_ id: String) throws -> RunState? {
         // The graph first, so the plan's text and parse are freed before the node rows arrive: for a
         // 100,000-node run each is large, and holding both at once set the coordinator's peak memory.
