@@ -88,9 +88,6 @@ public struct JSONParser {
     /// Reads the whole value that starts here: a member's value in an object `depth` levels deep (0 for the document).
     mutating func readValue(depth: Int) throws(JSONParseError) -> JSON { try parseValue(depth: depth) }
 
-    /// An error at the current position (for what a streaming reader finds wrong with a value's shape).
-    func failure(_ reason: String) -> JSONParseError { error(reason) }
-
     /// Checks that only white space follows.
     private mutating func finish() throws(JSONParseError) {
         skipWhitespace()

@@ -12,22 +12,22 @@ extension ReportMessage {
             case let .string(node)? = o["node"], case let .int(attempt)? = o["attempt"], let attempt = Int(exactly: attempt)
         else { return nil }
         var m = ReportMessage(kind: kind, runID: run, key: node, attempt: attempt)
-        guard let worker = optionalString(o["worker"]) else { return nil }
+        guard let worker = WireField.string(o["worker"]) else { return nil }
         m.worker = worker
         switch kind {
         case .started:
-            guard let at = optionalSeconds(o["at"]) else { return nil }
-            m.startedAt = at
+            guard let at = WireField.number(o["at"]) else { return nil }
+            m.startedAt = at.map(Date.init(timeIntervalSince1970:))
         case .result:
-            guard let phase = optionalString(o["phase"]), let startedAt = optionalSeconds(o["started_at"]),
-                let finishedAt = optionalSeconds(o["finished_at"]), case let .string(status)? = o["status"]
+            guard let phase = WireField.string(o["phase"]), let startedAt = WireField.number(o["started_at"]),
+                let finishedAt = WireField.number(o["finished_at"]), case let .string(status)? = o["status"]
             else { return nil }
             if let text = phase {
                 guard let p = TaskPhase(rawValue: text) else { return nil }
                 m.phase = p
             }
-            m.startedAt = startedAt
-            m.finishedAt = finishedAt
+            m.startedAt = startedAt.map(Date.init(timeIntervalSince1970:))
+            m.finishedAt = finishedAt.map(Date.init(timeIntervalSince1970:))
             switch status {
             case "succeeded": m.output = o["output"] ?? .null
             case "spawned":
@@ -47,24 +47,5 @@ extension ReportMessage {
             return nil  // rare: the `Codable` path reads them
         }
         return m
-    }
-
-    /// An optional string field: nil when it has another type, else its value (nil when absent or null).
-    private static func optionalString(_ json: JSON?) -> String?? {
-        switch json {
-        case nil, .null?: return .some(nil)
-        case let .string(s)?: return .some(s)
-        default: return nil
-        }
-    }
-
-    /// An optional time field, in seconds since 1970, read as `optionalString` reads strings.
-    private static func optionalSeconds(_ json: JSON?) -> Date?? {
-        switch json {
-        case nil, .null?: return .some(nil)
-        case let .int(i)?: return .some(Date(timeIntervalSince1970: Double(i)))
-        case let .double(d)?: return .some(Date(timeIntervalSince1970: d))
-        default: return nil
-        }
     }
 }

@@ -131,7 +131,8 @@ public struct ReportMessage: Sendable, Codable {
         }
     }
 
-    /// Encodes everything but a result's output (which `encoded()` splices in).
+    /// The `Codable` form: a result's output is written from `output`; one that is still encoded
+    /// (`encodedOutput`, the sending side) goes out only through `encoded()`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(WireFormat.version, forKey: .v)
@@ -163,18 +164,9 @@ public struct ReportMessage: Sendable, Codable {
         }
     }
 
-    /// The message body. A result's encoded output is spliced in as it is, not serialized again.
-    public func encoded() -> [UInt8] {
-        if let body = written() { return body }
-        var body = WireFormat.encode(self)
-        if let encodedOutput, failure == nil, body.last == UInt8(ascii: "}") {
-            body.removeLast()
-            body.append(contentsOf: Array((spawned ? #","spawn":"# : #","output":"#).utf8))
-            body.append(contentsOf: encodedOutput.bytes)
-            body.append(UInt8(ascii: "}"))
-        }
-        return body
-    }
+    /// The message body. `started` and `result` reports are written directly (`written()`, a result's
+    /// encoded output spliced in as it is, not serialized again); progress and log through `Codable`.
+    public func encoded() -> [UInt8] { written() ?? WireFormat.encode(self) }
 
     public init(decoding bytes: [UInt8]) throws {
         self = try Self.read(bytes) ?? WireFormat.decode(Self.self, from: bytes, what: "report")

@@ -5,8 +5,6 @@ struct ReadyQueue: Sendable {
     private var lists: [[String]] = Array(repeating: [], count: 10)
     private var heads: [Int] = Array(repeating: 0, count: 10)
 
-    var isEmpty: Bool { lists.indices.allSatisfy { heads[$0] == lists[$0].count } }
-
     mutating func push(_ key: String, priority: Int) {
         lists[min(max(priority, 0), 9)].append(key)
     }
