@@ -137,12 +137,14 @@ public final class AMQPConnection: @unchecked Sendable {
         case AMQP_RESPONSE_SERVER_EXCEPTION:
             let info = camqp_method_inspect(reply.reply, 0)
             throw AMQPError(
-                .connectionFailed, FieldTable.string(info.reply_text),
+                .loginRefused, FieldTable.string(info.reply_text),
                 operation: "log in to \(url.redacted)", replyCode: info.reply_code)
         default:
             var detail = describe(status: reply.library_error)
+            // RabbitMQ closes the socket on a refused login (the reason is only in its log).
             if reply.library_error == AMQP_STATUS_CONNECTION_CLOSED.rawValue {
                 detail += " (wrong user name, password or vhost?)"
+                throw AMQPError(.loginRefused, detail, operation: "log in to \(url.redacted)")
             }
             throw AMQPError(.connectionFailed, detail, operation: "log in to \(url.redacted)")
         }

@@ -9,8 +9,11 @@ public struct AMQPError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
         /// The AMQP URL could not be parsed.
         case invalidURL
-        /// Could not open the socket, complete the handshake or log in.
+        /// Could not open the socket or complete the handshake.
         case connectionFailed
+        /// The broker refused the login: a wrong user name or password (403), or a vhost that
+        /// does not exist or may not be used (530). Connecting again will not help.
+        case loginRefused
         /// The connection is gone (socket error, heartbeat timeout, connection.close
         /// from the broker, or use after `close()`); make a new one.
         case connectionLost
@@ -58,6 +61,7 @@ public struct AMQPError: Error, Sendable, Equatable, CustomStringConvertible {
         switch kind {
         case .invalidURL: line = "invalid AMQP URL"
         case .connectionFailed: line = "AMQP connection failed"
+        case .loginRefused: line = "AMQP login refused"
         case .connectionLost: line = "AMQP connection lost"
         case .channelClosed: line = "AMQP channel \(channel.map(String.init) ?? "?") closed by the broker"
         case .channelNotOpen: line = "AMQP channel \(channel.map(String.init) ?? "?") is not open"

@@ -3,7 +3,9 @@ import Logging
 import ServiceLifecycle
 
 /// The coordinator as a long-running service: on graceful shutdown it finishes
-/// the batch in flight and returns.
+/// the batch in flight and returns. It throws a `CoordinatorStop` when it stopped on an error
+/// that retrying cannot help (a configuration error at start-up, a PostgreSQL error of no known
+/// class), so the process ends with that line and a standby takes over.
 public struct Coordinator: Service {
     public let configuration: CoordinatorConfiguration
 
@@ -13,7 +15,7 @@ public struct Coordinator: Service {
         let loop = CoordinatorLoop(configuration: configuration)
         try await withTaskCancellationHandler {
             try await withGracefulShutdownHandler {
-                try await DedicatedThread.run(name: "baton-coordinator") { loop.run() }
+                if let stopped = try await DedicatedThread.run(name: "baton-coordinator", { loop.run() }) { throw stopped }
             } onGracefulShutdown: {
                 loop.stop.set()
             }

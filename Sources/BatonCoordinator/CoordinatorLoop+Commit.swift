@@ -25,21 +25,26 @@ extension CoordinatorLoop {
         let clock = ContinuousClock()
         let began = clock.now
         var number: Int64?
+        // A passing error (serialization failure, deadlock, disk full, statement timeout) rolls the
+        // statement back: the same batch is committed again after a back-off, and nothing is acked meanwhile.
+        func apply(_ part: PendingBatch) throws -> Int64? {
+            try retryingPassingErrors("committing a batch of \(part.order.count) run(s)") {
+                try store.apply(
+                    part.runs, heartbeats: part.heartbeats, handledRequests: part.handledRequests, confirmedBatch: part.confirmedBatch,
+                    holds: part.holdChanges)
+            }
+        }
         do {
-            number = try store.apply(
-                batch.runs, heartbeats: batch.heartbeats, handledRequests: batch.handledRequests, confirmedBatch: batch.confirmedBatch,
-                holds: batch.holdChanges)
+            number = try apply(batch)
         } catch {
             let decision = FailureDecision.committing(runs: batch.order, error: error)
             if decision == .splitBatch {
-                // Find the run that cannot be recorded: apply one run at a time, fail the one that does not go in.
+                // Find the run whose data cannot be recorded: apply one run at a time, fail the one that does not go in.
                 logger.error("a batch of \(batch.order.count) runs cannot be recorded (\(error)); recording them one at a time")
                 var recorded = PendingBatch()
                 for part in batch.split() {
                     do {
-                        let partNumber = try store.apply(
-                            part.runs, heartbeats: part.heartbeats, handledRequests: part.handledRequests,
-                            confirmedBatch: part.confirmedBatch, holds: part.holdChanges)
+                        let partNumber = try apply(part)
                         number = [number, partNumber].compactMap { $0 }.max()
                         for (runID, commands) in part.runs { recorded.record(runID, commands) }
                     } catch {
@@ -48,7 +53,7 @@ extension CoordinatorLoop {
                 }
                 batch = recorded
             } else {
-                try carryOut(decision, error: error)  // rethrows a lost connection
+                try carryOut(decision, error: error)  // rethrows a lost connection, stops on a fatal error
                 batch = PendingBatch()
             }
         }

@@ -52,6 +52,8 @@ final class CoordinatorLoop: @unchecked Sendable {
     var uncommittedCache: [String: CacheHit] = [:]
     var metrics: CoordinatorMetrics? { configuration.metrics }
     var health: ServiceHealth { configuration.health }
+    /// Runs failed as a whole whose failure is not written yet, with the message to write.
+    var unrecordedFailures: [String: String] = [:]
     /// Dead letters that failed their node, counted once the batch is committed.
     var uncountedDeadLetters = 0
     /// Task queues whose depth `baton_tasks_waiting` reports (pool, procedure), and when they were last read.
@@ -64,16 +66,27 @@ final class CoordinatorLoop: @unchecked Sendable {
         receive = ReceivePolicy(batchSize: configuration.batchSize)
     }
 
-    func run() {
+    /// Runs until stopped; returns the reason when it stopped on an error that retrying cannot help
+    /// (`FailureDecision.stop`), nil when it was asked to stop.
+    func run() -> CoordinatorStop? {
         var backoff = Backoff()
+        var everConnected = false
         logger.info("coordinator starting")
         while !stop.isSet {
             do {
                 try connect()
+                everConnected = true
                 backoff.reset()
                 while !stop.isSet { try step() }
             } catch {
-                let delay = backoff.next()
+                let decision = FailureDecision.connection(error, everConnected: everConnected)
+                if case let .stop(message) = decision {
+                    logger.critical("coordinator stopping: \(message)")
+                    disconnect()
+                    return CoordinatorStop(message)
+                }
+                let cap = if case let .reconnect(cap) = decision { cap } else { FailureDecision.reconnectCap }
+                let delay = min(cap, backoff.next(cappedAt: cap))
                 logger.error("coordinator: \(error); reconnecting in \(String(format: "%.1f", delay)) s")
                 disconnect()
                 health.beat(quietFor: delay)
@@ -82,6 +95,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         }
         disconnect()
         logger.info("coordinator stopped")
+        return nil
     }
 
     // MARK: - Connections
@@ -199,6 +213,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         }
         if Date().timeIntervalSince(lastPoll) >= configuration.pollInterval {
             lastPoll = Date()
+            if !unrecordedFailures.isEmpty { try recordFailures() }
             for id in try store.activeRunIDs() where runs[id] == nil { try startRun(id) }
             requestsWaiting = true
         }
@@ -354,7 +369,7 @@ final class CoordinatorLoop: @unchecked Sendable {
     @discardableResult
     private func startRun(_ id: String) throws -> Bool {
         if runs[id] != nil { return true }
-        guard !finished.contains(id), UUID(uuidString: id) != nil else { return false }
+        guard !finished.contains(id), unrecordedFailures[id] == nil, UUID(uuidString: id) != nil else { return false }
         let clock = ContinuousClock()
         let began = clock.now
         guard let state = try loadState(id) else {
@@ -442,23 +457,56 @@ final class CoordinatorLoop: @unchecked Sendable {
         }
     }
 
-    /// Carries out a decision about an error: reconnect (rethrow), or fail one run and go on.
+    /// Carries out a decision about an error: reconnect (rethrow), stop, or fail one run and go on.
     func carryOut(_ decision: FailureDecision, error: Error) throws {
         switch decision {
-        case .reconnect, .splitBatch:
+        case .reconnect, .splitBatch, .retryBatch:
             throw error
+        case let .stop(message):
+            throw CoordinatorStop(message)
         case .dropBookkeeping:
             logger.error("dropped heartbeats and marks that cannot be recorded: \(error)")
         case let .failRun(id, message):
             logger.error("run \(id) failed: \(message)")
             pending.drop(id)
             runs[id] = nil
-            finished.insert(id)
             deliver(admission.releaseAll(runID: id))  // the store releases its rows with the failure
-            guard let store else { return }
-            do { try store.failRun(id, error: message) } catch {
-                if FailureDecision.isConnectionLost(error) { throw error }
-                logger.error("run \(id): cannot even record that it failed: \(error)")
+            unrecordedFailures[id] = message
+            try recordFailures()
+        }
+    }
+
+    /// Writes the failures of runs failed as a whole. A passing error is retried at once (with
+    /// back-off); a failure that still cannot be written stays in `unrecordedFailures` and is tried
+    /// again at the next poll, so the run never stays `running` in the database while forgotten here.
+    func recordFailures() throws {
+        guard let store else { return }
+        for (id, message) in unrecordedFailures.sorted(by: { $0.key < $1.key }) {
+            do {
+                try retryingPassingErrors("recording that run \(id) failed") { try store.failRun(id, error: message) }
+                unrecordedFailures[id] = nil
+                finished.insert(id)
+            } catch {
+                switch StoreFailure(error) {
+                case .reconnect: throw error
+                case .fatal: throw CoordinatorStop("cannot write to PostgreSQL: \(error)")
+                case .retry, .rejectData: logger.error("run \(id): cannot record that it failed yet (\(error)); trying again later")
+                }
+            }
+        }
+    }
+
+    /// Runs `write`, retrying it with back-off while it fails with a passing error (serialization
+    /// failure, deadlock, lack of resources, a cancelled statement, a lock not available), until stopped.
+    func retryingPassingErrors<T>(_ what: String, _ write: () throws -> T) throws -> T {
+        var backoff = Backoff(initial: 0.05, maximum: FailureDecision.reconnectCap)
+        while true {
+            do { return try write() } catch where StoreFailure(error) == .retry {
+                let delay = backoff.next()
+                let code = StoreFailure.sqlState(of: error) ?? "?"
+                logger.warning("\(what) failed with SQLSTATE \(code), retrying in \(String(format: "%.2f", delay)) s: \(error)")
+                health.beat(quietFor: delay)
+                if stop.wait(delay) { throw error }
             }
         }
     }

@@ -1,36 +1,74 @@
 import BatonAMQP
 import BatonStore
 
-/// What the coordinator does about an error: a lost connection means reconnect; anything else
-/// is deterministic and concerns what was being done, which fails alone and never loops.
+/// What the coordinator does about an error, decided from the SQLSTATE (`StoreFailure`) or the AMQP
+/// reply code (`AMQPError.disposition`), never from the message. docs/operations.md shows this table.
+///
+/// | error | action |
+/// |---|---|
+/// | PostgreSQL connection lost (class 08, 57P01-57P03), AMQP connection lost, forced close (320) | reconnect with back-off, resume every run |
+/// | 40001, 40P01, class 53, class 57, 55P03 on a commit | roll back, back off, commit the same batch again; nothing acked meanwhile |
+/// | class 22, 23, 54 on a commit (one run's data) | split the batch; fail that run alone with the error text |
+/// | AMQP 403, 530, 406, a bad URL | fatal at start-up; at run time logged with the code and retried, back-off capped at 30 s |
+/// | any other PostgreSQL error | stop the coordinator with one line (a standby takes over) |
 enum FailureDecision: Equatable, Sendable {
-    /// PostgreSQL or RabbitMQ is gone: back off, reconnect, resume every run.
-    case reconnect
-    /// Committing a batch failed for another reason: retry it one run at a time.
+    /// PostgreSQL or RabbitMQ is gone: back off (up to `cap` seconds), reconnect, resume every run.
+    case reconnect(cap: Double)
+    /// A passing condition: nothing was written; back off and commit the same batch again.
+    case retryBatch
+    /// Committing a batch of several runs failed on one run's data: commit them one run at a time.
     case splitBatch
     /// One run's state cannot be read or recorded: fail that run with this message.
     case failRun(String, message: String)
     /// Heartbeats, request marks or publish marks alone cannot be recorded: drop them (they are
     /// bookkeeping; a request not marked handled is taken again, which is harmless).
     case dropBookkeeping
+    /// Retrying cannot help: stop the coordinator with this line.
+    case stop(String)
+
+    /// The usual cap of the reconnect back-off, in seconds.
+    static let reconnectCap = 5.0
 
     /// The decision for an error while loading run `runID`.
     static func loading(_ runID: String, error: Error) -> FailureDecision {
-        if isConnectionLost(error) { return .reconnect }
-        return .failRun(runID, message: "the coordinator cannot load this run: \(error)")
+        switch StoreFailure(error) {
+        case .reconnect, .retry: return .reconnect(cap: reconnectCap)
+        case .rejectData: return .failRun(runID, message: "the coordinator cannot load this run: \(error)")
+        case .fatal: return .stop("cannot read run \(runID) from PostgreSQL: \(error)")
+        }
     }
 
     /// The decision for an error while committing a batch of `runs`.
     static func committing(runs: [String], error: Error) -> FailureDecision {
-        if isConnectionLost(error) { return .reconnect }
-        if runs.count == 1 { return .failRun(runs[0], message: "the coordinator cannot record this run's progress: \(error)") }
-        return runs.isEmpty ? .dropBookkeeping : .splitBatch
+        if error is AMQPError { return connection(error, everConnected: true) }
+        switch StoreFailure(error) {
+        case .reconnect: return .reconnect(cap: reconnectCap)
+        case .retry: return .retryBatch
+        case .rejectData:
+            if runs.count == 1 { return .failRun(runs[0], message: "the coordinator cannot record this run's progress: \(error)") }
+            return runs.isEmpty ? .dropBookkeeping : .splitBatch
+        case .fatal: return .stop("cannot write to PostgreSQL: \(error)")
+        }
     }
 
-    /// Errors that say a connection is unusable. Anything else from the broker (a closed channel,
-    /// a refused publish) is also met by reconnecting, since the channel must be opened again.
-    static func isConnectionLost(_ error: Error) -> Bool {
-        if error is AMQPError { return true }
-        return Store.isConnectionLost(error)
+    /// The decision for an error that ended the loop's connections. `everConnected` is false until
+    /// the coordinator has once connected to both services: before that, a configuration error
+    /// (a wrong password, a missing vhost) is fatal, not a reason to try for ever.
+    static func connection(_ error: Error, everConnected: Bool) -> FailureDecision {
+        if let error = error as? AMQPError {
+            switch error.disposition {
+            case .reconnect: return .reconnect(cap: reconnectCap)
+            case .configuration:
+                return everConnected ? .reconnect(cap: AMQPError.configurationBackoffCap) : .stop("cannot use RabbitMQ: \(error)")
+            }
+        }
+        if let stop = error as? CoordinatorStop { return .stop(stop.message) }
+        switch StoreFailure(error) {
+        case .reconnect, .retry: return .reconnect(cap: reconnectCap)
+        case .rejectData:
+            // A StoreError before the first connection is the schema check ("run `baton migrate`").
+            return everConnected ? .reconnect(cap: reconnectCap) : .stop("\(error)")
+        case .fatal: return .stop("cannot use PostgreSQL: \(error)")
+        }
     }
 }

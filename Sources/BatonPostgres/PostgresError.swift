@@ -46,6 +46,22 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
         return text
     }
 
+    /// The SQLSTATE as a code, when the server sent one.
+    public var code: SQLState? { sqlState.map(SQLState.init(rawValue:)) }
+
+    /// What to do about this error (the table is ``SQLState/disposition``): a lost or broken
+    /// connection means reconnect; a server error is decided by its SQLSTATE; misuse of the API
+    /// (and a server error without a code) is fatal.
+    public var disposition: SQLState.Disposition {
+        switch kind {
+        case .connection, .protocolViolation: return .reconnect
+        case .invalidUsage: return .fatal
+        case .query:
+            guard let code else { return .fatal }
+            return isConnectionLost ? .reconnect : code.disposition
+        }
+    }
+
     /// True when the connection is unusable and the caller should reconnect:
     /// a `.connection` error (which includes any failure after which libpq
     /// reported `CONNECTION_BAD`), SQLSTATE class 08, or an administrator

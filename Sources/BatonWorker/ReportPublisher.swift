@@ -49,7 +49,7 @@ final class ReportPublisher: @unchecked Sendable {
                 }
             } catch {
                 mailbox.putBack(pipeline.takeUnconfirmed())
-                let delay = backoff.next()
+                let delay = backoff.delay(after: error)
                 configuration.logger.error("worker publisher: \(error); reconnecting in \(String(format: "%.1f", delay)) s")
                 connection?.close()
                 connection = nil

@@ -86,7 +86,7 @@ final class TaskConsumer: @unchecked Sendable {
                     try handleTask(delivery)
                 }
             } catch {
-                let delay = backoff.next()
+                let delay = backoff.delay(after: error)
                 configuration.logger.error("worker consumer: \(error); reconnecting in \(String(format: "%.1f", delay)) s")
                 connection?.close()
                 connection = nil

@@ -1,4 +1,5 @@
 import Baton
+import BatonAMQP
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -11,7 +12,13 @@ public struct Worker: Service {
 
     public init(configuration: WorkerConfiguration) { self.configuration = configuration }
 
+    /// Throws an `AMQPError` at once when the broker refuses the configuration (see `BrokerCheck`).
     public func run() async throws {
+        try await DedicatedThread.run(name: "baton-worker-check") { [configuration] in
+            if let passing = try BrokerCheck.verify(url: configuration.amqpURL, connectionName: "baton-worker-check \(configuration.id)") {
+                configuration.logger.warning("RabbitMQ is not reachable yet (\(passing)); the worker keeps trying")
+            }
+        }
         let mailbox = WorkerMailbox()
         let draining = StopSignal()
         let consumerDone = StopSignal()

@@ -16,5 +16,12 @@ public struct Backoff: Sendable {
         return Double.random(in: (cap / 2)...cap)
     }
 
+    /// The next delay with a cap other than `maximum` (for errors that warrant a longer wait).
+    public mutating func next(cappedAt cap: Double) -> Double {
+        let bound = min(max(cap, initial), initial * Double(1 << min(attempt, 30)))
+        attempt += 1
+        return Double.random(in: (bound / 2)...bound)
+    }
+
     public mutating func reset() { attempt = 0 }
 }

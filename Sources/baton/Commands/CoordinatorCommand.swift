@@ -1,4 +1,5 @@
 import ArgumentParser
+import BatonAMQP
 import Baton
 import BatonCoordinator
 import BatonHTTP
@@ -29,6 +30,9 @@ struct CoordinatorCommand: AsyncParsableCommand {
         let metricsAddress = try metricsOptions.address()
         let store = try connection.openStore()  // fail fast, with a clear message, if the database is unusable
         store.close()
+        do { try BrokerCheck.verify(url: connection.amqpURL, connectionName: "baton-coordinator-check") } catch {
+            throw CLIFailure("coordinator: \(error)")
+        }
         let logger = Logger(label: "baton.coordinator")
         var configuration = CoordinatorConfiguration(
             databaseURL: connection.databaseURL, amqpURL: connection.amqpURL, batchSize: batchSize, lease: lease, logger: logger)
@@ -44,6 +48,8 @@ struct CoordinatorCommand: AsyncParsableCommand {
         // keep answering (readiness, metrics) until the coordinator has finished its batch.
         services.append(Coordinator(configuration: configuration))
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        try await group.run()
+        do { try await group.run() } catch let stopped as CoordinatorStop {
+            throw CLIFailure("coordinator stopped: \(stopped.message)")
+        }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BatonAMQP
 import Baton
 import BatonDemo
 import BatonHTTP
@@ -87,7 +88,14 @@ struct WorkerCommand: AsyncParsableCommand {
             services.append(WorkerSupervisor(processes: processes, arguments: childArguments, logger: logger))
         }
         if processes == 1, ProcessInfo.processInfo.environment["BATON_WORKER_SLOT"] != nil { ParentWatch.start() }
-        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        try await group.run()
+        // A configuration error (bad URL, wrong password, missing vhost, 406 on declare) ends the command with
+        // one line, before any process starts: the supervisor would otherwise restart its children for ever.
+        do {
+            if processes > 1 { try BrokerCheck.verify(url: connection.amqpURL, connectionName: "baton-worker-check") }
+            let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            try await group.run()
+        } catch let error as AMQPError where error.disposition == .configuration {
+            throw CLIFailure("worker: \(error)")
+        }
     }
 }

@@ -1,0 +1,21 @@
+/// The start-up check of the coordinator and workers: connect, log in and declare Baton's shared
+/// topology once, so that a configuration error (an AMQP URL that cannot be parsed, a wrong
+/// password, a missing vhost, a declare that disagrees with what exists) ends the process with one
+/// line instead of a reconnect loop. A broker that cannot be reached is not a configuration error:
+/// the caller's loop keeps trying it.
+public enum BrokerCheck {
+    /// Throws the first configuration error (`AMQPError.disposition == .configuration`); passing
+    /// errors are returned instead, for the caller to log.
+    @discardableResult
+    public static func verify(url: String, connectionName: String) throws -> AMQPError? {
+        do {
+            let connection = try AMQPConnection(url: url, heartbeatSeconds: 0, connectionName: connectionName)
+            defer { connection.close() }
+            try BatonTopology.declareCommon(on: connection)
+            return nil
+        } catch let error as AMQPError {
+            if error.disposition == .configuration { throw error }
+            return error
+        }
+    }
+}
