@@ -44,19 +44,72 @@ struct CoordinatorDecisionTests {
         #expect(policy.wait(received: 3, hasPending: false, nextWakeUp: nil, now: t0) == nil)
     }
 
-    @Test func onlyALostConnectionMeansReconnect() {
+    static func pg(_ code: String) -> PostgresError { PostgresError(kind: .query, message: "injected", sqlState: code) }
+
+    @Test(arguments: ["08006", "08003", "57P01", "57P02", "57P03"])
+    func aLostConnectionMeansReconnect(_ code: String) {
+        #expect(FailureDecision.committing(runs: ["a", "b"], error: Self.pg(code)) == .reconnect(cap: 5))
+        #expect(FailureDecision.loading("a", error: Self.pg(code)) == .reconnect(cap: 5))
         let lost = PostgresError(kind: .connection, message: "server closed the connection")
-        let constraint = PostgresError(kind: .query, message: "violates check constraint", sqlState: "23514")
-        #expect(FailureDecision.committing(runs: ["a", "b"], error: lost) == .reconnect)
-        #expect(FailureDecision.committing(runs: ["a", "b"], error: constraint) == .splitBatch)
+        #expect(FailureDecision.committing(runs: ["a"], error: lost) == .reconnect(cap: 5))
+    }
+
+    @Test(arguments: ["40001", "40P01", "53100", "53200", "53300", "57014", "55P03"])
+    func passingErrorsRetryTheSameBatch(_ code: String) {
+        #expect(FailureDecision.committing(runs: ["a", "b"], error: Self.pg(code)) == .retryBatch)
+        #expect(FailureDecision.committing(runs: ["a"], error: Self.pg(code)) == .retryBatch, "one run is not failed for a passing error")
+        #expect(FailureDecision.committing(runs: [], error: Self.pg(code)) == .retryBatch)
+        #expect(StoreFailure(Self.pg(code)) == .retry)
+    }
+
+    @Test(arguments: ["22P02", "22023", "22P05", "23514", "23505", "54000"])
+    func dataErrorsFailOneRunFoundBySplitting(_ code: String) {
+        let error = Self.pg(code)
+        #expect(FailureDecision.committing(runs: ["a", "b"], error: error) == .splitBatch)
         #expect(
-            FailureDecision.committing(runs: ["a"], error: constraint)
-                == .failRun("a", message: "the coordinator cannot record this run's progress: \(constraint)"))
-        #expect(FailureDecision.committing(runs: [], error: constraint) == .dropBookkeeping)
-        #expect(FailureDecision.loading("a", error: lost) == .reconnect)
+            FailureDecision.committing(runs: ["a"], error: error)
+                == .failRun("a", message: "the coordinator cannot record this run's progress: \(error)"))
+        #expect(FailureDecision.committing(runs: [], error: error) == .dropBookkeeping)
         let broken = StoreError("run a: node 'x' has unknown status 'bogus'")
         #expect(FailureDecision.loading("a", error: broken) == .failRun("a", message: "the coordinator cannot load this run: \(broken)"))
-        #expect(FailureDecision.committing(runs: ["a"], error: AMQPError(.connectionLost, "gone")) == .reconnect)
+    }
+
+    @Test(arguments: ["42P01", "42501", "XX000", "55000", "P0001", "3D000"])
+    func anyOtherDatabaseErrorStopsTheCoordinator(_ code: String) {
+        let error = Self.pg(code)
+        #expect(FailureDecision.committing(runs: ["a", "b"], error: error) == .stop("cannot write to PostgreSQL: \(error)"))
+        #expect(FailureDecision.connection(error, everConnected: true) == .stop("cannot use PostgreSQL: \(error)"))
+        #expect(FailureDecision.loading("a", error: error) == .stop("cannot read run a from PostgreSQL: \(error)"))
+        #expect(FailureDecision.committing(runs: ["a"], error: PostgresError(kind: .query, message: "no code")) != .retryBatch)
+    }
+
+    @Test func brokerErrorsReconnectUnlessTheyAreConfigurationErrorsAtStartUp() {
+        let lost = AMQPError(.connectionLost, "gone")
+        let forced = AMQPError(.connectionLost, "CONNECTION_FORCED", replyCode: 320)
+        let refused = AMQPError(.loginRefused, "ACCESS_REFUSED", replyCode: 403)
+        let noVhost = AMQPError(.loginRefused, "NOT_ALLOWED", replyCode: 530)
+        let precondition = AMQPError(.channelClosed, "PRECONDITION_FAILED", channel: 1, replyCode: 406)
+        let badURL = AMQPError(.invalidURL, "no host")
+        for error in [lost, forced, AMQPError(.channelClosed, "NOT_FOUND", channel: 1, replyCode: 404), AMQPError(.nacked, "x")] {
+            #expect(error.disposition == .reconnect, "\(error)")
+            #expect(FailureDecision.connection(error, everConnected: false) == .reconnect(cap: 5), "\(error)")
+            #expect(FailureDecision.committing(runs: ["a"], error: error) == .reconnect(cap: 5))
+        }
+        for error in [refused, noVhost, precondition, badURL] {
+            #expect(error.disposition == .configuration, "\(error)")
+            #expect(FailureDecision.connection(error, everConnected: false) == .stop("cannot use RabbitMQ: \(error)"))
+            #expect(FailureDecision.connection(error, everConnected: true) == .reconnect(cap: 30), "at run time: retried, slowly")
+        }
+    }
+
+    @Test func theConfigurationBackoffGrowsToThirtySecondsAndNoFurther() {
+        var backoff = Backoff()
+        var last = 0.0
+        for _ in 0..<40 { last = backoff.next(cappedAt: 30) }
+        #expect(last >= 15 && last <= 30)
+        var usual = Backoff()
+        for _ in 0..<40 { last = usual.next() }
+        #expect(last <= 5)
     }
 
     @Test func aSplitBatchKeepsEachRunsCommandsAndTheBookkeepingOnce() {
