@@ -1,0 +1,153 @@
+import Baton
+import BatonPostgres
+import BatonStore
+import Foundation
+import Testing
+
+extension Integration {
+    /// The PostgreSQL half of the error table, on the real database: a test-only trigger raises a
+    /// chosen SQLSTATE (`RAISE ... USING ERRCODE`) on the coordinator's writes, a few times and then
+    /// never (a sequence counts, and a sequence is not rolled back with the failed statement).
+    @Suite("database faults", .serialized)
+    @MainActor
+    struct DatabaseFaultTests {
+        /// A chain of three echo nodes.
+        static func chain(_ name: String) -> JSON {
+            [
+                "name": .string(name),
+                "nodes": [
+                    "a": ["procedure": "baton.echo", "input": ["v": 1]],
+                    "b": ["procedure": "baton.echo", "input": ["from": ["$from": "a"]]],
+                    "c": ["procedure": "baton.echo", "input": ["from": ["$from": "b"]]],
+                ],
+            ]
+        }
+
+        /// Installs a trigger on `table` that raises `code` the first `times` times it fires (`when`:
+        /// an extra condition on the row), and returns the SQL that removes it.
+        static func inject(_ code: String, times: Int, on table: String = "baton.nodes", row when: String? = nil) throws -> () -> Void {
+            let sql = try TestCluster.sql()
+            defer { sql.close() }
+            try sql.execute("drop sequence if exists public.baton_fault_seq")
+            try sql.execute("create sequence public.baton_fault_seq")
+            // The code and count are the test's own constants, not user data.
+            try sql.execute(
+                """
+                create or replace function public.baton_fault() returns trigger language plpgsql as $$
+                begin
+                    if nextval('public.baton_fault_seq') <= \(times) then
+                        raise exception 'injected fault %', '\(code)' using errcode = '\(code)';
+                    end if;
+                    return new;
+                end $$
+                """)
+            try sql.execute("drop trigger if exists baton_fault on \(table)")
+            if let when {
+                try sql.execute(
+                    "create trigger baton_fault before update on \(table) for each row when (\(when)) execute function public.baton_fault()")
+            } else {
+                try sql.execute("create trigger baton_fault before update on \(table) for each statement execute function public.baton_fault()")
+            }
+            return {
+                guard let sql = try? TestCluster.sql() else { return }
+                _ = try? sql.execute("drop trigger if exists baton_fault on \(table)")
+                sql.close()
+            }
+        }
+
+        static func faultsRaised() throws -> Int {
+            let sql = try TestCluster.sql()
+            defer { sql.close() }
+            return try sql.query("select last_value, is_called from public.baton_fault_seq").int(0, "last_value") ?? 0
+        }
+
+        @Test(
+            "a passing error on a commit is retried: every run succeeds and none fails",
+            arguments: ["40001", "40P01", "53100", "57014", "55P03", "08006"])
+        func passingErrorsAreRetried(_ code: String) throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            let remove = try Self.inject(code, times: 3)
+            defer { remove() }
+            let coordinator = try cluster.startCoordinator()
+            try cluster.startWorker()
+            let store = try TestCluster.store()
+            defer { store.close() }
+            let first = try TestCluster.submit(Self.chain("fault-\(code)-1"))
+            let second = try TestCluster.submit(Self.chain("fault-\(code)-2"))
+            #expect(try TestCluster.waitForRun(first, store: store) == "succeeded", "log: \(cluster.log("coordinator"))")
+            #expect(try TestCluster.waitForRun(second, store: store) == "succeeded")
+            #expect(try Self.faultsRaised() > 3, "the trigger raised its faults and then let writes through")
+            #expect(coordinator.isRunning, "a passing error does not stop the coordinator")
+            let log = cluster.log("coordinator")
+            if code.hasPrefix("08") {
+                #expect(log.contains("reconnecting"), "log: \(log)")
+            } else {
+                #expect(log.contains("failed with SQLSTATE \(code), retrying"), "log: \(log)")
+                #expect(!log.contains("reconnecting"), "a passing error is retried in place, without reconnecting: \(log)")
+            }
+        }
+
+        @Test("a data error fails only the run whose data it is, with the error text; the run beside it succeeds")
+        func aDataErrorFailsOneRun() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            // Both runs wait, stored, so the coordinator starts them in one batch.
+            let bad = try TestCluster.submit(Self.chain("bad-data"))
+            let good = try TestCluster.submit(Self.chain("good-data"))
+            let remove = try Self.inject("22023", times: 1_000_000, row: "new.run_id = '\(bad)'::uuid")
+            defer { remove() }
+            // The run's failure itself cannot be written the first 3 times: it is tried again, not forgotten.
+            let sql = try TestCluster.sql()
+            defer { sql.close() }
+            try sql.execute("drop sequence if exists public.baton_fault_runs_seq")
+            try sql.execute("create sequence public.baton_fault_runs_seq")
+            try sql.execute(
+                """
+                create or replace function public.baton_fault_runs() returns trigger language plpgsql as $$
+                begin
+                    if nextval('public.baton_fault_runs_seq') <= 3 then
+                        raise exception 'injected fault on the run row' using errcode = '22000';
+                    end if;
+                    return new;
+                end $$
+                """)
+            try sql.execute("drop trigger if exists baton_fault_runs on baton.runs")
+            try sql.execute(
+                """
+                create trigger baton_fault_runs before update on baton.runs for each row
+                when (new.id = '\(bad)'::uuid and new.status = 'failed') execute function public.baton_fault_runs()
+                """)
+            defer { _ = try? sql.execute("drop trigger if exists baton_fault_runs on baton.runs") }
+            try cluster.startCoordinator()
+            try cluster.startWorker()
+            let store = try TestCluster.store()
+            defer { store.close() }
+            #expect(try TestCluster.waitForRun(good, store: store) == "succeeded")
+            #expect(try TestCluster.waitForRun(bad, store: store, seconds: 30) == "failed", "log: \(cluster.log("coordinator"))")
+            let error = try sql.query("select error from baton.runs where id = $1::uuid", [bad])[row: 0, column: "error"] ?? ""
+            #expect(error.contains("injected fault 22023") && error.contains("(22023)"), "error: \(error)")
+            let runsFaults = try sql.query("select last_value from public.baton_fault_runs_seq").int(0, "last_value") ?? 0
+            #expect(runsFaults > 3, "writing the failure was refused, then tried again")
+        }
+
+        @Test("any other database error stops the coordinator with one line; a new one finishes the run")
+        func anUnknownErrorStopsTheCoordinator() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            let remove = try Self.inject("42501", times: 1_000_000)
+            let coordinator = try cluster.startCoordinator()
+            try cluster.startWorker()
+            let run = try TestCluster.submit(Self.chain("fatal"))
+            try TestCluster.waitUntil(30, "the coordinator to stop") { !coordinator.isRunning }
+            #expect(coordinator.terminationStatus == 1)
+            let lines = cluster.log("coordinator").split(separator: "\n").filter { $0.hasPrefix("baton: ") }
+            #expect(lines.count == 1 && lines[0].contains("coordinator stopped: cannot write to PostgreSQL") && lines[0].contains("42501"), "\(lines)")
+            remove()
+            try cluster.start(["coordinator"], name: "coordinator-2")
+            let store = try TestCluster.store()
+            defer { store.close() }
+            #expect(try TestCluster.waitForRun(run, store: store) == "succeeded", "nothing the first coordinator took is lost")
+        }
+    }
+}
