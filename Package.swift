@@ -17,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // Heap (timers in a priority queue).
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         // Metrics: the services record through swift-metrics; `BatonHTTP` exports them for Prometheus.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -27,7 +29,9 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CRabbitMQ", pkgConfig: "librabbitmq", providers: [.apt(["librabbitmq-dev"])]),
         .target(name: "CAMQPShim", dependencies: ["CRabbitMQ"]),
-        .target(name: "Baton", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "Baton",
+            dependencies: [.product(name: "Logging", package: "swift-log"), .product(name: "HeapModule", package: "swift-collections")]),
         .target(name: "BatonDemo", dependencies: ["Baton"]),
         // Pictures of graphs and runs (DOT, Mermaid, and SVG laid out here): pure, no I/O.
         .target(name: "BatonDrawing", dependencies: ["Baton"]),

@@ -103,13 +103,15 @@ extension CoordinatorLoop {
             logger.debug(
                 "batch: \(batch.commandCount) commands, applied in \(applied - began), \(publications.count) published in \(clock.now - applied)")
         }
-        for runID in batch.order where runs[runID]?.status.isTerminal == true {
-            logger.info("run \(runID) \(runs[runID]!.status.rawValue)")
-            runs[runID] = nil
-            finished.insert(runID)
+        for runID in batch.order {
+            if runs[runID]?.status.isTerminal == true {
+                logger.info("run \(runID) \(runs[runID]!.status.rawValue)")
+                runs[runID] = nil
+                finished.insert(runID)
+            }
+            // Timers may have been armed or disarmed by this batch: only its runs' are looked at.
+            runTimers.set(runID, at: runs[runID]?.nextWakeUp)
         }
-        // Timers may have been armed or disarmed by this batch.
-        nextWakeUp = runs.values.compactMap(\.nextWakeUp).min()
     }
 
     static func seconds(_ duration: Duration) -> Double {

@@ -37,8 +37,10 @@ final class CoordinatorLoop: @unchecked Sendable {
     var backlog = ConfirmBacklog()
     /// The publisher's last confirm sequence number.
     var lastSequence: UInt64 = 0
+    /// Each cached run's earliest timer, in a heap: reading the next is O(1), not a scan of every run.
+    var runTimers = TimerQueue<String>()
     /// The earliest timer of any cached run.
-    var nextWakeUp: Date?
+    var nextWakeUp: Date? { runTimers.earliest }
     /// Mutex, concurrency and cache requests of every run (mirrors `baton.holds`).
     private var admission = AdmissionTable()
     /// Grants held back while runs are being loaded (a grant may be for a run not loaded yet).
@@ -188,6 +190,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         publisher?.close(); publisher = nil
         store?.close(); store = nil
         runs = [:]
+        runTimers = TimerQueue()
         pending = PendingBatch()
         backlog.reset()
         admission = AdmissionTable()
@@ -218,7 +221,7 @@ final class CoordinatorLoop: @unchecked Sendable {
             requestsWaiting = true
         }
         if requestsWaiting { try takeRequests() }
-        if let wake = nextWakeUp, wake <= Date() { nextWakeUp = fireTimers() }
+        if let wake = nextWakeUp, wake <= Date() { fireTimers() }
         if Date().timeIntervalSince(lastLeaseCheck) >= leases.checkInterval { expireLeases() }
 
         if let metrics, Date().timeIntervalSince(lastDepthReading) >= metrics.queueDepthInterval { try readQueueDepths(metrics) }
@@ -298,20 +301,13 @@ final class CoordinatorLoop: @unchecked Sendable {
         record(task.runID, runs[task.runID]!.handle(.deadLettered(key: task.key, attempt: task.attempt, reason: reason)))
     }
 
-    /// Sends `.tick` to every run whose earliest timer or deadline is due; returns the next one after that.
-    private func fireTimers() -> Date? {
+    /// Sends `.tick` to every run whose earliest timer or deadline is due, and arms each again.
+    private func fireTimers() {
         let now = Date()
-        var next: Date?
-        for id in Array(runs.keys) {
-            guard let wake = runs[id]?.nextWakeUp else { continue }
-            if wake <= now {
-                record(id, runs[id]!.handle(.tick, at: now))
-                if let later = runs[id]?.nextWakeUp { next = min(next ?? later, later) }
-            } else {
-                next = min(next ?? wake, wake)
-            }
+        for id in runTimers.takeDue(at: now) where runs[id] != nil {
+            record(id, runs[id]!.handle(.tick, at: now))
+            runTimers.set(id, at: runs[id]?.nextWakeUp)
         }
-        return next
     }
 
     /// Workers silent for longer than the lease lose what they run: it goes out again as new attempts.
@@ -397,6 +393,7 @@ final class CoordinatorLoop: @unchecked Sendable {
     /// grants the next waiter (of any run) within the same batch, so both are committed together.
     private func record(_ runID: String, _ commands: [SchedulerCommand]) {
         pending.record(runID, commands)
+        runTimers.set(runID, at: runs[runID]?.nextWakeUp)  // every event may arm or disarm a timer, even one with no commands
         for command in commands {
             switch command {
             case let .acquire(request):
@@ -501,7 +498,7 @@ final class CoordinatorLoop: @unchecked Sendable {
     func retryingPassingErrors<T>(_ what: String, _ write: () throws -> T) throws -> T {
         var backoff = Backoff(initial: 0.05, maximum: FailureDecision.reconnectCap)
         while true {
-            do { return try write() } catch where StoreFailure(error) == .retry {
+            do { return try write() } catch  where StoreFailure(error) == .retry {
                 let delay = backoff.next()
                 let code = StoreFailure.sqlState(of: error) ?? "?"
                 logger.warning("\(what) failed with SQLSTATE \(code), retrying in \(String(format: "%.2f", delay)) s: \(error)")

@@ -38,7 +38,11 @@ extension Store {
                 switch command {
                 case let .expand(parent, fragment, position):
                     dropChildren(runID, of: parent)
-                    fragments[runID + "\u{0}" + parent] = (try? JSON(encoding: fragment)) ?? .null
+                    // A fragment that cannot be written fails the batch (and so, found by splitting, its run):
+                    // storing null instead would make its children vanish on the next load.
+                    do { fragments[runID + "\u{0}" + parent] = try JSON(encoding: fragment) } catch {
+                        throw StoreError("run \(runID): the children of node '\(parent)' cannot be stored: \(error)")
+                    }
                     for (offset, key) in fragment.order.enumerated() {
                         let node = fragment.nodes[key]!
                         let id = runID + "\u{0}" + key

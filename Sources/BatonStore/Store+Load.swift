@@ -113,6 +113,7 @@ extension Store {
     /// Ends a run that cannot go on (its stored state cannot be read or written), with `error`,
     /// so the coordinator stops trying and every other run goes on. Its holds are released.
     public func failRun(_ id: String, error: String) throws {
+        let error = error.replacingOccurrences(of: "\u{0}", with: "")  // a NUL cannot be sent as a text parameter
         try connection.execute(
             """
             with released as (delete from baton.holds where run_id = $1::uuid),

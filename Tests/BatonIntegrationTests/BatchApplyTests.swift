@@ -62,3 +62,30 @@ extension Integration {
         }
     }
 }
+
+extension Integration.BatchApplyTests {
+    /// A map's or spawn's fragment that cannot be encoded fails the batch, naming the run and node;
+    /// nothing of the batch is stored (a null fragment would make the children vanish on the next load).
+    @Test func aFragmentThatCannotBeEncodedFailsLoudly() throws {
+        let graph = try GraphDecoder().decode(JSON(["name": "fragment", "nodes": ["a": ["procedure": "baton.echo"]]]))
+        let store = try TestCluster.store()
+        defer { store.close() }
+        let sql = try TestCluster.sql()
+        defer { sql.close() }
+        let run = try store.submit(graph)
+        defer { _ = try? sql.execute("delete from baton.runs where id = $1::uuid", [run.id]) }
+        let fragment = GroupSpec(order: [], nodes: [:], output: .literal(.double(.nan)))
+        let error = #expect(throws: StoreError.self) {
+            _ = try store.apply([
+                (
+                    run.id,
+                    [.node(NodeChange(key: "a", status: .running, attempt: 1, worker: "w")), .expand(parent: "a", fragment: fragment, position: 1)]
+                )
+            ])
+        }
+        #expect(error?.message.contains("run \(run.id): the children of node 'a' cannot be stored") == true, "\(String(describing: error))")
+        let status = try sql.query("select status, fragment::text as f from baton.nodes where run_id = $1::uuid and key = 'a'", [run.id])
+        #expect(status[row: 0, column: "status"] == "pending")
+        #expect(status[row: 0, column: "f"] == nil)
+    }
+}

@@ -142,7 +142,8 @@ extension Integration {
             try TestCluster.waitUntil(30, "the coordinator to stop") { !coordinator.isRunning }
             #expect(coordinator.terminationStatus == 1)
             let lines = cluster.log("coordinator").split(separator: "\n").filter { $0.hasPrefix("baton: ") }
-            #expect(lines.count == 1 && lines[0].contains("coordinator stopped: cannot write to PostgreSQL") && lines[0].contains("42501"), "\(lines)")
+            #expect(
+                lines.count == 1 && lines[0].contains("coordinator stopped: cannot write to PostgreSQL") && lines[0].contains("42501"), "\(lines)")
             remove()
             try cluster.start(["coordinator"], name: "coordinator-2")
             let store = try TestCluster.store()

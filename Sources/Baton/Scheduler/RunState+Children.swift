@@ -240,7 +240,7 @@ extension RunState {
             nodes[key] = nil
             outstanding.remove(key)
             graph.nodes[key] = nil
-            timed.remove(key)
+            timers.set(key, at: nil)
         }
         graph.order.removeAll { gone.contains($0) }
         out.append(.prune(parent: parent))

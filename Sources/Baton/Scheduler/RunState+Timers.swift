@@ -2,8 +2,10 @@ import Foundation
 
 /// Time-driven transitions: back-offs, repeat waits and delays that are due, and attempts past their deadline.
 extension RunState {
+    /// Called only on a `.tick`, when a timer is due (not after every event): it goes through the
+    /// timed nodes in graph order, so what fires together is handled in a fixed order.
     mutating func fireTimers(into out: inout Commands) {
-        for key in graph.order where timed.contains(key) {
+        for key in graph.order where timers.isArmed(key) {
             let node = nodes[key]!
             if node.status == .waiting, let due = node.dueAt, due <= out.now {
                 switch node.waitingFor {
@@ -29,6 +31,11 @@ extension RunState {
                         "timed out: no result within \(DurationText.format(timeout)) (plus \(DurationText.format(Self.timeoutGrace(timeout))) grace)",
                     permanent: false, event: "timed_out", into: &out)
             }
+        }
+        // What was due is armed again from the nodes' own times: an entry that a transition left
+        // behind without going through `set` is corrected here, once, rather than ticking for ever.
+        for key in timers.takeDue(at: out.now) {
+            if let node = nodes[key] { timers.set(key, at: Self.wakeUp(node)) }
         }
     }
 

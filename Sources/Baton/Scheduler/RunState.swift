@@ -20,8 +20,8 @@ public struct RunState: Sendable {
     var heldBack: [String: [String]] = [:]
     /// Nodes that have not ended yet.
     var remaining = 0
-    /// Nodes with a due time or a deadline.
-    var timed: Set<String> = []
+    /// Nodes with a due time or a deadline, by the earlier of the two.
+    var timers = TimerQueue<String>()
     /// Set by a cancel request: the run ends `cancelled`.
     var cancelRequested = false
     /// Nodes with a task out (see `RunState+Window`), and ready nodes waiting for room among them.
@@ -72,7 +72,7 @@ public struct RunState: Sendable {
     /// Recomputes the counters from the node states.
     mutating func recount() {
         var remaining = 0
-        timed = []
+        timers = TimerQueue()
         outstanding = []
         for key in graph.order {
             let open = graph.nodes[key]!.dependencies.reduce(0) { $0 + (nodes[$1]?.status.isTerminal ?? true ? 0 : 1) }
@@ -80,7 +80,7 @@ public struct RunState: Sendable {
             let node = nodes[key]!
             if hasTask(key, node) { outstanding.insert(key) }
             if !node.status.isTerminal { remaining += 1 }
-            if node.dueAt != nil || node.deadline != nil { timed.insert(key) }
+            timers.set(key, at: Self.wakeUp(node))
         }
         self.remaining = remaining
         // A map bounded by `concurrency` releases pending children only as others finish.
@@ -138,12 +138,17 @@ public struct RunState: Sendable {
         return out.list
     }
 
-    /// The earliest due time or deadline, when the shell should send `.tick`.
-    public var nextWakeUp: Date? {
-        timed.compactMap { key -> Date? in
-            let n = nodes[key]!
-            return [n.dueAt, n.deadline].compactMap { $0 }.min()
-        }.min()
+    /// The earliest due time or deadline, when the shell should send `.tick` (read from a heap, not a scan).
+    public var nextWakeUp: Date? { timers.earliest }
+
+    /// When a node needs a `.tick`: the earlier of its due time and its deadline.
+    static func wakeUp(_ node: NodeState) -> Date? {
+        switch (node.dueAt, node.deadline) {
+        case let (due?, deadline?): min(due, deadline)
+        case let (due?, nil): due
+        case let (nil, deadline?): deadline
+        case (nil, nil): nil
+        }
     }
 
     /// How many nodes are in each status.
@@ -185,7 +190,7 @@ public struct RunState: Sendable {
         if !keeps { giveBackAdmission(&state, key, into: &out) }
         nodes[key] = state
         trackTask(key, state)
-        if state.dueAt != nil || state.deadline != nil { timed.insert(key) } else { timed.remove(key) }
+        timers.set(key, at: Self.wakeUp(state))
         var change = change
         change.bookkeeping = state.bookkeeping
         if change.dueAt == nil { change.dueAt = state.dueAt }

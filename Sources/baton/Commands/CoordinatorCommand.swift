@@ -1,6 +1,6 @@
 import ArgumentParser
-import BatonAMQP
 import Baton
+import BatonAMQP
 import BatonCoordinator
 import BatonHTTP
 import Logging

@@ -1,6 +1,6 @@
 import ArgumentParser
-import BatonAMQP
 import Baton
+import BatonAMQP
 import BatonDemo
 import BatonHTTP
 import BatonWorker
