@@ -1,3 +1,5 @@
+import BatonAMQP
+
 /// Committed batches whose results wait to be acked until the broker confirmed the tasks
 /// published up to them, as a value: the coordinator goes on receiving and committing the
 /// next batches meanwhile, instead of blocking on each batch's confirms. Result acks are
@@ -6,8 +8,8 @@ struct ConfirmBacklog: Sendable {
     struct Entry: Sendable, Equatable {
         /// The publisher's sequence number after this batch's publishes (earlier ones included).
         let publishedThrough: UInt64
-        /// The last result delivery of the batch, to ack with `multiple`.
-        let resultTag: UInt64?
+        /// The last report of the batch, to ack (cumulatively) with it.
+        let resultTag: BrokerReceipt?
         /// The commit's batch number, recorded as confirmed once its tasks are.
         let number: Int64?
         /// Whether the batch published anything (only then is its number worth recording).
@@ -16,7 +18,7 @@ struct ConfirmBacklog: Sendable {
 
     /// What a settle releases: the results to ack and the newest batch whose tasks the broker holds.
     struct Release: Sendable, Equatable {
-        var ackThrough: UInt64?
+        var ackThrough: BrokerReceipt?
         var confirmedBatch: Int64?
     }
 
@@ -30,7 +32,7 @@ struct ConfirmBacklog: Sendable {
     var isFull: Bool { entries.count >= limit }
 
     /// A batch was committed and its tasks published, up to sequence number `publishedThrough`.
-    mutating func committed(publishedThrough: UInt64, resultTag: UInt64?, number: Int64?, published: Bool) {
+    mutating func committed(publishedThrough: UInt64, resultTag: BrokerReceipt?, number: Int64?, published: Bool) {
         entries.append(Entry(publishedThrough: publishedThrough, resultTag: resultTag, number: number, published: published))
     }
 
@@ -41,7 +43,7 @@ struct ConfirmBacklog: Sendable {
         for entry in entries {
             guard entry.publishedThrough <= sequence else { break }
             count += 1
-            if let tag = entry.resultTag { release.ackThrough = max(release.ackThrough ?? tag, tag) }
+            if let tag = entry.resultTag { release.ackThrough = tag }  // entries are in receipt order: the last one covers the rest
             if entry.published, let number = entry.number { release.confirmedBatch = max(release.confirmedBatch ?? number, number) }
         }
         entries.removeFirst(count)

@@ -1,4 +1,7 @@
 import Baton
+import BatonAMQP
+import BatonStore
+import Foundation
 import Logging
 
 /// How a coordinator connects and batches.
@@ -20,6 +23,16 @@ public struct CoordinatorConfiguration: Sendable {
     public var metrics: CoordinatorMetrics?
     /// What `/healthz` and `/readyz` report; the loop keeps it current.
     public var health = ServiceHealth()
+    /// The store seam: opens a connection to the store (default: PostgreSQL at `databaseURL`).
+    public var makeStore: @Sendable () throws -> any CoordinatorStore
+    /// The broker seam (default: RabbitMQ at `amqpURL`).
+    public var makeBroker: @Sendable () -> any CoordinatorBroker
+    /// The time every decision uses (the simulator's is virtual).
+    public var clock: @Sendable () -> Date = { Date() }
+    /// Numbers in 0..<1 for random waits and jitter (the simulator's are seeded).
+    public var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
+    /// Waits `seconds` (a back-off) unless `stop` is set first; returns true if it was (the simulator's does not block).
+    public var pause: @Sendable (Double, StopSignal) -> Bool = { seconds, stop in stop.wait(seconds) }
 
     public init(
         databaseURL: String, amqpURL: String, batchSize: Int = 1_000, pollInterval: Double = 2, lease: Double = 30,
@@ -31,5 +44,7 @@ public struct CoordinatorConfiguration: Sendable {
         self.batchSize = batchSize
         self.pollInterval = pollInterval
         self.logger = logger
+        makeStore = { try Store(url: databaseURL) }
+        makeBroker = { AMQPCoordinatorBroker(url: amqpURL) }
     }
 }

@@ -1,3 +1,4 @@
+import Baton
 import BatonAMQP
 import BatonStore
 import Foundation
@@ -9,7 +10,7 @@ extension CoordinatorLoop {
     static let chunkCommands = 5_000
 
     /// Persists, then publishes, then acks: the order that makes a crash at any point harmless.
-    func commit(ackUpTo tag: UInt64?) throws {
+    func commit(ackUpTo tag: BrokerReceipt?) throws {
         let whole = pending
         pending = PendingBatch()
         let chunks = whole.chunks(maxCommands: Self.chunkCommands)
@@ -19,7 +20,7 @@ extension CoordinatorLoop {
         }
     }
 
-    func commit(_ chunk: PendingBatch, ackUpTo tag: UInt64?) throws {
+    func commit(_ chunk: PendingBatch, ackUpTo tag: BrokerReceipt?) throws {
         guard let store else { return }
         var batch = chunk
         let clock = ContinuousClock()
@@ -31,7 +32,7 @@ extension CoordinatorLoop {
             try retryingPassingErrors("committing a batch of \(part.order.count) run(s)") {
                 try store.apply(
                     part.runs, heartbeats: part.heartbeats, handledRequests: part.handledRequests, confirmedBatch: part.confirmedBatch,
-                    holds: part.holdChanges)
+                    holds: part.holdChanges, now: now())
             }
         }
         do {
@@ -62,28 +63,23 @@ extension CoordinatorLoop {
 
     /// After the commit: publish (confirmed), remember what the broker now holds, ack, evict ended runs.
     func finishCommit(
-        _ batch: PendingBatch, number: Int64?, ackUpTo tag: UInt64?, began: ContinuousClock.Instant,
+        _ batch: PendingBatch, number: Int64?, ackUpTo tag: BrokerReceipt?, began: ContinuousClock.Instant,
         applied: ContinuousClock.Instant
     ) throws {
-        guard let publisher, consumer != nil else { return }
+        guard connected else { return }
         uncommittedCache = [:]
         let publications = batch.publications
-        let headers = metrics == nil || publications.isEmpty ? [:] : queuedAtHeaders()
+        // The publish time is stamped only with metrics on (workers measure queued-to-started from it).
+        let queuedAt = metrics == nil || publications.isEmpty ? nil : now()
         for publication in publications {
             switch publication {
             case let .task(task):
-                let routingKey = BatonTopology.routingKey(pool: task.pool, procedure: task.procedure)
-                if declaredQueues.insert(routingKey).inserted {
-                    try BatonTopology.declareTaskQueue(pool: task.pool, procedure: task.procedure, on: publisher)
-                    if metrics != nil { watchedQueues.insert(QueueName(pool: task.pool, procedure: task.procedure)) }
-                }
-                lastSequence = try publisher.publish(
-                    exchange: BatonTopology.tasksExchange, routingKey: routingKey,
-                    body: task.encoded(), persistent: true, priority: UInt8(clamping: task.priority),
-                    headers: headers)
+                if metrics != nil { watchedQueues.insert(QueueName(pool: task.pool, procedure: task.procedure)) }
+                lastSequence = try broker.publishTask(
+                    pool: task.pool, procedure: task.procedure, body: task.encoded(), priority: UInt8(clamping: task.priority),
+                    queuedAt: queuedAt)
             case let .cancel(message):
-                lastSequence = try publisher.publish(
-                    exchange: BatonTopology.controlExchange, routingKey: "", body: message.encoded(), persistent: false)
+                lastSequence = try broker.publishCancel(body: message.encoded())
             }
         }
         // The results are acked, and the batch recorded as confirmed (so a restart knows the broker
@@ -94,7 +90,7 @@ extension CoordinatorLoop {
         }
         if let metrics {
             // Counted after the commit, from what was committed: a batch that failed counts nothing.
-            if !batch.order.isEmpty { metrics.committed(BatchTally(batch.runs), seconds: Self.seconds(applied - began), now: Date()) }
+            if !batch.order.isEmpty { metrics.committed(BatchTally(batch.runs), seconds: Self.seconds(applied - began), now: now()) }
             metrics.deadLettered(uncountedDeadLetters)
             uncountedDeadLetters = 0
         }
@@ -121,17 +117,15 @@ extension CoordinatorLoop {
     /// Takes the confirms that arrived (waiting for them when too many batches are held), acks the
     /// results of the batches they release, and records the newest confirmed batch with the next commit.
     func settleConfirms() throws {
-        guard let publisher, let consumer, !backlog.isEmpty else { return }
-        var settled = try publisher.readConfirms(timeout: 0)
+        guard connected, !backlog.isEmpty else { return }
+        var settled = try broker.confirmed()
         if backlog.isFull && settled < backlog.entries[0].publishedThrough {
-            try publisher.waitForConfirms()  // the broker is slow: let it catch up (a timeout reconnects)
+            try broker.waitForConfirms()  // the broker is slow: let it catch up (a timeout reconnects)
             settled = lastSequence
         }
         let release = backlog.settled(through: settled)
-        lastPublisherService = Date()
+        lastPublisherService = now()
         if let number = release.confirmedBatch { pending.confirmedBatch = max(pending.confirmedBatch ?? number, number) }
-        if let tag = release.ackThrough {
-            try consumer.ack(deliveryTag: tag, multiple: true, channel: BatonTopology.CoordinatorChannel.results)
-        }
+        if let receipt = release.ackThrough { try broker.ackReports(through: receipt) }
     }
 }

@@ -20,17 +20,12 @@ extension CoordinatorLoop {
 
     /// Reads every watched queue's message count (one queue.declare each) into `baton_tasks_waiting`.
     func readQueueDepths(_ metrics: CoordinatorMetrics) throws {
-        lastDepthReading = Date()
-        guard let publisher else { return }
+        lastDepthReading = now()
+        guard connected else { return }
         for queue in watchedQueues {
-            let count = try BatonTopology.taskQueueDepth(pool: queue.pool, procedure: queue.procedure, on: publisher)
-            metrics.tasksWaiting(pool: queue.pool, procedure: queue.procedure, count: Int(count))
+            let count = try broker.taskQueueDepth(pool: queue.pool, procedure: queue.procedure)
+            metrics.tasksWaiting(pool: queue.pool, procedure: queue.procedure, count: count)
         }
-        lastPublisherService = Date()
-    }
-
-    /// The header that tells workers when a task was published (queued-to-started).
-    func queuedAtHeaders() -> [String: AMQPFieldValue] {
-        [BatonTopology.queuedAtHeader: .int(Int64((Date().timeIntervalSince1970 * 1000).rounded()))]
+        lastPublisherService = now()
     }
 }

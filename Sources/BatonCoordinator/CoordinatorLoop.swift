@@ -16,11 +16,10 @@ final class CoordinatorLoop: @unchecked Sendable {
     private let configuration: CoordinatorConfiguration
     var logger: Logger { configuration.logger }
 
-    var store: Store?
-    var consumer: AMQPConnection?
-    var publisher: AMQPConnection?
-    /// Routing keys whose task queue this connection declared.
-    var declaredQueues: Set<String> = []
+    var store: (any CoordinatorStore)?
+    /// The broker seam, connected while `connected` is true.
+    let broker: any CoordinatorBroker
+    var connected = false
 
     /// Unfinished runs, as their state machines.
     var runs: [String: RunState] = [:]
@@ -28,9 +27,9 @@ final class CoordinatorLoop: @unchecked Sendable {
     var finished = RecentSet<String>(capacity: 10_000)
     private var lastPoll = Date.distantPast
     /// librabbitmq answers broker heartbeats only inside a call: an idle publisher is serviced every second.
-    var lastPublisherService = Date()
+    var lastPublisherService = Date.distantPast
     private var leases: LeaseTracker
-    private var lastLeaseCheck = Date()
+    private var lastLeaseCheck = Date.distantPast
     private let receive: ReceivePolicy
     var pending = PendingBatch()
     /// Committed batches whose results are acked once the broker confirmed their tasks.
@@ -62,8 +61,12 @@ final class CoordinatorLoop: @unchecked Sendable {
     var watchedQueues: Set<QueueName> = []
     var lastDepthReading = Date.distantPast
 
+    /// The time, from the configuration's clock (the simulator's is virtual): no decision reads `Date()`.
+    func now() -> Date { configuration.clock() }
+
     init(configuration: CoordinatorConfiguration) {
         self.configuration = configuration
+        broker = configuration.makeBroker()
         leases = LeaseTracker(lease: configuration.lease)
         receive = ReceivePolicy(batchSize: configuration.batchSize)
     }
@@ -92,7 +95,7 @@ final class CoordinatorLoop: @unchecked Sendable {
                 logger.error("coordinator: \(error); reconnecting in \(String(format: "%.1f", delay)) s")
                 disconnect()
                 health.beat(quietFor: delay)
-                stop.wait(delay)
+                _ = configuration.pause(delay, stop)
             }
         }
         disconnect()
@@ -104,7 +107,7 @@ final class CoordinatorLoop: @unchecked Sendable {
 
     private func connect() throws {
         health.beat()
-        let store = try Store(url: configuration.databaseURL)
+        let store = try configuration.makeStore()
         try store.requireSchema()
         health.set("postgresql", connected: true)
         // Only one coordinator may write run state. The others wait as hot standbys and take
@@ -118,7 +121,7 @@ final class CoordinatorLoop: @unchecked Sendable {
             }
             announced = true
             health.beat()
-            if stop.wait(1) { store.close(); return }
+            if configuration.pause(1, stop) { store.close(); return }
         }
         if announced { logger.info("taking over as the leading coordinator") }
         health.set(role: .starting)
@@ -126,28 +129,14 @@ final class CoordinatorLoop: @unchecked Sendable {
         try store.listenForWork()
         self.store = store
 
-        let publisher = try AMQPConnection(url: configuration.amqpURL, connectionName: "baton-coordinator-publish")
-        try publisher.enableConfirms()
-        try BatonTopology.declareCommon(on: publisher)
-        self.publisher = publisher
-        declaredQueues = []
+        try broker.connect(prefetch: configuration.batchSize * 2)
+        connected = true
         backlog.reset()
         lastSequence = 0
 
-        let consumer = try AMQPConnection(url: configuration.amqpURL, connectionName: "baton-coordinator-consume")
-        let channels = BatonTopology.CoordinatorChannel.self
-        try consumer.setPrefetch(UInt16(clamping: configuration.batchSize * 2), channel: channels.results)
-        try consumer.consume(queue: BatonTopology.resultsQueue, channel: channels.results)
-        try consumer.openChannel(channels.heartbeats)
-        try consumer.consume(queue: BatonTopology.heartbeatsQueue, noAck: true, channel: channels.heartbeats)
-        try consumer.openChannel(channels.deadLetters)
-        try consumer.setPrefetch(100, channel: channels.deadLetters)
-        try consumer.consume(queue: BatonTopology.deadLettersQueue, channel: channels.deadLetters)
-        self.consumer = consumer
-
         // Leases count from the last heartbeat the database saw, so a restart forgets no worker.
         leases = LeaseTracker(lease: configuration.lease)
-        let now = Date()
+        let now = now()
         for worker in try store.liveWorkers(within: 24 * 3600) {
             leases.heard(worker.id, at: now.addingTimeInterval(-worker.secondsSinceSeen))
         }
@@ -171,7 +160,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         }
         holdingGrants = false
         deliver(admission.grantWaiting())
-        lastPoll = Date()
+        lastPoll = self.now()
         try commit(ackUpTo: nil)
         health.set("rabbitmq", connected: true)
         health.set(role: .leader)
@@ -182,12 +171,12 @@ final class CoordinatorLoop: @unchecked Sendable {
     private func disconnect() {
         health.set(role: .starting)
         health.set("postgresql", connected: false)
-        if consumer != nil { health.set("rabbitmq", connected: false) }
+        if connected { health.set("rabbitmq", connected: false) }
         metrics?.forgetRuns()
         metrics?.leading(false)
         uncountedDeadLetters = 0
-        consumer?.close(); consumer = nil
-        publisher?.close(); publisher = nil
+        broker.close()
+        connected = false
         store?.close(); store = nil
         runs = [:]
         runTimers = TimerQueue()
@@ -201,8 +190,10 @@ final class CoordinatorLoop: @unchecked Sendable {
 
     // MARK: - One batch
 
-    private func step() throws {
-        guard let store, let consumer else {
+    /// One turn of the loop: notifications, polls, timers, leases, then a batch of messages,
+    /// committed, published and (once confirmed) acked. The simulator calls it directly.
+    func step() throws {
+        guard let store, connected else {
             if !stop.isSet { throw CoordinatorError("not connected") }
             return
         }
@@ -214,63 +205,59 @@ final class CoordinatorLoop: @unchecked Sendable {
             case .newRequest: requestsWaiting = true
             }
         }
-        if Date().timeIntervalSince(lastPoll) >= configuration.pollInterval {
-            lastPoll = Date()
+        if now().timeIntervalSince(lastPoll) >= configuration.pollInterval {
+            lastPoll = now()
             if !unrecordedFailures.isEmpty { try recordFailures() }
             for id in try store.activeRunIDs() where runs[id] == nil { try startRun(id) }
             requestsWaiting = true
         }
         if requestsWaiting { try takeRequests() }
-        if let wake = nextWakeUp, wake <= Date() { fireTimers() }
-        if Date().timeIntervalSince(lastLeaseCheck) >= leases.checkInterval { expireLeases() }
+        if let wake = nextWakeUp, wake <= now() { fireTimers() }
+        if now().timeIntervalSince(lastLeaseCheck) >= leases.checkInterval { expireLeases() }
 
-        if let metrics, Date().timeIntervalSince(lastDepthReading) >= metrics.queueDepthInterval { try readQueueDepths(metrics) }
+        if let metrics, now().timeIntervalSince(lastDepthReading) >= metrics.queueDepthInterval { try readQueueDepths(metrics) }
 
-        if Date().timeIntervalSince(lastPublisherService) >= 1 {
-            try publisher?.processIncoming(timeout: 0)
-            lastPublisherService = Date()
+        if now().timeIntervalSince(lastPublisherService) >= 1 {
+            try broker.keepAlive()
+            lastPublisherService = now()
         }
 
-        var lastResultTag: UInt64?
-        var lastDeadLetterTag: UInt64?
+        var lastReport: BrokerReceipt?
+        var lastDeadLetter: BrokerReceipt?
         var received = 0
-        let channels = BatonTopology.CoordinatorChannel.self
-        // While confirms are due, the wait also ends when they arrive on the publisher's socket
-        // (over TLS, which cannot be polled that way, it is kept short instead).
-        let confirmsDue = !backlog.isEmpty
-        let watching = confirmsDue ? publisher?.socketDescriptor : nil
-        while let policyWait = receive.wait(received: received, hasPending: pending.hasDecisions, nextWakeUp: nextWakeUp, now: Date()),
-            let delivery = try consumer.nextDelivery(
-                timeout: confirmsDue && consumer.url.useTLS ? min(policyWait, 0.002) : policyWait, watching: watching)
+        while let wait = receive.wait(received: received, hasPending: pending.hasDecisions, nextWakeUp: nextWakeUp, now: now()),
+            let message = try broker.receive(timeout: wait, confirmsDue: !backlog.isEmpty)
         {
             received += 1
-            switch delivery.channel {
-            case channels.heartbeats:
-                handleHeartbeat(delivery)
-            case channels.deadLetters:
-                lastDeadLetterTag = delivery.deliveryTag
-                try handleDeadLetter(delivery)
-            default:
+            switch message {
+            case let .heartbeat(body):
+                handleHeartbeat(body)
+            case let .deadLetter(body, deliveries, queue, receipt):
+                lastDeadLetter = receipt
+                try handleDeadLetter(body, deliveries: deliveries, queue: queue)
+            case let .report(body, receipt):
                 let report: ReportMessage
                 do {
-                    report = try ReportMessage(decoding: delivery.body)
+                    report = try ReportMessage(decoding: body)
                 } catch {
                     logger.warning("dead-lettering a report: \(error)")
-                    try consumer.reject(deliveryTag: delivery.deliveryTag, requeue: false, channel: channels.results)
+                    try broker.rejectReport(receipt)
                     continue
                 }
-                lastResultTag = delivery.deliveryTag
-                if try startRun(report.runID) { record(report.runID, runs[report.runID]!.handle(report.event)) }
+                lastReport = receipt
+                if try startRun(report.runID) {
+                    record(report.runID, runs[report.runID]!.handle(report.event, at: now(), random: configuration.random))
+                }
             }
         }
         try settleConfirms()
-        try commit(ackUpTo: lastResultTag)
-        if let tag = lastDeadLetterTag { try consumer.ack(deliveryTag: tag, multiple: true, channel: channels.deadLetters) }
+        try commit(ackUpTo: lastReport)
+        if let lastDeadLetter { try broker.ackDeadLetters(through: lastDeadLetter) }
     }
 
-    private func handleHeartbeat(_ delivery: AMQPDelivery) {
+    private func handleHeartbeat(_ body: [UInt8]) {
         let beat: WorkerHeartbeat
-        do { beat = try WorkerHeartbeat(decoding: delivery.body) } catch {
+        do { beat = try WorkerHeartbeat(decoding: body) } catch {
             logger.warning("ignored a heartbeat: \(error)")
             return
         }
@@ -280,42 +267,42 @@ final class CoordinatorLoop: @unchecked Sendable {
             leases.stopped(beat.id)
             logger.info("worker \(beat.id) stopped")
         } else {
-            leases.heard(beat.id, at: Date())
+            leases.heard(beat.id, at: now())
         }
     }
 
     /// A dead-lettered task fails its node; anything else on the dead-letter queue is only logged.
-    private func handleDeadLetter(_ delivery: AMQPDelivery) throws {
+    private func handleDeadLetter(_ body: [UInt8], deliveries: Int, queue: String?) throws {
         let task: TaskDispatch
-        do { task = try TaskDispatch(decoding: delivery.body) } catch {
-            let queue = delivery.headers[BatonTopology.firstDeathQueueHeader]?.stringValue ?? "?"
-            logger.warning("dead letter from \(queue) that is not a task (\(delivery.body.count) bytes; \(error)); dropped")
+        do { task = try TaskDispatch(decoding: body) } catch {
+            logger.warning("dead letter from \(queue ?? "?") that is not a task (\(body.count) bytes; \(error)); dropped")
             return
         }
-        let deliveries = delivery.headers[BatonTopology.deliveriesHeader]?.intValue ?? 1
         let reason =
             "the task was dead-lettered after \(deliveries) deliveries without a result: it keeps killing (or losing) the worker that runs it"
         logger.error("run \(task.runID) node \(task.key) attempt \(task.attempt): \(reason)")
         guard try startRun(task.runID) else { return }
         uncountedDeadLetters += 1
-        record(task.runID, runs[task.runID]!.handle(.deadLettered(key: task.key, attempt: task.attempt, reason: reason)))
+        record(
+            task.runID,
+            runs[task.runID]!.handle(.deadLettered(key: task.key, attempt: task.attempt, reason: reason), at: now(), random: configuration.random))
     }
 
     /// Sends `.tick` to every run whose earliest timer or deadline is due, and arms each again.
     private func fireTimers() {
-        let now = Date()
+        let now = now()
         for id in runTimers.takeDue(at: now) where runs[id] != nil {
-            record(id, runs[id]!.handle(.tick, at: now))
+            record(id, runs[id]!.handle(.tick, at: now, random: configuration.random))
             runTimers.set(id, at: runs[id]?.nextWakeUp)
         }
     }
 
     /// Workers silent for longer than the lease lose what they run: it goes out again as new attempts.
     private func expireLeases() {
-        lastLeaseCheck = Date()
-        for worker in leases.expired(at: Date()) {
+        lastLeaseCheck = now()
+        for worker in leases.expired(at: now()) {
             logger.warning("worker \(worker) missed its lease (\(Int(configuration.lease)) s without a heartbeat); re-dispatching its attempts")
-            for id in Array(runs.keys) { record(id, runs[id]!.handle(.workerLost(worker: worker))) }
+            for id in Array(runs.keys).sorted() { record(id, runs[id]!.handle(.workerLost(worker: worker), at: now(), random: configuration.random)) }
         }
     }
 
@@ -331,10 +318,12 @@ final class CoordinatorLoop: @unchecked Sendable {
             }
             switch request.kind {
             case .cancel:
-                record(request.runID, runs[request.runID]!.handle(.cancel(reason: request.reason ?? "cancelled")))
+                record(
+                    request.runID,
+                    runs[request.runID]!.handle(.cancel(reason: request.reason ?? "cancelled"), at: now(), random: configuration.random))
             case .retry:
                 let wasTerminal = runs[request.runID]!.status.isTerminal
-                record(request.runID, runs[request.runID]!.handle(.retry(from: request.node)))
+                record(request.runID, runs[request.runID]!.handle(.retry(from: request.node), at: now(), random: configuration.random))
                 if wasTerminal && !runs[request.runID]!.status.isTerminal { logger.info("run \(request.runID) retried") }
             }
             if runs[request.runID]!.status.isTerminal && !pending.order.contains(request.runID) {
@@ -381,10 +370,10 @@ final class CoordinatorLoop: @unchecked Sendable {
         runs[id] = state
         // Workers that run its nodes get a lease from now, in case they died while no coordinator ran.
         for node in runs[id]!.nodes.values where node.status == .running {
-            if let worker = node.worker { leases.expect(worker, at: Date()) }
+            if let worker = node.worker { leases.expect(worker, at: now()) }
         }
         // `state` is not used from here on: the run's only copy is in `runs`, so starting it does not copy its nodes.
-        record(id, runs[id]!.handle(.start))
+        record(id, runs[id]!.handle(.start, at: now(), random: configuration.random))
         logger.debug("run \(id): loaded \(nodeCount) nodes in \(loaded - began), started in \(clock.now - loaded)")
         return true
     }
@@ -398,7 +387,7 @@ final class CoordinatorLoop: @unchecked Sendable {
             switch command {
             case let .acquire(request):
                 if let lookup = request.cache, let hit = cacheHit(lookup), runs[runID] != nil {
-                    record(runID, runs[runID]!.handle(.cached(key: request.key, hit: hit)))
+                    record(runID, runs[runID]!.handle(.cached(key: request.key, hit: hit), at: now(), random: configuration.random))
                 } else {
                     deliver(admission.request(runID: runID, request))
                 }
@@ -439,16 +428,16 @@ final class CoordinatorLoop: @unchecked Sendable {
             return
         }
         if let lookup = entry.cache, let hit = cacheHit(lookup) {
-            record(entry.runID, runs[entry.runID]!.handle(.cached(key: entry.key, hit: hit)))
+            record(entry.runID, runs[entry.runID]!.handle(.cached(key: entry.key, hit: hit), at: now(), random: configuration.random))
         } else {
-            record(entry.runID, runs[entry.runID]!.handle(.admitted(key: entry.key)))
+            record(entry.runID, runs[entry.runID]!.handle(.admitted(key: entry.key), at: now(), random: configuration.random))
         }
     }
 
     /// The newest cached output for `lookup`, this batch's first. A store error counts as a miss (the node runs).
     private func cacheHit(_ lookup: CacheLookup) -> CacheHit? {
         if let hit = uncommittedCache[lookup.claim.name] { return hit }
-        do { return try store?.cacheLookup(lookup) } catch {
+        do { return try store?.cacheLookup(lookup, now: now()) } catch {
             logger.warning("cache lookup for \(lookup.procedure) failed (the node runs): \(error)")
             return nil
         }
@@ -503,7 +492,7 @@ final class CoordinatorLoop: @unchecked Sendable {
                 let code = StoreFailure.sqlState(of: error) ?? "?"
                 logger.warning("\(what) failed with SQLSTATE \(code), retrying in \(String(format: "%.2f", delay)) s: \(error)")
                 health.beat(quietFor: delay)
-                if stop.wait(delay) { throw error }
+                if configuration.pause(delay, stop) { throw error }
             }
         }
     }

@@ -1,3 +1,4 @@
+import BatonAMQP
 import Testing
 
 @testable import BatonCoordinator
@@ -42,4 +43,9 @@ struct ConfirmBacklogTests {
         #expect(backlog.isEmpty)
         #expect(backlog.settled(through: 2) == .init(ackThrough: nil, confirmedBatch: nil))
     }
+}
+
+/// Receipts of one connection, written as their delivery tags.
+extension BrokerReceipt: ExpressibleByIntegerLiteral {
+    public init(integerLiteral tag: UInt64) { self.init(generation: 1, tag: tag) }
 }

@@ -1,0 +1,13 @@
+/// A delivery's handle for acking or rejecting it, opaque to the callers of a broker seam: which
+/// connection (generation) and delivery tag it stands for is the seam's business. A receipt from a
+/// connection that has since been replaced acks nothing (the broker gives that message out again).
+public struct BrokerReceipt: Sendable, Hashable {
+    let generation: Int
+    let tag: UInt64
+
+    /// For the seam's implementations (the in-memory twin included).
+    public init(generation: Int, tag: UInt64) {
+        self.generation = generation
+        self.tag = tag
+    }
+}

@@ -1,0 +1,39 @@
+import Baton
+import Foundation
+
+/// The coordinator's side of the store seam: everything the coordinator reads and writes.
+/// `Store` (PostgreSQL through libpq) is the production type; the cluster simulator has an
+/// in-memory twin with the same semantics (one transaction per `apply`, errors by `StoreFailure` class).
+public protocol CoordinatorStore: AnyObject {
+    /// Fails with a clear message if the schema is missing or out of date.
+    func requireSchema() throws
+    /// Tries to become the leading coordinator; held until `close()` (or the session ends).
+    func tryLeadership() throws -> Bool
+    /// Starts hearing of new runs and requests.
+    func listenForWork() throws
+    /// What was heard since the last call, waiting up to `timeout` seconds for the first.
+    func notifications(timeout: Double) throws -> [StoreNotification]
+    /// Workers heard from within `seconds`.
+    func liveWorkers(within seconds: Double?) throws -> [WorkerRow]
+    /// The admission table as stored.
+    func loadHolds() throws -> [AdmissionTable.Entry]
+    /// Ids of unfinished runs, oldest first.
+    func activeRunIDs() throws -> [String]
+    /// Cancel and retry requests not handled yet.
+    func openRequests() throws -> [RunRequest]
+    /// A run's scheduler state as stored, or nil if there is no such run.
+    func loadRun(_ id: String) throws -> RunState?
+    /// Records a batch of decisions in one transaction; returns the batch number when it queued tasks.
+    func apply(
+        _ batch: [(runID: String, commands: [SchedulerCommand])], heartbeats: [WorkerHeartbeat], handledRequests: [Int],
+        confirmedBatch: Int64?, holds: [HoldChange], now: Date
+    ) throws -> Int64?
+    /// The newest cached output for `lookup` within its ttl.
+    func cacheLookup(_ lookup: CacheLookup, now: Date) throws -> CacheHit?
+    /// Ends a run that cannot go on, with `error`, releasing its holds.
+    func failRun(_ id: String, error: String) throws
+    /// Closes the connection (giving up leadership).
+    func close()
+}
+
+extension Store: CoordinatorStore {}
