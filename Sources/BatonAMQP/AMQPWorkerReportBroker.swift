@@ -1,0 +1,45 @@
+/// A worker's publishing connection over librabbitmq: reports to the results queue, heartbeats
+/// to the heartbeats queue, both through the default exchange, confirmed.
+public final class AMQPWorkerReportBroker: WorkerReportBroker, @unchecked Sendable {
+    // Safe: used by the worker's publisher thread only (the protocol's contract).
+    private let url: String
+    private let connectionName: String
+    private var connection: AMQPConnection?
+
+    public init(url: String, connectionName: String) {
+        self.url = url
+        self.connectionName = connectionName
+    }
+
+    public func connect() throws {
+        close()
+        let c = try AMQPConnection(url: url, connectionName: connectionName)
+        try c.enableConfirms()
+        try BatonTopology.declareCommon(on: c)
+        connection = c
+    }
+
+    public func close() {
+        connection?.close()
+        connection = nil
+    }
+
+    private func require() throws -> AMQPConnection {
+        guard let connection else { throw AMQPError(.connectionLost, "not connected", operation: "publish") }
+        return connection
+    }
+
+    public func publishReport(_ body: [UInt8]) throws -> UInt64 {
+        try require().publish(exchange: "", routingKey: BatonTopology.resultsQueue, body: body, persistent: true)
+    }
+
+    public func publishHeartbeat(_ body: [UInt8]) throws -> UInt64 {
+        try require().publish(exchange: "", routingKey: BatonTopology.heartbeatsQueue, body: body, persistent: false)
+    }
+
+    public func confirmed(timeout: Double, wakeup: AMQPWakeup?) throws -> UInt64 {
+        try require().readConfirms(timeout: timeout, wakeup: wakeup)
+    }
+
+    public func waitForConfirms() throws { try require().waitForConfirms() }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// A worker's consuming connection over librabbitmq: a channel for tasks, one for cancel signals
+/// (a queue of its own, deleted with the connection) and one for confirmed re-publishing.
+public final class AMQPWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable {
+    // Safe: used by the worker's consumer thread only (the protocol's contract).
+    private let url: String
+    private let connectionName: String
+    private let heartbeatSeconds: Int
+    private var connection: AMQPConnection?
+    private var consumerTags: [String] = []
+    private var generation = 0
+
+    private enum Channel {
+        static let tasks = BatonTopology.WorkerChannel.tasks
+        static let control = BatonTopology.WorkerChannel.control
+        static let republish = BatonTopology.WorkerChannel.republish
+    }
+
+    public init(url: String, connectionName: String, heartbeatSeconds: Int) {
+        self.url = url
+        self.connectionName = connectionName
+        self.heartbeatSeconds = heartbeatSeconds
+    }
+
+    public var needsPolling: Bool { connection?.url.useTLS == true }
+
+    public func connect(pools: [String], procedures: [String], prefetch: Int, consume: Bool) throws {
+        close()
+        generation += 1
+        let c = try AMQPConnection(url: url, heartbeatSeconds: heartbeatSeconds, connectionName: connectionName)
+        try BatonTopology.declareCommon(on: c, channel: Channel.tasks)
+        var queues: [String] = []
+        for pool in pools {
+            for procedure in procedures {
+                queues.append(try BatonTopology.declareTaskQueue(pool: pool, procedure: procedure, on: c, channel: Channel.tasks))
+            }
+        }
+        try c.setPrefetch(UInt16(clamping: prefetch), shared: true, channel: Channel.tasks)
+        consumerTags = []
+        if consume {
+            for queue in queues { consumerTags.append(try c.consume(queue: queue, channel: Channel.tasks)) }
+        }
+        try c.openChannel(Channel.republish)
+        try c.enableConfirms(channel: Channel.republish)
+        try c.openChannel(Channel.control)
+        let control = try BatonTopology.declareControlQueue(on: c, channel: Channel.control)
+        try c.consume(queue: control, noAck: true, channel: Channel.control)
+        connection = c
+    }
+
+    public func stopConsuming() {
+        for tag in consumerTags { try? connection?.cancelConsumer(tag: tag, channel: Channel.tasks) }
+        consumerTags = []
+    }
+
+    public func close() {
+        connection?.close()
+        connection = nil
+    }
+
+    private func require() throws -> AMQPConnection {
+        guard let connection else { throw AMQPError(.connectionLost, "not connected", operation: "consume") }
+        return connection
+    }
+
+    public func receive(timeout: Double, wakeup: AMQPWakeup?) throws -> WorkerInbound? {
+        guard let delivery = try require().nextDelivery(timeout: timeout, wakeup: wakeup) else { return nil }
+        if delivery.channel == Channel.control { return .control(body: delivery.body) }
+        let queuedAt = delivery.headers[BatonTopology.queuedAtHeader]?.intValue.map { Date(timeIntervalSince1970: Double($0) / 1000) }
+        return .task(
+            InboundTask(
+                body: delivery.body, redelivered: delivery.redelivered,
+                deliveries: delivery.headers[BatonTopology.deliveriesHeader]?.intValue.map { Int($0) }, queuedAt: queuedAt,
+                receipt: BrokerReceipt(generation: generation, tag: delivery.deliveryTag), exchange: delivery.exchange,
+                routingKey: delivery.routingKey, priority: delivery.priority, headers: delivery.headers))
+    }
+
+    public func ack(_ receipt: BrokerReceipt) throws {
+        guard receipt.generation == generation else { return }  // taken on a lost connection: the broker gives it out again
+        try require().ack(deliveryTag: receipt.tag, channel: Channel.tasks)
+    }
+
+    public func reject(_ receipt: BrokerReceipt, requeue: Bool) throws {
+        guard receipt.generation == generation else { return }
+        try require().reject(deliveryTag: receipt.tag, requeue: requeue, channel: Channel.tasks)
+    }
+
+    public func republish(_ task: InboundTask, deliveries: Int) throws {
+        let c = try require()
+        try c.publish(
+            exchange: task.exchange, routingKey: task.routingKey, body: task.body, persistent: true, priority: task.priority,
+            headers: [BatonTopology.deliveriesHeader: .int(Int64(deliveries))], channel: Channel.republish)
+        try c.waitForConfirms(channel: Channel.republish)
+        try ack(task.receipt)
+    }
+
+    public func handBack(_ tasks: [InboundTask]) throws {
+        let c = try require()
+        let mine = tasks.filter { $0.receipt.generation == generation }
+        guard !mine.isEmpty else { return }
+        do {
+            for task in mine {
+                try c.publish(
+                    exchange: task.exchange, routingKey: task.routingKey, body: task.body, persistent: true, priority: task.priority,
+                    headers: task.headers, channel: Channel.republish)
+            }
+            try c.waitForConfirms(channel: Channel.republish)
+            for task in mine { try ack(task.receipt) }
+        } catch {
+            for task in mine { try? reject(task.receipt, requeue: true) }
+            throw error
+        }
+    }
+}

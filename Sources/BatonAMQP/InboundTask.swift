@@ -1,0 +1,49 @@
+import Foundation
+
+/// A task delivered to a worker, with what the worker may know of it; how it was routed (and its
+/// headers) stays with the broker seam, which needs it to publish the task again.
+public struct InboundTask: Sendable, Equatable {
+    public let body: [UInt8]
+    /// The broker delivered it before (to a worker that never acked it).
+    public let redelivered: Bool
+    /// How many deliveries without a result the task has had, by the count it carries (nil: none).
+    public let deliveries: Int?
+    /// When the coordinator published it, if it said.
+    public let queuedAt: Date?
+    public let receipt: BrokerReceipt
+    /// The seam's own: where it came from and what it carried.
+    let exchange: String
+    let routingKey: String
+    let priority: UInt8?
+    let headers: [String: AMQPFieldValue]
+
+    /// For the seam's implementations (the in-memory twin included).
+    public init(
+        body: [UInt8], redelivered: Bool, deliveries: Int?, queuedAt: Date?, receipt: BrokerReceipt, routingKey: String,
+        priority: UInt8?
+    ) {
+        self.init(
+            body: body, redelivered: redelivered, deliveries: deliveries, queuedAt: queuedAt, receipt: receipt,
+            exchange: BatonTopology.tasksExchange, routingKey: routingKey, priority: priority, headers: [:])
+    }
+
+    init(
+        body: [UInt8], redelivered: Bool, deliveries: Int?, queuedAt: Date?, receipt: BrokerReceipt, exchange: String,
+        routingKey: String, priority: UInt8?, headers: [String: AMQPFieldValue]
+    ) {
+        self.body = body
+        self.redelivered = redelivered
+        self.deliveries = deliveries
+        self.queuedAt = queuedAt
+        self.receipt = receipt
+        self.exchange = exchange
+        self.routingKey = routingKey
+        self.priority = priority
+        self.headers = headers
+    }
+
+    /// The routing key it came with (for the in-memory twin).
+    public var route: String { routingKey }
+    /// Its priority (for the in-memory twin).
+    public var taskPriority: UInt8? { priority }
+}

@@ -1,0 +1,26 @@
+/// A worker's consuming side of the messaging seam: tasks of the procedures it serves (with a
+/// prefetch shared by all of them) and cancel signals, acks and rejects, and the confirmed
+/// re-publishing of tasks (with their delivery count, or handed back as they came).
+/// `AMQPWorkerTaskBroker` is the production type; the simulator has an in-memory twin.
+/// Used by one thread at a time.
+public protocol WorkerTaskBroker: AnyObject {
+    /// Connects, declares the queues of `procedures` in `pools`, and (if `consume`) starts taking
+    /// tasks, at most `prefetch` unacked at once; also starts hearing cancel signals.
+    func connect(pools: [String], procedures: [String], prefetch: Int, consume: Bool) throws
+    /// Stops taking tasks (those delivered stay delivered).
+    func stopConsuming()
+    /// Closes the connection: unacked tasks go back to their queues. Safe to call more than once.
+    func close()
+    /// The next message, waiting up to `timeout` seconds (ended early by `wakeup`).
+    func receive(timeout: Double, wakeup: AMQPWakeup?) throws -> WorkerInbound?
+    /// Acks a task: it is done with (its result is confirmed, or it is dropped).
+    func ack(_ receipt: BrokerReceipt) throws
+    /// Rejects a task: back to its queue (`requeue`), or to the dead-letter queue.
+    func reject(_ receipt: BrokerReceipt, requeue: Bool) throws
+    /// Publishes `task` again carrying `deliveries` as its count (confirmed), then acks this copy.
+    func republish(_ task: InboundTask, deliveries: Int) throws
+    /// Publishes tasks that never ran back to their queues as they came (confirmed), then acks the copies.
+    func handBack(_ tasks: [InboundTask]) throws
+    /// True when `receive` cannot be woken by a `wakeup` (TLS): callers then poll more often.
+    var needsPolling: Bool { get }
+}
