@@ -9,8 +9,8 @@ import CYaml
 /// nested aliases (a "billion laughs") would cost minutes and gigabytes. Each anchor's expanded size
 /// is remembered when its node ends, so an alias costs one addition here. Aliases may add `limit`
 /// nodes, or `perNodeWritten` for each node the text writes if that is more (a large graph that merges
-/// its defaults into every node adds a few per node): then a document costs at most a fixed amount,
-/// or a few times what its length does, more than without aliases.
+/// its defaults into every node adds a few per node): so aliases make a document cost at most a
+/// fixed amount more, or ten times as much, as it would without them.
 enum AliasExpansion {
     /// Throws at the alias with which the nodes aliases add pass what is allowed. A text libyaml
     /// cannot parse passes: Yams then reports the problem in its words.
