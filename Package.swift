@@ -69,7 +69,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "baton", dependencies: [
-            "Baton", "BatonDemo", "BatonStore", "BatonPostgres", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonTesting",
+            "Baton", "BatonDemo", "BatonStore", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonTesting",
             "BatonYAML", "BatonDrawing", "BatonHTTP", "BatonDashboard",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -84,10 +84,10 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "BatonChaos", dependencies: [
-            "Baton", "BatonDemo", "BatonStore", "BatonPostgres", "BatonAMQP", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Baton", "BatonDemo", "BatonStore", "BatonAMQP", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "BatonBenchmark", dependencies: [
-            "Baton", "BatonStore", "BatonPostgres", "BatonAMQP", "BatonCoordinator", "BatonWorker",
+            "Baton", "BatonStore", "BatonAMQP", "BatonCoordinator", "BatonWorker",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "BatonPostgresTests", dependencies: ["BatonPostgres"]),

@@ -1,4 +1,4 @@
-import BatonPostgres
+import BatonStore
 import Foundation
 
 /// Counts the PostgreSQL rows written (inserted, updated or deleted) in schema `baton`.
@@ -12,22 +12,14 @@ import Foundation
 /// coordinator's counts visible. Hence ``settled(quietRows:)``: wait until the sum has stayed
 /// (nearly) still for longer than that interval, with a deadline.
 final class RowCounter {
-    private let sql: PGConnection
+    private let store: Store
 
     init(databaseURL: String) throws {
-        sql = try PGConnection(url: databaseURL)
-        // Each read is its own transaction, so the default stats_fetch_consistency (cache) never serves a stale snapshot.
+        store = try Store(url: databaseURL)  // a connection of its own, beside the cluster's
     }
 
     /// The current sum, as visible now.
-    func current() throws -> Int64 {
-        try sql.query(
-            """
-            select coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)::bigint as n
-            from pg_stat_user_tables where schemaname = 'baton'
-            """
-        ).int64(0, "n") ?? 0
-    }
+    func current() throws -> Int64 { try store.rowsWritten() }
 
     /// The sum once every backend's writes so far are visible: it moved by at most `quietRows`
     /// (worker heartbeats keep updating `baton.workers`) over the last `window` seconds. After
@@ -52,22 +44,19 @@ final class RowCounter {
     /// nodes, edges and events: unfinished ones would be scheduled again by the coordinator and
     /// flood the broker, finished ones slow the tables down. Returns how many.
     func dropBenchmarkRuns() throws -> Int {
-        try sql.execute("delete from baton.runs where name like 'bench-%'")
+        try store.deleteRuns(namePrefix: "bench-")
     }
 
     /// Forgets every registered worker: before the benchmark starts a cluster, any left are gone,
     /// and a coordinator would otherwise expire their leases in the middle of a measurement.
     func dropWorkers() throws {
-        _ = try sql.execute("delete from baton.workers")
+        try store.deleteWorkers()
     }
 
     /// How many slots each of these worker processes registered with (from its heartbeats).
     func slots(ofWorkerPIDs pids: [Int]) throws -> [Int] {
-        let r = try sql.query(
-            "select slots from baton.workers where pid = any($1::int[]) order by last_seen_at desc limit $2",
-            [PGArray.literal(pids.map(String.init)), String(pids.count)])
-        return (0..<r.rowCount).compactMap { r.int($0, "slots") }
+        try store.workerSlots(ofPIDs: pids)
     }
 
-    func close() { sql.close() }
+    func close() { store.close() }
 }

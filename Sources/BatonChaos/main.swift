@@ -10,7 +10,6 @@ import ArgumentParser
 import Baton
 import BatonAMQP
 import BatonDemo
-import BatonPostgres
 import BatonStore
 import Foundation
 
@@ -107,7 +106,7 @@ do {
     amqp.close()
 } catch {
     fail(
-        "cannot prepare \(redactedURL(databaseURL)) and \(amqpURL): \(error) (run `deploy/local/services.sh up` and `deploy/local/services.sh chaos-env`)"
+        "cannot prepare \(Store.redacted(databaseURL)) and \(amqpURL): \(error) (run `deploy/local/services.sh up` and `deploy/local/services.sh chaos-env`)"
     )
 }
 

@@ -18,11 +18,17 @@ public struct YAMLDocument: Sendable {
     public let marks: [String: YAMLMark]
 
     /// Parses `bytes` (UTF-8). `maxDepth` bounds nesting; `maxBytes` bounds the size of the JSON the
-    /// document expands to, so aliases repeating a large part cannot blow up.
-    public static func parse(_ bytes: [UInt8], maxDepth: Int = 64, maxBytes: Int = 64 << 20) throws(YAMLError) -> YAMLDocument {
+    /// document expands to, so aliases repeating a large part cannot blow up; `maxAliasedNodes` bounds
+    /// the nodes (scalars, lists, mappings) aliases add, counted before any is expanded, so nested aliases
+    /// cannot either. Aliases may add that many nodes, or ten for each node written if that is more:
+    /// a large graph may merge its defaults (`<<: *defaults`) into every node.
+    public static func parse(
+        _ bytes: [UInt8], maxDepth: Int = 64, maxBytes: Int = 64 << 20, maxAliasedNodes: Int = 100_000
+    ) throws(YAMLError) -> YAMLDocument {
         guard let text = String(bytes: bytes, encoding: .utf8) else {
             throw YAMLError(mark: nil, message: "the file is not valid UTF-8")
         }
+        try AliasExpansion.check(bytes, limit: maxAliasedNodes)
         let root: Node?
         do {
             root = try Parser(yaml: text, resolver: Self.resolver).singleRoot()

@@ -1,5 +1,4 @@
 import ArgumentParser
-import BatonPostgres
 import BatonStore
 import Foundation
 

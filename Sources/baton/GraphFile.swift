@@ -11,7 +11,16 @@ enum GraphFile {
     )
         throws -> Graph
     {
-        let bytes = try read(path)
+        try decode(try read(path), path: path, knownProcedures: knownProcedures, input: input, schemas: schemas)
+    }
+
+    /// As `load`, for the bytes `read` took from `path` (which names the file in errors, and whose
+    /// extension says JSON or YAML): a command that reads the file before connecting reads it once.
+    static func decode(
+        _ bytes: [UInt8], path: String, knownProcedures: Set<String>?, input: JSON? = nil, schemas: [String: ProcedureSchema]? = nil
+    )
+        throws -> Graph
+    {
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let decoder = GraphDecoder(knownProcedures: knownProcedures, limits: try Limits.fromEnvironment())
         let decoded: (graph: Graph, yaml: YAMLDocument?)
@@ -45,15 +54,19 @@ enum GraphFile {
         ["valid": false, "error": .string(failure.message)]
     }
 
+    /// The file's bytes, read to its end: a pipe too (`baton submit <(generate-graph)`), which can be read only once.
     static func read(_ path: String) throws -> [UInt8] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CLIFailure("\(path): no such file", exitCode: 2)
         }
         if isDirectory.boolValue { throw CLIFailure("\(path): is a directory, not a graph file", exitCode: 2) }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let file = FileHandle(forReadingAtPath: path) else {
             throw CLIFailure("\(path): cannot read the file (permissions?)", exitCode: 2)
         }
-        return Array(data)
+        defer { try? file.close() }
+        do { return Array(try file.readToEnd() ?? Data()) } catch {
+            throw CLIFailure("\(path): cannot read the file: \(error.localizedDescription)", exitCode: 2)
+        }
     }
 }

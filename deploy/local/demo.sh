@@ -27,6 +27,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# Submit only once the workers have announced the example's procedures: otherwise submit warns,
+# rightly, that no live worker serves them yet. If they do not in time (an example naming a
+# procedure no worker has), the line saying so is shown and submit says the rest.
+PROCEDURES="$( (grep -oE '"?procedure"? *: *"?[A-Za-z0-9._-]+' "$EXAMPLE" || true) | sed -E 's/.*: *"?//' | sort -u | paste -sd, -)"
+echo "demo: baton workers --wait-for ${PROCEDURES:-baton.echo} --timeout 30" >&2
+"$BATON" workers --wait-for "${PROCEDURES:-baton.echo}" --timeout 30 || true
+
+echo
 echo "demo: baton submit $EXAMPLE --wait" >&2
 STATUS=0
 "$BATON" submit "$EXAMPLE" --wait || STATUS=$?

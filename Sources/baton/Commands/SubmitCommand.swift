@@ -24,15 +24,18 @@ struct SubmitCommand: ParsableCommand {
         if let key = idempotencyKey, key.isEmpty || key.count > 200 {
             throw CLIFailure("--idempotency-key must be 1 to 200 characters", exitCode: 2)
         }
+        let bytes: [UInt8]
         let input: JSON?
-        do {  // before any connection
-            _ = try GraphFile.read(file)
+        do {  // before any connection; the file is read this once (it may be a pipe)
+            bytes = try GraphFile.read(file)
             input = try runInput.value()
         } catch let failure as CLIFailure { throw reportingInvalid(failure) }
         let store = try connection.openStore()
         defer { store.close() }
-        // Read once: the known procedures and, after storing, which of them no live worker serves.
-        let liveWorkers = (try? store.liveWorkers()) ?? []
+        // Read once: the known procedures and, after storing, which of them no live worker serves. Without
+        // them every procedure would look unknown: a database error is reported as what it is, and nothing is stored.
+        let liveWorkers: [WorkerRow]
+        do { liveWorkers = try store.liveWorkers() } catch { throw CLIFailure("cannot read the live workers: \(error)") }
         var known: Set<String>? = nil
         if !allowUnknownProcedures {
             known = Set(ProcedureRegistry.demo.names).union(liveWorkers.flatMap(\.procedures))
@@ -41,7 +44,7 @@ struct SubmitCommand: ParsableCommand {
         let schemas = ProcedureRegistry.demo.checkedSchemas.merging(Store.agreedSchemas(of: liveWorkers)) { _, live in live }
         let graph: Graph
         do {
-            graph = try GraphFile.load(file, knownProcedures: known, input: input, schemas: noTypeCheck ? nil : schemas)
+            graph = try GraphFile.decode(bytes, path: file, knownProcedures: known, input: input, schemas: noTypeCheck ? nil : schemas)
         } catch let failure as CLIFailure { throw reportingInvalid(failure) }
         let run: SubmittedRun
         do { run = try store.submit(graph, idempotencyKey: idempotencyKey) } catch let conflict as IdempotencyKeyConflict {

@@ -1,0 +1,26 @@
+import BatonPostgres
+
+extension Store {
+    /// The rows written (inserted, updated or deleted) in schema `baton`, as PostgreSQL's statistics
+    /// show them now: `sum(n_tup_ins + n_tup_upd + n_tup_del)` over `pg_stat_user_tables`. A backend
+    /// flushes its counts some time after its commits (at most once a second, an idle one after
+    /// PGSTAT_IDLE_INTERVAL), so a reader waits for the sum to settle. Each call is a transaction of
+    /// its own, so the statistics snapshot is never a stale one.
+    public func rowsWritten() throws -> Int64 {
+        try connection.query(
+            """
+            select coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)::bigint as n
+            from pg_stat_user_tables where schemaname = 'baton'
+            """
+        ).int64(0, "n") ?? 0
+    }
+
+    /// The slots each of these worker processes registered with, from its latest heartbeat row, most
+    /// recently seen first (at most one row per process id given).
+    public func workerSlots(ofPIDs pids: [Int]) throws -> [Int] {
+        let r = try connection.query(
+            "select slots from baton.workers where pid = any($1::int[]) order by last_seen_at desc limit $2",
+            [PGArray.literal(pids.map(String.init)), String(pids.count)])
+        return (0..<r.rowCount).compactMap { r.int($0, "slots") }
+    }
+}
