@@ -10,6 +10,10 @@ extension Integration {
     @Suite("a worker's publishing connection closed", .serialized)
     @MainActor  // blocking waits here must not starve the cooperative pool the async unit tests need
     struct PublishConnectionTests {
+        /// The broker's forced close reaches the publisher while it reads confirms (it publishes only
+        /// for moments), so this guards the whole path (reconnect, publish again, ack) on real services;
+        /// a publish failing partway through a batch, which lost reports, is pinned down in
+        /// `PublisherStateMachineTests` and `ReportPipelineTests`.
         @Test("closing only the worker's publishing connection while slow nodes run: every node still ends")
         func everyNodeEnds() throws {
             let cluster = TestCluster()
