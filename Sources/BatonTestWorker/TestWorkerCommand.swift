@@ -7,8 +7,8 @@ import Logging
 import ServiceLifecycle
 
 /// `BatonTestWorker`: a worker for Baton's own tests and chaos suite. It serves the
-/// built-in and demo procedures and `test.crash-worker`, which kills its own process:
-/// never run it beside real work.
+/// built-in and demo procedures, `test.crash-worker`, which kills its own process, and
+/// `test.stubborn-sleep`, which ignores cancellation: never run it beside real work.
 @main
 struct TestWorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,6 +25,7 @@ struct TestWorkerCommand: AsyncParsableCommand {
         let logger = Logger(label: "baton.test-worker")
         var registry = ProcedureRegistry.demo
         registry.register(CrashWorkerProcedure())
+        registry.register(StubbornSleepProcedure())
         let url = amqpURL ?? ProcessInfo.processInfo.environment["BATON_AMQP_URL"] ?? "amqp://guest:guest@127.0.0.1:5672/%2f"
         let worker = Worker(
             configuration: WorkerConfiguration(

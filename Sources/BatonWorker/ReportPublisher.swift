@@ -4,26 +4,25 @@ import Foundation
 import Logging
 
 /// The publisher thread: sends reports and heartbeats with publisher confirms, without waiting
-/// for one batch's confirms before publishing the next (`ReportPipeline` keeps what is in
-/// flight), and passes a result's task on to be acked only once the broker confirmed it.
+/// for one batch's confirms before publishing the next, and passes a result's task on to be
+/// acked only once the broker confirmed it. What to do next is `PublisherStateMachine`'s
+/// decision; this thread carries it out and feeds back what happened.
 final class ReportPublisher: @unchecked Sendable {
-    // Safe: `connection`, `pipeline` and the heartbeat counters are touched only by the publisher thread.
+    // Safe: `connection` and `machine` are touched only by the publisher thread.
     private let configuration: WorkerConfiguration
     private let mailbox: WorkerMailbox
     private let startedAt: Date
     private var connection: AMQPConnection?
-    private var pipeline = ReportPipeline(window: ReportPublisher.window)
-    private var lastHeartbeat = Date.distantPast
-    /// Heartbeats sent so far: the first and every `WorkerHeartbeat.schemasEvery`th carry the schemas.
-    private var heartbeatsSent = 0
+    private var machine: PublisherStateMachine
 
-    /// Reports published and not yet confirmed, at most.
+    /// Reports taken and not yet confirmed, at most.
     static let window = 1_000
 
     init(configuration: WorkerConfiguration, mailbox: WorkerMailbox, startedAt: Date) {
         self.configuration = configuration
         self.mailbox = mailbox
         self.startedAt = startedAt
+        machine = PublisherStateMachine(window: Self.window, heartbeatInterval: configuration.heartbeatInterval)
     }
 
     /// Runs until `done()` says there is nothing left to send.
@@ -39,16 +38,16 @@ final class ReportPublisher: @unchecked Sendable {
                     backoff.reset()
                 }
                 try step()
-                if pipeline.isEmpty && mailbox.hasNoReports && done() {
+                if machine.isSettled && mailbox.hasNoReports && done() {
                     // The last heartbeat says this worker is gone, so it leaves `baton workers` at once.
-                    try? connection?.publish(
+                    _ = try? connection?.publish(
                         exchange: "", routingKey: BatonTopology.heartbeatsQueue,
-                        body: heartbeat(stopping: true).encoded(), persistent: false)
+                        body: heartbeat(stopping: true, withSchemas: false).encoded(), persistent: false)
                     try? connection?.waitForConfirms()
                     break
                 }
             } catch {
-                mailbox.putBack(pipeline.takeUnconfirmed())
+                mailbox.putBack(machine.connectionLost())
                 let delay = backoff.delay(after: error)
                 configuration.logger.error("worker publisher: \(error); reconnecting in \(String(format: "%.1f", delay)) s")
                 connection?.close()
@@ -65,24 +64,23 @@ final class ReportPublisher: @unchecked Sendable {
     /// confirms that came, waiting a little for them or for new reports.
     private func step() throws {
         guard let connection else { return }
-        let reports = mailbox.takeReports(limit: pipeline.room)
-        for report in reports {
-            let sequence = try connection.publish(
-                exchange: "", routingKey: BatonTopology.resultsQueue, body: report.body, persistent: true)
-            pipeline.published(report, sequence: sequence)
+        machine.taken(mailbox.takeReports(limit: machine.room))
+        while true {
+            switch machine.next(now: Date()) {
+            case let .publishReport(body):
+                machine.published(
+                    sequence: try connection.publish(exchange: "", routingKey: BatonTopology.resultsQueue, body: body, persistent: true))
+            case let .publishHeartbeat(withSchemas):
+                machine.published(
+                    sequence: try connection.publish(
+                        exchange: "", routingKey: BatonTopology.heartbeatsQueue,
+                        body: heartbeat(stopping: false, withSchemas: withSchemas).encoded(), persistent: false))
+            case let .readConfirms(wakeOnReports):
+                let settled = try connection.readConfirms(timeout: 0.2, wakeup: wakeOnReports ? mailbox.publisherWakeup : nil)
+                mailbox.confirmed(machine.confirmed(through: settled))
+                return
+            }
         }
-        if Date().timeIntervalSince(lastHeartbeat) >= configuration.heartbeatInterval {
-            let sequence = try connection.publish(
-                exchange: "", routingKey: BatonTopology.heartbeatsQueue, body: heartbeat(stopping: false).encoded(),
-                persistent: false)
-            pipeline.published(nil, sequence: sequence)
-            lastHeartbeat = Date()
-            heartbeatsSent += 1
-        }
-        // Confirms are awaited while new reports can still wake the wait and go out; a full
-        // window waits for confirms only.
-        let settled = try connection.readConfirms(timeout: 0.2, wakeup: pipeline.isFull ? nil : mailbox.publisherWakeup)
-        mailbox.confirmed(pipeline.confirmed(through: settled))
     }
 
     /// Slots busy now, also recorded as `baton_worker_slots_busy`.
@@ -92,9 +90,8 @@ final class ReportPublisher: @unchecked Sendable {
         return busy
     }
 
-    private func heartbeat(stopping: Bool) -> WorkerHeartbeat {
-        let withSchemas = !stopping && heartbeatsSent % WorkerHeartbeat.schemasEvery == 0
-        return WorkerHeartbeat(
+    private func heartbeat(stopping: Bool, withSchemas: Bool) -> WorkerHeartbeat {
+        WorkerHeartbeat(
             id: configuration.id, host: ProcessInfo.processInfo.hostName, pid: Int(getpid()),
             pools: configuration.pools, procedures: configuration.registry.names,
             slots: configuration.concurrency, startedAt: startedAt, busy: busyNow(),

@@ -249,8 +249,11 @@ final class TaskConsumer: @unchecked Sendable {
         }
     }
 
-    /// Runs a task in the slot it holds; when its procedure returns, the slot passes to the next
-    /// waiting task (one taken on the current connection), before the result is even published.
+    /// Runs a task in the slot it holds. Its result is posted as soon as it is known (a timeout
+    /// when it fires); the slot passes to the next waiting task (one taken on the current
+    /// connection) only when the procedure's body has returned, before the result is even
+    /// confirmed. A timed-out procedure that ignores cancellation keeps its slot until it returns,
+    /// so a worker never runs more procedures than it has slots.
     private func start(_ local: LocalTask) {
         let task = local.task
         let ack = local.ack
@@ -274,28 +277,31 @@ final class TaskConsumer: @unchecked Sendable {
                 report(.started(runID: task.runID, key: task.key, attempt: task.attempt, worker: configuration.id, at: startedAt))
             }
             let throttle = ProgressThrottle()
-            let result = await configuration.registry.encodedAttempt(
+            await configuration.registry.runAttempt(
                 task, worker: configuration.id, logger: configuration.logger, maxOutputBytes: configuration.maxOutputBytes,
                 progress: { fraction, message in
                     if throttle.allow(final: fraction >= 1) {
                         report(.progress(runID: task.runID, key: task.key, attempt: task.attempt, fraction: fraction, message: message))
                     }
                 },
-                log: { report(.log(runID: task.runID, key: task.key, attempt: task.attempt, message: $0)) })
-            startedReport.cancel()
-            if let metrics = configuration.metrics, let began = result.startedAt, let ended = result.finishedAt {
-                metrics.procedureFinished(task.procedure, seconds: ended.timeIntervalSince(began))
-            }
-            let (abandoned, next): (Bool, LocalTask?) = self.lock.withLock {
+                log: { report(.log(runID: task.runID, key: task.key, attempt: task.attempt, message: $0)) },
+                report: { result in
+                    startedReport.cancel()
+                    if let metrics = configuration.metrics, let began = result.startedAt, let ended = result.finishedAt {
+                        metrics.procedureFinished(task.procedure, seconds: ended.timeIntervalSince(began))
+                    }
+                    if !self.lock.withLock({ self.abandoned }) {
+                        mailbox.post(OutgoingReport(body: ReportMessage.result(runID: task.runID, result).encoded(), ack: ack))
+                    }
+                })
+            // The procedure's body has returned (after its result was posted): only now is its slot free.
+            let next: LocalTask? = self.lock.withLock {
                 self.running.removeValue(forKey: id)
                 var next = self.slots.slotFreed()
                 while let candidate = next, candidate.ack.generation != self.generation || self.abandoned {
                     next = self.slots.slotFreed()
                 }
-                return (self.abandoned, next)
-            }
-            if !abandoned {
-                mailbox.post(OutgoingReport(body: ReportMessage.result(runID: task.runID, result).encoded(), ack: ack))
+                return next
             }
             mailbox.taskEnded()
             if let next { self.start(next) }

@@ -34,11 +34,13 @@ final class WorkerMailbox: @unchecked Sendable {
         return taken
     }
 
-    /// Puts reports back (at the front) after a failed publish.
+    /// Puts reports taken by `takeReports` back (at the front) after a failed publish, to be taken
+    /// again: the publisher puts back every report it took and the broker did not confirm.
     func putBack(_ items: [OutgoingReport]) {
+        guard !items.isEmpty else { return }
         condition.lock()
         reports.insert(contentsOf: items, at: 0)
-        publishing = 0
+        publishing = max(0, publishing - items.count)
         condition.unlock()
     }
 

@@ -20,7 +20,8 @@ final class TestCluster: @unchecked Sendable {
         try! store.migrate()
         store.close()
         let amqp = try! AMQPConnection(url: amqpURL)
-        try! BatonTopology.purge(pools: ["default"], procedures: ProcedureRegistry.demo.names + ["test.crash-worker"], on: amqp)
+        try! BatonTopology.purge(
+            pools: ["default"], procedures: ProcedureRegistry.demo.names + ["test.crash-worker", "test.stubborn-sleep"], on: amqp)
         amqp.close()
     }()
 

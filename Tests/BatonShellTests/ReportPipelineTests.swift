@@ -2,17 +2,26 @@ import Testing
 
 @testable import BatonWorker
 
-@Suite("ReportPipeline: reports in flight until the broker confirms them")
+@Suite("ReportPipeline: reports from the moment they are taken until the broker confirms them")
 struct ReportPipelineTests {
     static func report(_ tag: UInt64?) -> OutgoingReport {
         OutgoingReport(body: Array("r\(tag ?? 0)".utf8), ack: tag.map { DeliveryAck(generation: 1, deliveryTag: $0) })
     }
 
+    /// Publishes the next taken report under `sequence` and returns its tag.
+    static func publishNext(_ pipeline: inout ReportPipeline, sequence: UInt64) -> UInt64? {
+        let tag = pipeline.next?.ack?.deliveryTag
+        pipeline.published(sequence: sequence)
+        return tag
+    }
+
     @Test func confirmsReleaseReportsInOrderAndSkipHeartbeats() {
         var pipeline = ReportPipeline(window: 10)
-        pipeline.published(Self.report(7), sequence: 1)
-        pipeline.published(nil, sequence: 2)  // a heartbeat
-        pipeline.published(Self.report(8), sequence: 3)
+        pipeline.taken([Self.report(7), Self.report(8)])
+        #expect(Self.publishNext(&pipeline, sequence: 1) == 7)
+        pipeline.heartbeatPublished(sequence: 2)
+        #expect(Self.publishNext(&pipeline, sequence: 3) == 8)
+        #expect(pipeline.next == nil)
         #expect(pipeline.confirmed(through: 0).isEmpty)
         #expect(pipeline.confirmed(through: 2).map(\.ack?.deliveryTag) == [7])
         #expect(!pipeline.isEmpty)
@@ -20,11 +29,16 @@ struct ReportPipelineTests {
         #expect(pipeline.isEmpty)
     }
 
-    @Test func theWindowBoundsWhatIsInFlight() {
-        var pipeline = ReportPipeline(window: 2)
-        #expect(pipeline.room == 2)
-        pipeline.published(Self.report(1), sequence: 1)
-        pipeline.published(Self.report(2), sequence: 2)
+    @Test func theWindowBoundsWhatIsTakenAndInFlight() {
+        var pipeline = ReportPipeline(window: 3)
+        #expect(pipeline.room == 3)
+        pipeline.taken([Self.report(1), Self.report(2)])
+        #expect(pipeline.room == 1, "taken reports count before they are published")
+        pipeline.published(sequence: 1)
+        pipeline.published(sequence: 2)
+        #expect(!pipeline.isFull)
+        pipeline.taken([Self.report(3)])
+        pipeline.published(sequence: 3)
         #expect(pipeline.isFull)
         #expect(pipeline.room == 0)
         _ = pipeline.confirmed(through: 1)
@@ -33,12 +47,32 @@ struct ReportPipelineTests {
 
     @Test func aFailedConnectionHandsBackEveryUnconfirmedReportOldestFirst() {
         var pipeline = ReportPipeline(window: 10)
-        pipeline.published(Self.report(1), sequence: 1)
-        pipeline.published(Self.report(2), sequence: 2)
-        pipeline.published(nil, sequence: 3)
-        pipeline.published(Self.report(3), sequence: 4)
+        pipeline.taken([Self.report(1), Self.report(2)])
+        pipeline.published(sequence: 1)
+        pipeline.published(sequence: 2)
+        pipeline.heartbeatPublished(sequence: 3)
+        pipeline.taken([Self.report(3)])
+        pipeline.published(sequence: 4)
         _ = pipeline.confirmed(through: 1)
         #expect(pipeline.takeUnconfirmed().map(\.ack?.deliveryTag) == [2, 3])
         #expect(pipeline.isEmpty)
+        #expect(pipeline.room == 10)
+    }
+
+    /// The defect this pipeline was changed for: a publish failing partway through a batch lost the
+    /// reports after it, which were taken from the mailbox but held by no one.
+    @Test func aPublishFailingPartwayHandsBackTheReportsNotPublishedToo() {
+        var pipeline = ReportPipeline(window: 10)
+        pipeline.taken([Self.report(1), Self.report(2)])
+        pipeline.published(sequence: 1)
+        pipeline.published(sequence: 2)
+        _ = pipeline.confirmed(through: 1)
+        pipeline.taken([Self.report(3), Self.report(4), Self.report(5)])
+        pipeline.published(sequence: 3)
+        // The publish of report 4 fails.
+        #expect(pipeline.next?.ack?.deliveryTag == 4)
+        #expect(pipeline.takeUnconfirmed().map(\.ack?.deliveryTag) == [2, 3, 4, 5])
+        #expect(pipeline.isEmpty)
+        #expect(pipeline.next == nil)
     }
 }

@@ -184,7 +184,7 @@ struct TimeoutRaceTests {
 
     @Test func aProcedureThatEndsFirstCancelsTheSleeper() async throws {
         let end = SleeperEnd()
-        let outcome = await ProcedureRegistry.race({ .succeeded(JSON.int(1)) }, timeout: 3600) { seconds in
+        let (outcome, _) = await ProcedureRegistry.race({ .succeeded(JSON.int(1)) }, timeout: 3600) { seconds in
             do { try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000)) } catch {
                 end.set(true)
                 throw error
@@ -203,7 +203,112 @@ struct TimeoutRaceTests {
             do { try await Task.sleep(nanoseconds: 3_600_000_000_000) } catch { return .failed(message: "cancelled", permanent: false) }
             return .succeeded(JSON.int(1))
         }
-        let outcome = await ProcedureRegistry.race(work, timeout: 0.05)
+        let (outcome, body) = await ProcedureRegistry.race(work, timeout: 0.05)
         #expect(outcome == .failed(message: "timed out after 50ms", permanent: false))
+        #expect(await body.value == .failed(message: "cancelled", permanent: false), "the procedure saw the cancellation")
+    }
+
+    /// A procedure that ignores cancellation: the timeout comes back at once, while the procedure
+    /// still waits at its gate; `body` ends only once the gate opens and the procedure returns.
+    @Test func aTimeoutComesAtOnceButTheBodyEndsOnlyWhenTheProcedureReturns() async {
+        let gate = Gate()
+        let work: @Sendable () async -> AttemptOutcome<JSON> = {
+            await gate.wait()
+            return .succeeded(JSON.int(1))
+        }
+        let (outcome, body) = await ProcedureRegistry.race(work, timeout: 0.05)
+        #expect(outcome == .failed(message: "timed out after 50ms", permanent: false))
+        #expect(await Self.eventually { gate.waiting == 1 }, "the procedure is still running")
+        gate.open()
+        #expect(await body.value == .succeeded(1), "its late outcome is the body's, not the attempt's")
+    }
+
+    /// On a worker: `runAttempt` posts the timeout through `report` at once, and returns (so the
+    /// worker frees the slot) only after the procedure, which ignores cancellation, has returned.
+    @Test func runAttemptReportsATimeoutAtOnceAndReturnsWhenTheProcedureReturns() async {
+        let gate = Gate()
+        var registry = ProcedureRegistry()
+        registry.register(IgnoresCancellation(gate: gate))
+        let events = Events()
+        let task = TaskDispatch(
+            runID: "r", key: "k", attempt: 1, procedure: IgnoresCancellation.name, input: [:], pool: "default", priority: 0,
+            timeout: 0.05)
+        let attempt = Task {
+            await registry.runAttempt(task, worker: "w", logger: testLogger) { result in
+                events.append("reported: \(result.outcome)")
+            }
+            events.append("returned")
+        }
+        // The timeout is reported while the procedure still waits at the gate, which only this test opens.
+        #expect(await Self.eventually { !events.all.isEmpty })
+        #expect(events.all == [#"reported: failed(message: "timed out after 50ms", permanent: false)"#])
+        #expect(await Self.eventually { gate.waiting == 1 })
+        #expect(events.all.count == 1, "runAttempt returned while the procedure still ran")
+        gate.open()
+        await attempt.value
+        #expect(events.all.last == "returned")
+        #expect(events.all.count == 2)
+        #expect(gate.passed == 1)
+    }
+
+    /// Whether `condition` holds within 10 s, checking every millisecond.
+    static func eventually(_ condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition() {
+            if ContinuousClock.now >= deadline { return false }
+            try? await Task.sleep(nanoseconds: 1_000_000)
+        }
+        return true
+    }
+
+    /// A procedure that waits at `gate` and ignores cancellation.
+    struct IgnoresCancellation: Procedure {
+        static let name = "test.ignores-cancellation"
+        struct Input: Codable, Sendable {}
+        let gate: Gate
+        func execute(_ input: Input, context: ProcedureContext) async throws -> Int {
+            await gate.wait()
+            return 1
+        }
+    }
+
+    /// Holds whoever waits until `open()`; waiting ignores cancellation (no cancellation handler).
+    final class Gate: @unchecked Sendable {
+        // Safe: every field is only touched under `lock`.
+        private let lock = NSLock()
+        private var isOpen = false
+        private var waiters: [CheckedContinuation<Void, Never>] = []
+        private var passedCount = 0
+        var waiting: Int { lock.withLock { waiters.count } }
+        var passed: Int { lock.withLock { passedCount } }
+
+        func wait() async {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let through: Bool = lock.withLock {
+                    if isOpen { passedCount += 1 } else { waiters.append(continuation) }
+                    return isOpen
+                }
+                if through { continuation.resume() }
+            }
+        }
+
+        func open() {
+            let released: [CheckedContinuation<Void, Never>] = lock.withLock {
+                isOpen = true
+                defer { waiters = [] }
+                passedCount += waiters.count
+                return waiters
+            }
+            for continuation in released { continuation.resume() }
+        }
+    }
+
+    /// What happened, in order.
+    final class Events: @unchecked Sendable {
+        // Safe: `list` is only touched under `lock`.
+        private let lock = NSLock()
+        private var list: [String] = []
+        func append(_ event: String) { lock.withLock { list.append(event) } }
+        var all: [String] { lock.withLock { list } }
     }
 }

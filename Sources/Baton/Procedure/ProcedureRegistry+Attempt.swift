@@ -5,12 +5,37 @@ extension ProcedureRegistry {
     /// Runs one attempt of a task and reports how it ended, with the output as the procedure
     /// encoded it; a thrown error becomes a failed outcome whose message says what went wrong.
     /// With a timeout, the attempt is cancelled and reported as timed out when the time is up,
-    /// even if the procedure ignores cancellation.
+    /// even if the procedure ignores cancellation (it may then still be running on return;
+    /// `runAttempt` waits for it).
     public func encodedAttempt(
         _ task: TaskDispatch, worker: String, logger: Logger, maxOutputBytes: Int = GraphLimits().maxOutputBytes,
         progress: @escaping @Sendable (Double, String?) -> Void = { _, _ in },
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) async -> AttemptResult<EncodedJSON> {
+        await startAttempt(task, worker: worker, logger: logger, maxOutputBytes: maxOutputBytes, progress: progress, log: log).result
+    }
+
+    /// Runs one attempt of a task as `encodedAttempt` does and passes its result to `report` as
+    /// soon as it is known (when the timeout fires, at the latest), but returns only once the
+    /// procedure's body has returned. A procedure that ignores cancellation can run long after
+    /// its timeout was reported: a worker counts its slot busy until this returns.
+    public func runAttempt(
+        _ task: TaskDispatch, worker: String, logger: Logger, maxOutputBytes: Int = GraphLimits().maxOutputBytes,
+        progress: @escaping @Sendable (Double, String?) -> Void = { _, _ in },
+        log: @escaping @Sendable (String) -> Void = { _ in },
+        report: (AttemptResult<EncodedJSON>) -> Void
+    ) async {
+        let (result, body) = await startAttempt(
+            task, worker: worker, logger: logger, maxOutputBytes: maxOutputBytes, progress: progress, log: log)
+        report(result)
+        _ = await body?.value
+    }
+
+    /// The attempt's result, and the procedure's own task if it may still be running (it timed out).
+    private func startAttempt(
+        _ task: TaskDispatch, worker: String, logger: Logger, maxOutputBytes: Int,
+        progress: @escaping @Sendable (Double, String?) -> Void, log: @escaping @Sendable (String) -> Void
+    ) async -> (result: AttemptResult<EncodedJSON>, body: Task<AttemptOutcome<EncodedJSON>, Never>?) {
         let started = Date()
         var logger = logger
         logger[metadataKey: "run"] = "\(task.runID)"
@@ -33,8 +58,9 @@ extension ProcedureRegistry {
             }
         }
         var outcome: AttemptOutcome<EncodedJSON>
+        var body: Task<AttemptOutcome<EncodedJSON>, Never>?
         if let timeout = task.timeout {
-            outcome = await Self.race(run, timeout: timeout)
+            (outcome, body) = await Self.race(run, timeout: timeout)
         } else {
             outcome = await run()
         }
@@ -49,9 +75,10 @@ extension ProcedureRegistry {
                 permanent: true)
         default: break
         }
-        return AttemptResult(
+        let result = AttemptResult(
             key: task.key, attempt: task.attempt, phase: task.phase, outcome: outcome, worker: worker,
             startedAt: started, finishedAt: Date())
+        return (result, body)
     }
 
     /// `encodedAttempt` with the output parsed, for running in process.
@@ -73,17 +100,19 @@ extension ProcedureRegistry {
         }
     }
 
-    /// The procedure's outcome, or a timeout failure once `timeout` seconds pass (the procedure is
-    /// then cancelled). Whichever comes second is cancelled: nothing is left running behind.
-    /// `sleep` waits out the timeout (replaceable so a test can see it cancelled).
+    /// The procedure's outcome, or a timeout failure once `timeout` seconds pass, whichever comes
+    /// first, and the procedure's task (`body`). A procedure that ends first cancels the sleeper;
+    /// a timeout cancels the procedure, but one that ignores cancellation goes on running: `body`
+    /// ends only when it really returns. `sleep` waits out the timeout (replaceable so a test can
+    /// see it cancelled).
     static func race<Output: Sendable>(
         _ run: @escaping @Sendable () async -> AttemptOutcome<Output>,
         timeout: Double,
         sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(nanoseconds: UInt64($0 * 1_000_000_000)) }
-    ) async -> AttemptOutcome<Output> {
+    ) async -> (outcome: AttemptOutcome<Output>, body: Task<AttemptOutcome<Output>, Never>) {
         let once = OnceFlag()
         let work = Task { await run() }
-        return await withTaskCancellationHandler {
+        let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<AttemptOutcome<Output>, Never>) in
                 let sleeper = Task {
                     try? await sleep(min(timeout, 366 * 24 * 3600))
@@ -101,5 +130,6 @@ extension ProcedureRegistry {
         } onCancel: {
             work.cancel()
         }
+        return (outcome, work)
     }
 }
