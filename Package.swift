@@ -90,6 +90,9 @@ let package = Package(
             "Baton", "BatonStore", "BatonAMQP", "BatonCoordinator", "BatonWorker",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // The cluster simulator (`baton-sim`): in-memory twins of the store and the broker, a virtual clock, seeded faults.
+        .target(name: "BatonSimulation", dependencies: ["Baton", "BatonDemo", "BatonStore", "BatonAMQP", "BatonCoordinator", "BatonWorker"]),
+        .testTarget(name: "BatonSimulationTests", dependencies: ["Baton", "BatonDemo", "BatonStore", "BatonAMQP", "BatonSimulation"]),
         .testTarget(name: "BatonPostgresTests", dependencies: ["BatonPostgres"]),
         .testTarget(name: "BatonAMQPTests", dependencies: ["BatonAMQP"]),
         .testTarget(name: "BatonTests", dependencies: ["Baton", "BatonDemo", "BatonTesting"]),

@@ -1,0 +1,8 @@
+import Testing
+
+@testable import BatonSimulation
+
+@Suite("simulation module")
+struct SimulationModuleTests {
+    @Test func theModuleLinks() { _ = Simulation.self }
+}
