@@ -1,6 +1,8 @@
-/// A task delivery to acknowledge, tagged with the consumer connection it came on
-/// (a tag is meaningless on any other connection).
+import BatonAMQP
+
+/// A task delivery to acknowledge, tagged with the consumer connection (generation) it came on:
+/// a receipt means nothing on any other connection.
 struct DeliveryAck: Sendable, Equatable {
     let generation: Int
-    let deliveryTag: UInt64
+    let receipt: BrokerReceipt
 }

@@ -8,12 +8,18 @@ import Logging
 /// acked only once the broker confirmed it. What to do next is `PublisherStateMachine`'s
 /// decision; this thread carries it out and feeds back what happened.
 final class ReportPublisher: @unchecked Sendable {
-    // Safe: `connection` and `machine` are touched only by the publisher thread.
+    // Safe: `broker`, `connected` and `machine` are touched only by the publisher thread.
     private let configuration: WorkerConfiguration
     private let mailbox: WorkerMailbox
     private let startedAt: Date
-    private var connection: AMQPConnection?
+    private let broker: any WorkerReportBroker
+    private var connected = false
     private var machine: PublisherStateMachine
+    private var backoff = Backoff()
+    /// Not before this time does a turn try to connect again (a back-off after an error).
+    private var retryAt = Date.distantPast
+    /// Set once the last heartbeat (saying the worker stops) went out.
+    private(set) var finished = false
 
     /// Reports taken and not yet confirmed, at most.
     static let window = 1_000
@@ -22,61 +28,67 @@ final class ReportPublisher: @unchecked Sendable {
         self.configuration = configuration
         self.mailbox = mailbox
         self.startedAt = startedAt
+        broker = configuration.makeReportBroker()
         machine = PublisherStateMachine(window: Self.window, heartbeatInterval: configuration.heartbeatInterval)
     }
 
     /// Runs until `done()` says there is nothing left to send.
     func run(until done: @escaping () -> Bool) {
-        var backoff = Backoff()
-        while true {
-            do {
-                if connection == nil {
-                    let c = try AMQPConnection(url: configuration.amqpURL, connectionName: "baton-worker-publish \(configuration.id)")
-                    try c.enableConfirms()
-                    try BatonTopology.declareCommon(on: c)
-                    connection = c
-                    backoff.reset()
-                }
-                try step()
-                if machine.isSettled && mailbox.hasNoReports && done() {
-                    // The last heartbeat says this worker is gone, so it leaves `baton workers` at once.
-                    _ = try? connection?.publish(
-                        exchange: "", routingKey: BatonTopology.heartbeatsQueue,
-                        body: heartbeat(stopping: true, withSchemas: false).encoded(), persistent: false)
-                    try? connection?.waitForConfirms()
-                    break
-                }
-            } catch {
-                mailbox.putBack(machine.connectionLost())
-                let delay = backoff.delay(after: error)
-                configuration.logger.error("worker publisher: \(error); reconnecting in \(String(format: "%.1f", delay)) s")
-                connection?.close()
-                connection = nil
-                if done() { break }
-                Thread.sleep(forTimeInterval: delay)
-            }
+        let stop = StopSignal()
+        while turn(until: done, confirmWait: 0.2) {
+            let wait = retryAt.timeIntervalSince(configuration.clock())
+            if wait > 0 { _ = configuration.pause(wait, stop) }
         }
-        connection?.close()
-        connection = nil
+    }
+
+    /// One turn: (re)connect, publish what waits and a heartbeat if due, read confirms (waiting up
+    /// to `confirmWait` seconds). Returns false once everything is sent and `done()`. The simulator
+    /// calls it directly.
+    func turn(until done: () -> Bool, confirmWait: Double) -> Bool {
+        guard configuration.clock() >= retryAt else { return !finished }
+        do {
+            if !connected {
+                try broker.connect()
+                connected = true
+                backoff.reset()
+            }
+            try step(confirmWait: confirmWait)
+            if machine.isSettled && mailbox.hasNoReports && done() {
+                // The last heartbeat says this worker is gone, so it leaves `baton workers` at once.
+                _ = try? broker.publishHeartbeat(heartbeat(stopping: true, withSchemas: false).encoded())
+                try? broker.waitForConfirms()
+                broker.close()
+                connected = false
+                finished = true
+                return false
+            }
+        } catch {
+            mailbox.putBack(machine.connectionLost())
+            let delay = backoff.delay(after: error)
+            configuration.logger.error("worker publisher: \(error); reconnecting in \(String(format: "%.1f", delay)) s")
+            broker.close()
+            connected = false
+            if done() {
+                finished = true
+                return false
+            }
+            retryAt = configuration.clock().addingTimeInterval(delay)
+        }
+        return true
     }
 
     /// Publishes what is waiting (as the window allows) and a heartbeat if due, then reads the
     /// confirms that came, waiting a little for them or for new reports.
-    private func step() throws {
-        guard let connection else { return }
+    private func step(confirmWait: Double) throws {
         machine.taken(mailbox.takeReports(limit: machine.room))
         while true {
-            switch machine.next(now: Date()) {
+            switch machine.next(now: configuration.clock()) {
             case let .publishReport(body):
-                machine.published(
-                    sequence: try connection.publish(exchange: "", routingKey: BatonTopology.resultsQueue, body: body, persistent: true))
+                machine.published(sequence: try broker.publishReport(body))
             case let .publishHeartbeat(withSchemas):
-                machine.published(
-                    sequence: try connection.publish(
-                        exchange: "", routingKey: BatonTopology.heartbeatsQueue,
-                        body: heartbeat(stopping: false, withSchemas: withSchemas).encoded(), persistent: false))
+                machine.published(sequence: try broker.publishHeartbeat(heartbeat(stopping: false, withSchemas: withSchemas).encoded()))
             case let .readConfirms(wakeOnReports):
-                let settled = try connection.readConfirms(timeout: 0.2, wakeup: wakeOnReports ? mailbox.publisherWakeup : nil)
+                let settled = try broker.confirmed(timeout: confirmWait, wakeup: wakeOnReports ? mailbox.publisherWakeup : nil)
                 mailbox.confirmed(machine.confirmed(through: settled))
                 return
             }

@@ -4,133 +4,122 @@ import Foundation
 import Logging
 
 /// The consumer thread: takes tasks from the queues of the procedures this worker serves
-/// (up to the prefetch count, shared by all of them), starts each in a free slot as a Swift
-/// task or keeps it waiting for one in a `SlotQueue`, and acks deliveries as soon as the
-/// publisher says their results are confirmed (it wakes this thread through the mailbox).
-/// What to do with each delivery is `TaskIntake`'s decision.
+/// (up to the prefetch count, shared by all of them), starts each in a free slot through the
+/// `AttemptExecutor` or keeps it waiting for one in a `SlotQueue`, and acks deliveries as soon as
+/// the publisher says their results are confirmed (it wakes this thread through the mailbox).
+/// What to do with each delivery is `TaskIntake`'s decision; the broker is behind `WorkerTaskBroker`.
 final class TaskConsumer: @unchecked Sendable {
-    // Safe: `connection`, `consumerTags` and `intake` are touched only by the consumer thread;
-    // `generation`, `abandoned`, `running` and `slots` are shared with procedure tasks under `lock`.
+    // Safe: `broker`, `connected`, `intake` and the drain state are touched only by the consumer
+    // thread; `generation`, `abandoned`, `running` and `slots` are shared with attempts under `lock`.
     private let configuration: WorkerConfiguration
     private let mailbox: WorkerMailbox
-    private var connection: AMQPConnection?
-    private var consumerTags: [String] = []
+    private let broker: any WorkerTaskBroker
+    private var connected = false
     private var intake: TaskIntake
     private let lock = NSLock()
     private var generation = 0
     private var abandoned = false
     /// Attempts running now, so a control message can cancel them.
-    private var running: [AttemptID: Task<Void, Never>] = [:]
+    private var running: [AttemptID: AttemptHandle] = [:]
     /// Slots, and the tasks taken from the broker that wait for one.
     private var slots: SlotQueue<LocalTask>
+    private var backoff = Backoff()
+    private var lastBeat = Date.distantPast
+    /// Not before this time does a step try to connect again (a back-off after an error).
+    private var retryAt = Date.distantPast
 
     /// A task taken from the broker, with the delivery to ack once its result is confirmed.
     struct LocalTask: Sendable {
         let task: TaskDispatch
         let ack: DeliveryAck
         /// The message as delivered, to hand it back unchanged (nil for one that is not waiting).
-        var delivery: AMQPDelivery? = nil
+        var delivery: InboundTask? = nil
         /// When the coordinator published it (read only with metrics on).
         var queuedAt: Date? = nil
     }
 
-    static let startedReportDelay: UInt64 = 10_000_000
-
     init(configuration: WorkerConfiguration, mailbox: WorkerMailbox) {
         self.configuration = configuration
         self.mailbox = mailbox
+        broker = configuration.makeTaskBroker()
         intake = TaskIntake(deliveryLimit: configuration.deliveryLimit)
         slots = SlotQueue(slots: configuration.concurrency)
     }
 
+    private func now() -> Date { configuration.clock() }
+
     /// Consumes until `draining` is set, then stops taking work and returns once
     /// everything taken was reported and acked, or the grace period ran out.
     func run(draining: StopSignal) {
-        var backoff = Backoff()
-        let health = configuration.health
-        var lastBeat = Date.distantPast
-        while true {
-            // The health beat is throttled to once a second: a lock per delivery would be on the hot path.
-            if Date().timeIntervalSince(lastBeat) >= 1 {
-                lastBeat = Date()
-                health.beat(now: lastBeat)
-            }
-            if draining.isSet && !intake.isDraining {
-                health.set(role: .draining)
-                intake.startDraining(now: Date(), grace: configuration.shutdownGrace)
-                stopConsuming()
-                handBackWaiting()
-            }
-            switch intake.drainStep(now: Date(), idle: mailbox.isIdle) {
-            case .keepGoing: break
-            case .stop:
-                connection?.close()
-                connection = nil
-                return
-            case .abandon:
-                configuration.logger.warning("shutdown grace period over: handing back \(mailbox.busyCount) task(s)")
-                lock.withLock { abandoned = true }
-                connection?.close()  // anything unacked goes back to its queue
-                connection = nil
-                return
-            }
-            do {
-                if connection == nil { try connect(consume: !intake.isDraining); backoff.reset() }
-                try sendAcks()
-                // The publisher wakes this wait when acks are due; over TLS it cannot, so poll often then.
-                let wait = mailbox.hasAcksComing && connection?.url.useTLS == true ? 0.005 : 0.05
-                guard let delivery = try connection?.nextDelivery(timeout: wait, wakeup: mailbox.consumerWakeup) else { continue }
-                if delivery.channel == BatonTopology.WorkerChannel.control {
-                    handleControl(delivery)
-                } else {
-                    try handleTask(delivery)
-                }
-            } catch {
-                let delay = backoff.delay(after: error)
-                configuration.logger.error("worker consumer: \(error); reconnecting in \(String(format: "%.1f", delay)) s")
-                connection?.close()
-                connection = nil
-                health.set("rabbitmq", connected: false)
-                if !intake.isDraining { health.set(role: .starting) }
-                health.beat(quietFor: delay)
-                lastBeat = Date()
-                draining.wait(delay)
-            }
+        while step(draining: draining) {
+            let wait = retryAt.timeIntervalSince(now())
+            if wait > 0 { _ = configuration.pause(wait, draining) }
         }
     }
 
-    private func connect(consume: Bool) throws {
-        // The broker drops a frozen worker's connection after about twice this, and tasks waiting
-        // in it for a slot go back to the queue (the coordinator's lease covers those running).
-        let heartbeat = min(30, max(1, Int(configuration.heartbeatInterval.rounded(.up))))
-        let c = try AMQPConnection(
-            url: configuration.amqpURL, heartbeatSeconds: heartbeat, connectionName: "baton-worker \(configuration.id)")
-        let tasks = BatonTopology.WorkerChannel.tasks
-        try BatonTopology.declareCommon(on: c, channel: tasks)
-        // One queue per pool and procedure served; the prefetch is shared by all of them.
-        var queues: [String] = []
-        for pool in configuration.pools {
-            for procedure in configuration.registry.names {
-                queues.append(try BatonTopology.declareTaskQueue(pool: pool, procedure: procedure, on: c, channel: tasks))
+    /// One turn: drain decisions, (re)connect, send due acks, take one message. Returns false once
+    /// the consumer is done (drained or abandoned). The simulator calls it directly.
+    func step(draining: StopSignal, wait: Double? = nil) -> Bool {
+        let health = configuration.health
+        // The health beat is throttled to once a second: a lock per delivery would be on the hot path.
+        if now().timeIntervalSince(lastBeat) >= 1 {
+            lastBeat = now()
+            health.beat(now: lastBeat)
+        }
+        if draining.isSet && !intake.isDraining {
+            health.set(role: .draining)
+            intake.startDraining(now: now(), grace: configuration.shutdownGrace)
+            broker.stopConsuming()
+            handBackWaiting()
+        }
+        switch intake.drainStep(now: now(), idle: mailbox.isIdle) {
+        case .keepGoing: break
+        case .stop:
+            broker.close()
+            connected = false
+            return false
+        case .abandon:
+            configuration.logger.warning("shutdown grace period over: handing back \(mailbox.busyCount) task(s)")
+            lock.withLock { abandoned = true }
+            broker.close()  // anything unacked goes back to its queue
+            connected = false
+            return false
+        }
+        guard now() >= retryAt else { return true }
+        do {
+            if !connected { try connect(consume: !intake.isDraining); backoff.reset() }
+            try sendAcks()
+            // The publisher wakes this wait when acks are due; over TLS it cannot, so poll often then.
+            let timeout = wait ?? (mailbox.hasAcksComing && broker.needsPolling ? 0.005 : 0.05)
+            guard let message = try broker.receive(timeout: timeout, wakeup: mailbox.consumerWakeup) else { return true }
+            switch message {
+            case let .control(body): handleControl(body)
+            case let .task(task): try handleTask(task)
             }
+        } catch {
+            let delay = backoff.delay(after: error)
+            configuration.logger.error("worker consumer: \(error); reconnecting in \(String(format: "%.1f", delay)) s")
+            broker.close()
+            connected = false
+            health.set("rabbitmq", connected: false)
+            if !intake.isDraining { health.set(role: .starting) }
+            health.beat(quietFor: delay)
+            lastBeat = now()
+            retryAt = now().addingTimeInterval(delay)
         }
-        try c.setPrefetch(UInt16(clamping: configuration.prefetch), shared: true, channel: tasks)
-        consumerTags = []
-        if consume {
-            for queue in queues { consumerTags.append(try c.consume(queue: queue, channel: tasks)) }
-        }
-        try c.openChannel(BatonTopology.WorkerChannel.republish)
-        try c.enableConfirms(channel: BatonTopology.WorkerChannel.republish)
-        try c.openChannel(BatonTopology.WorkerChannel.control)
-        let control = try BatonTopology.declareControlQueue(on: c, channel: BatonTopology.WorkerChannel.control)
-        try c.consume(queue: control, noAck: true, channel: BatonTopology.WorkerChannel.control)
+        return true
+    }
+
+    private func connect(consume: Bool) throws {
+        try broker.connect(
+            pools: configuration.pools, procedures: configuration.registry.names, prefetch: configuration.prefetch, consume: consume)
         let stale = lock.withLock {
             generation += 1
             // Tasks that waited for a slot came on the old connection: the broker gives them out again.
             return slots.removeWaiting { $0.ack.generation != generation }.count
         }
         if stale > 0 { configuration.logger.info("dropped \(stale) waiting task(s) taken on a lost connection") }
-        connection = c
+        connected = true
         configuration.health.set("rabbitmq", connected: true)
         if consume { configuration.health.set(role: .serving) }
         configuration.logger.info(
@@ -138,64 +127,55 @@ final class TaskConsumer: @unchecked Sendable {
         )
     }
 
-    private func handleControl(_ delivery: AMQPDelivery) {
+    private func handleControl(_ body: [UInt8]) {
         let message: ControlMessage
-        do { message = try ControlMessage(decoding: delivery.body) } catch {
+        do { message = try ControlMessage(decoding: body) } catch {
             configuration.logger.warning("ignored a control message: \(error)")
             return
         }
-        let (tasks, waiting): ([Task<Void, Never>], [LocalTask]) = lock.withLock {
+        let (handles, waiting): ([AttemptHandle], [LocalTask]) = lock.withLock {
             let here = Set(running.keys).union(slots.waiting.map { AttemptID($0.task) })
             let cancel = Set(intake.control(message, running: here))
             return (cancel.compactMap { running[$0] }, slots.removeWaiting { cancel.contains(AttemptID($0.task)) })
         }
-        for task in tasks { task.cancel() }
+        for handle in handles { handle.cancel() }
         for local in waiting { postCancelled(local) }
-        let count = tasks.count + waiting.count
+        let count = handles.count + waiting.count
         if count > 0 { configuration.logger.info("cancelled \(count) attempt(s) of run \(message.runID)") }
     }
 
-    private func handleTask(_ delivery: AMQPDelivery) throws {
-        guard let connection else { return }
-        let deliveries = delivery.headers[BatonTopology.deliveriesHeader]?.intValue.map { Int($0) }
-        switch intake.delivery(body: delivery.body, redelivered: delivery.redelivered, deliveries: deliveries) {
+    private func handleTask(_ delivery: InboundTask) throws {
+        switch intake.delivery(body: delivery.body, redelivered: delivery.redelivered, deliveries: delivery.deliveries) {
         case let .run(task):
-            // The coordinator's stamp is read only with metrics on: the header lookup costs a dictionary probe.
-            let queuedAt = configuration.metrics == nil ? nil : delivery.headers[BatonTopology.queuedAtHeader]?.intValue
             let local: LocalTask? = lock.withLock {
                 slots.arrived(
                     LocalTask(
-                        task: task, ack: DeliveryAck(generation: generation, deliveryTag: delivery.deliveryTag), delivery: delivery,
-                        queuedAt: queuedAt.map { Date(timeIntervalSince1970: Double($0) / 1000) }))
+                        task: task, ack: DeliveryAck(generation: generation, receipt: delivery.receipt), delivery: delivery,
+                        queuedAt: configuration.metrics == nil ? nil : delivery.queuedAt))
             }
             if let local { start(local) }
         case let .reportCancelled(task):
-            postCancelled(LocalTask(task: task, ack: DeliveryAck(generation: lock.withLock { generation }, deliveryTag: delivery.deliveryTag)))
+            postCancelled(LocalTask(task: task, ack: DeliveryAck(generation: lock.withLock { generation }, receipt: delivery.receipt)))
         case let .dropSuperseded(task):
             configuration.logger.debug("dropped node \(task.key) attempt \(task.attempt) of run \(task.runID): a newer attempt exists")
-            try connection.ack(deliveryTag: delivery.deliveryTag, channel: delivery.channel)
+            try broker.ack(delivery.receipt)
         case let .republish(_, count):
             configuration.metrics?.redelivered()
             // A redelivered task was taken before by a worker that never reported its result: it
             // may be what killed that worker. Count the delivery and send it round again (confirmed,
             // then ack the old copy), so a task that kills every worker it reaches is stopped.
-            try connection.publish(
-                exchange: delivery.exchange, routingKey: delivery.routingKey, body: delivery.body, persistent: true,
-                priority: delivery.priority, headers: [BatonTopology.deliveriesHeader: .int(Int64(count))],
-                channel: BatonTopology.WorkerChannel.republish)
-            try connection.waitForConfirms(channel: BatonTopology.WorkerChannel.republish)
-            try connection.ack(deliveryTag: delivery.deliveryTag, channel: delivery.channel)
+            try broker.republish(delivery, deliveries: count)
         case let .deadLetter(task, count):
             configuration.metrics?.deadLettered(malformed: false)
             configuration.logger.error(
                 "dead-lettering node \(task.key) attempt \(task.attempt) of run \(task.runID): delivered \(count) times without a result")
-            try connection.reject(deliveryTag: delivery.deliveryTag, requeue: false, channel: delivery.channel)
+            try broker.reject(delivery.receipt, requeue: false)
         case let .rejectMalformed(reason):
             configuration.metrics?.deadLettered(malformed: true)
             configuration.logger.warning("dead-lettering a malformed task: \(reason)")
-            try connection.reject(deliveryTag: delivery.deliveryTag, requeue: false, channel: delivery.channel)
+            try broker.reject(delivery.receipt, requeue: false)
         case .handBack:
-            try connection.reject(deliveryTag: delivery.deliveryTag, requeue: true, channel: delivery.channel)
+            try broker.reject(delivery.receipt, requeue: true)
         }
     }
 
@@ -205,7 +185,7 @@ final class TaskConsumer: @unchecked Sendable {
         let result = AttemptResult<EncodedJSON>(
             key: task.key, attempt: task.attempt, phase: task.phase,
             outcome: .failed(message: "cancelled before it started", permanent: true),
-            worker: configuration.id, startedAt: Date(), finishedAt: Date())
+            worker: configuration.id, startedAt: now(), finishedAt: now())
         mailbox.post(OutgoingReport(body: ReportMessage.result(runID: task.runID, result).encoded(), ack: local.ack))
     }
 
@@ -216,37 +196,16 @@ final class TaskConsumer: @unchecked Sendable {
     /// without ever running. If that fails, they are rejected (or go back with the connection).
     private func handBackWaiting() {
         let (current, waiting) = lock.withLock { (generation, slots.removeWaiting { _ in true }) }
-        let mine = waiting.filter { $0.ack.generation == current }
-        guard let connection, !mine.isEmpty else { return }
-        do {
-            for local in mine {
-                guard let d = local.delivery else { continue }
-                try connection.publish(
-                    exchange: d.exchange, routingKey: d.routingKey, body: d.body, persistent: true, priority: d.priority,
-                    headers: d.headers, channel: BatonTopology.WorkerChannel.republish)
-            }
-            try connection.waitForConfirms(channel: BatonTopology.WorkerChannel.republish)
-            for local in mine where local.delivery != nil {
-                try connection.ack(deliveryTag: local.ack.deliveryTag, channel: BatonTopology.WorkerChannel.tasks)
-            }
-        } catch {
-            configuration.logger.warning("handing back \(mine.count) waiting task(s) by publishing them again failed (\(error)); rejecting them")
-            for local in mine {
-                try? connection.reject(deliveryTag: local.ack.deliveryTag, requeue: true, channel: BatonTopology.WorkerChannel.tasks)
-            }
+        let mine = waiting.filter { $0.ack.generation == current }.compactMap(\.delivery)
+        guard connected, !mine.isEmpty else { return }
+        do { try broker.handBack(mine) } catch {
+            configuration.logger.warning("handing back \(mine.count) waiting task(s) by publishing them again failed (\(error)); rejected them")
         }
-    }
-
-    private func stopConsuming() {
-        for tag in consumerTags { try? connection?.cancelConsumer(tag: tag, channel: BatonTopology.WorkerChannel.tasks) }
-        consumerTags = []
     }
 
     private func sendAcks() throws {
         let current = lock.withLock { generation }
-        for ack in mailbox.takeAcks() where ack.generation == current {
-            try connection?.ack(deliveryTag: ack.deliveryTag, channel: BatonTopology.WorkerChannel.tasks)
-        }
+        for ack in mailbox.takeAcks() where ack.generation == current { try broker.ack(ack.receipt) }
     }
 
     /// Runs a task in the slot it holds. Its result is posted as soon as it is known (a timeout
@@ -261,50 +220,36 @@ final class TaskConsumer: @unchecked Sendable {
         let mailbox = self.mailbox
         let id = AttemptID(task)
         mailbox.taskStarted()
-        let startedAt = Date()
         if let metrics = configuration.metrics, let queuedAt = local.queuedAt {
-            metrics.started(pool: task.pool, queuedFor: startedAt.timeIntervalSince(queuedAt))
+            metrics.started(pool: task.pool, queuedFor: now().timeIntervalSince(queuedAt))
         }
         let report: @Sendable (ReportMessage) -> Void = { mailbox.post(OutgoingReport(body: $0.encoded(), ack: nil)) }
-        // Created with the lock held, so the task cannot unregister itself before it is registered.
+        // Started with the lock held, so the attempt cannot unregister itself before it is registered
+        // (an executor never calls back from within `start`).
         lock.lock()
         defer { lock.unlock() }
-        running[id] = Task.detached { [self] in
-            // Only an attempt still running after a moment is reported as started; for quick ones the
-            // result says when they started, which halves the messages and commits on the hot path.
-            let startedReport = Task {
-                try await Task.sleep(nanoseconds: Self.startedReportDelay)
-                report(.started(runID: task.runID, key: task.key, attempt: task.attempt, worker: configuration.id, at: startedAt))
-            }
-            let throttle = ProgressThrottle()
-            await configuration.registry.runAttempt(
-                task, worker: configuration.id, logger: configuration.logger, maxOutputBytes: configuration.maxOutputBytes,
-                progress: { fraction, message in
-                    if throttle.allow(final: fraction >= 1) {
-                        report(.progress(runID: task.runID, key: task.key, attempt: task.attempt, fraction: fraction, message: message))
-                    }
-                },
-                log: { report(.log(runID: task.runID, key: task.key, attempt: task.attempt, message: $0)) },
-                report: { result in
-                    startedReport.cancel()
-                    if let metrics = configuration.metrics, let began = result.startedAt, let ended = result.finishedAt {
-                        metrics.procedureFinished(task.procedure, seconds: ended.timeIntervalSince(began))
-                    }
-                    if !self.lock.withLock({ self.abandoned }) {
-                        mailbox.post(OutgoingReport(body: ReportMessage.result(runID: task.runID, result).encoded(), ack: ack))
-                    }
-                })
-            // The procedure's body has returned (after its result was posted): only now is its slot free.
-            let next: LocalTask? = self.lock.withLock {
-                self.running.removeValue(forKey: id)
-                var next = self.slots.slotFreed()
-                while let candidate = next, candidate.ack.generation != self.generation || self.abandoned {
-                    next = self.slots.slotFreed()
+        running[id] = configuration.executor.start(
+            task, configuration: configuration, report: report,
+            result: { [self] result in
+                if let metrics = configuration.metrics, let began = result.startedAt, let ended = result.finishedAt {
+                    metrics.procedureFinished(task.procedure, seconds: ended.timeIntervalSince(began))
                 }
-                return next
-            }
-            mailbox.taskEnded()
-            if let next { self.start(next) }
-        }
+                if !self.lock.withLock({ self.abandoned }) {
+                    mailbox.post(OutgoingReport(body: ReportMessage.result(runID: task.runID, result).encoded(), ack: ack))
+                }
+            },
+            finished: { [self] in
+                // The procedure's body has returned (after its result was posted): only now is its slot free.
+                let next: LocalTask? = self.lock.withLock {
+                    self.running.removeValue(forKey: id)
+                    var next = self.slots.slotFreed()
+                    while let candidate = next, candidate.ack.generation != self.generation || self.abandoned {
+                        next = self.slots.slotFreed()
+                    }
+                    return next
+                }
+                mailbox.taskEnded()
+                if let next { self.start(next) }
+            })
     }
 }

@@ -1,4 +1,5 @@
 import Baton
+import BatonAMQP
 import Foundation
 import Logging
 
@@ -25,6 +26,16 @@ public struct WorkerConfiguration: Sendable {
     public var metrics: WorkerMetrics?
     /// What `/healthz` and `/readyz` report; the consumer keeps it current.
     public var health = ServiceHealth()
+    /// The consuming side of the broker seam (default: RabbitMQ at `amqpURL`).
+    public var makeTaskBroker: @Sendable () -> any WorkerTaskBroker
+    /// The publishing side of the broker seam (default: RabbitMQ at `amqpURL`).
+    public var makeReportBroker: @Sendable () -> any WorkerReportBroker
+    /// Runs the procedures (default: a Swift task per attempt; the simulator's follows its clock).
+    public var executor: any AttemptExecutor = TaskExecutor()
+    /// The time every decision uses (the simulator's is virtual).
+    public var clock: @Sendable () -> Date = { Date() }
+    /// Waits `seconds` (a back-off) unless `stop` is set first; returns true if it was (the simulator's does not block).
+    public var pause: @Sendable (Double, StopSignal) -> Bool = { seconds, stop in stop.wait(seconds) }
 
     public init(
         amqpURL: String, pools: [String] = ["default"], concurrency: Int = 4, prefetch: Int? = nil,
@@ -42,5 +53,11 @@ public struct WorkerConfiguration: Sendable {
         self.heartbeatInterval = heartbeatInterval
         self.shutdownGrace = shutdownGrace
         self.logger = logger
+        let id = self.id
+        // The broker drops a frozen worker's connection after about twice this, and tasks waiting
+        // in it for a slot go back to the queue (the coordinator's lease covers those running).
+        let heartbeat = min(30, max(1, Int(heartbeatInterval.rounded(.up))))
+        makeTaskBroker = { AMQPWorkerTaskBroker(url: amqpURL, connectionName: "baton-worker \(id)", heartbeatSeconds: heartbeat) }
+        makeReportBroker = { AMQPWorkerReportBroker(url: amqpURL, connectionName: "baton-worker-publish \(id)") }
     }
 }

@@ -1,4 +1,5 @@
 import Baton
+import BatonAMQP
 import Foundation
 import Testing
 
@@ -29,8 +30,8 @@ struct PublisherStateMachineTests {
         }
         #expect(machine.next(now: Self.start) == .readConfirms(wakeOnReports: true))
         #expect(!machine.isSettled)
-        #expect(machine.confirmed(through: 2).map(\.ack?.deliveryTag) == [1])
-        #expect(machine.confirmed(through: 3).map(\.ack?.deliveryTag) == [2])
+        #expect(machine.confirmed(through: 2).map(\.ack?.receipt) == WorkerMailboxTests.receipts([1]))
+        #expect(machine.confirmed(through: 3).map(\.ack?.receipt) == WorkerMailboxTests.receipts([2]))
         #expect(machine.isSettled)
     }
 
@@ -43,7 +44,7 @@ struct PublisherStateMachineTests {
         machine.published(sequence: 2)
         #expect(machine.next(now: Self.start) == .publishReport(Self.body(2)))
         // That publish throws: the thread reports the connection lost and puts back what it is given.
-        #expect(machine.connectionLost().map(\.ack?.deliveryTag) == [1, 2, 3, 4])
+        #expect(machine.connectionLost().map(\.ack?.receipt) == WorkerMailboxTests.receipts([1, 2, 3, 4]))
         #expect(machine.isSettled)
         #expect(machine.room == 10)
         // On the next connection, taken again, they go out again in order.
@@ -58,8 +59,8 @@ struct PublisherStateMachineTests {
             _ = machine.next(now: Self.start)
             machine.published(sequence: sequence)
         }
-        #expect(machine.confirmed(through: 2).map(\.ack?.deliveryTag) == [1])
-        #expect(machine.connectionLost().map(\.ack?.deliveryTag) == [2, 3])
+        #expect(machine.confirmed(through: 2).map(\.ack?.receipt) == WorkerMailboxTests.receipts([1]))
+        #expect(machine.connectionLost().map(\.ack?.receipt) == WorkerMailboxTests.receipts([2, 3]))
         #expect(machine.isSettled)
     }
 

@@ -1,3 +1,4 @@
+import BatonAMQP
 import Testing
 
 @testable import BatonWorker
@@ -5,12 +6,12 @@ import Testing
 @Suite("ReportPipeline: reports from the moment they are taken until the broker confirms them")
 struct ReportPipelineTests {
     static func report(_ tag: UInt64?) -> OutgoingReport {
-        OutgoingReport(body: Array("r\(tag ?? 0)".utf8), ack: tag.map { DeliveryAck(generation: 1, deliveryTag: $0) })
+        OutgoingReport(body: Array("r\(tag ?? 0)".utf8), ack: tag.map { DeliveryAck(generation: 1, receipt: BrokerReceipt(generation: 1, tag: $0)) })
     }
 
     /// Publishes the next taken report under `sequence` and returns its tag.
-    static func publishNext(_ pipeline: inout ReportPipeline, sequence: UInt64) -> UInt64? {
-        let tag = pipeline.next?.ack?.deliveryTag
+    static func publishNext(_ pipeline: inout ReportPipeline, sequence: UInt64) -> BrokerReceipt? {
+        let tag = pipeline.next?.ack?.receipt
         pipeline.published(sequence: sequence)
         return tag
     }
@@ -18,14 +19,14 @@ struct ReportPipelineTests {
     @Test func confirmsReleaseReportsInOrderAndSkipHeartbeats() {
         var pipeline = ReportPipeline(window: 10)
         pipeline.taken([Self.report(7), Self.report(8)])
-        #expect(Self.publishNext(&pipeline, sequence: 1) == 7)
+        #expect(Self.publishNext(&pipeline, sequence: 1) == BrokerReceipt(generation: 1, tag: 7))
         pipeline.heartbeatPublished(sequence: 2)
-        #expect(Self.publishNext(&pipeline, sequence: 3) == 8)
+        #expect(Self.publishNext(&pipeline, sequence: 3) == BrokerReceipt(generation: 1, tag: 8))
         #expect(pipeline.next == nil)
         #expect(pipeline.confirmed(through: 0).isEmpty)
-        #expect(pipeline.confirmed(through: 2).map(\.ack?.deliveryTag) == [7])
+        #expect(pipeline.confirmed(through: 2).map(\.ack?.receipt) == WorkerMailboxTests.receipts([7]))
         #expect(!pipeline.isEmpty)
-        #expect(pipeline.confirmed(through: 3).map(\.ack?.deliveryTag) == [8])
+        #expect(pipeline.confirmed(through: 3).map(\.ack?.receipt) == WorkerMailboxTests.receipts([8]))
         #expect(pipeline.isEmpty)
     }
 
@@ -54,7 +55,7 @@ struct ReportPipelineTests {
         pipeline.taken([Self.report(3)])
         pipeline.published(sequence: 4)
         _ = pipeline.confirmed(through: 1)
-        #expect(pipeline.takeUnconfirmed().map(\.ack?.deliveryTag) == [2, 3])
+        #expect(pipeline.takeUnconfirmed().map(\.ack?.receipt) == WorkerMailboxTests.receipts([2, 3]))
         #expect(pipeline.isEmpty)
         #expect(pipeline.room == 10)
     }
@@ -70,8 +71,8 @@ struct ReportPipelineTests {
         pipeline.taken([Self.report(3), Self.report(4), Self.report(5)])
         pipeline.published(sequence: 3)
         // The publish of report 4 fails.
-        #expect(pipeline.next?.ack?.deliveryTag == 4)
-        #expect(pipeline.takeUnconfirmed().map(\.ack?.deliveryTag) == [2, 3, 4, 5])
+        #expect(pipeline.next?.ack?.receipt == BrokerReceipt(generation: 1, tag: 4))
+        #expect(pipeline.takeUnconfirmed().map(\.ack?.receipt) == WorkerMailboxTests.receipts([2, 3, 4, 5]))
         #expect(pipeline.isEmpty)
         #expect(pipeline.next == nil)
     }

@@ -1,9 +1,12 @@
+import BatonAMQP
 import Testing
 
 @testable import BatonWorker
 
 @Suite("WorkerMailbox: reports between the procedures and the publisher")
 struct WorkerMailboxTests {
+    static func receipts(_ tags: [UInt64]) -> [BrokerReceipt] { tags.map { BrokerReceipt(generation: 1, tag: $0) } }
+
     static func report(_ tag: UInt64) -> OutgoingReport { ReportPipelineTests.report(tag) }
 
     @Test func reportsPutBackAreTakenAgainFirst() {
@@ -12,7 +15,7 @@ struct WorkerMailboxTests {
         let taken = mailbox.takeReports(limit: 2)
         mailbox.post(Self.report(4))
         mailbox.putBack(taken)
-        #expect(mailbox.takeReports(limit: 10).map(\.ack?.deliveryTag) == [1, 2, 3, 4])
+        #expect(mailbox.takeReports(limit: 10).map(\.ack?.receipt) == Self.receipts([1, 2, 3, 4]))
     }
 
     /// Reports the publisher still holds keep the worker from counting as idle: putting some back
@@ -22,14 +25,14 @@ struct WorkerMailboxTests {
         for tag: UInt64 in 1...3 { mailbox.post(Self.report(tag)) }
         let taken = mailbox.takeReports(limit: 3)
         mailbox.putBack([taken[2]])
-        #expect(mailbox.takeReports(limit: 3).map(\.ack?.deliveryTag) == [3])
+        #expect(mailbox.takeReports(limit: 3).map(\.ack?.receipt) == Self.receipts([3]))
         mailbox.confirmed([taken[2]])
         _ = mailbox.takeAcks()
         #expect(!mailbox.isIdle, "reports 1 and 2 are still unconfirmed")
         #expect(mailbox.hasAcksComing)
         mailbox.confirmed(Array(taken[0...1]))
         #expect(!mailbox.isIdle, "their acks are due")
-        #expect(mailbox.takeAcks().map(\.deliveryTag) == [1, 2])
+        #expect(mailbox.takeAcks().map(\.receipt) == Self.receipts([1, 2]))
         #expect(mailbox.isIdle)
     }
 
@@ -50,7 +53,7 @@ struct WorkerMailboxTests {
             machine.published(sequence: sequence)
         }
         mailbox.confirmed(machine.confirmed(through: 4))
-        #expect(mailbox.takeAcks().map(\.deliveryTag) == [1, 2, 3, 4])
+        #expect(mailbox.takeAcks().map(\.receipt) == Self.receipts([1, 2, 3, 4]))
         #expect(mailbox.isIdle)
     }
 }

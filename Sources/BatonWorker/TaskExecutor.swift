@@ -1,0 +1,37 @@
+import Baton
+import Foundation
+
+/// The production executor: each attempt is a detached Swift task running the registered procedure.
+struct TaskExecutor: AttemptExecutor {
+    /// Only an attempt still running after this many nanoseconds is reported as started; for quick
+    /// ones the result says when they started, which halves the messages and commits on the hot path.
+    static let startedReportDelay: UInt64 = 10_000_000
+
+    func start(
+        _ task: TaskDispatch, configuration: WorkerConfiguration, report: @escaping @Sendable (ReportMessage) -> Void,
+        result: @escaping @Sendable (AttemptResult<EncodedJSON>) -> Void, finished: @escaping @Sendable () -> Void
+    ) -> AttemptHandle {
+        let startedAt = Date()
+        let work = Task.detached {
+            let startedReport = Task {
+                try await Task.sleep(nanoseconds: Self.startedReportDelay)
+                report(.started(runID: task.runID, key: task.key, attempt: task.attempt, worker: configuration.id, at: startedAt))
+            }
+            let throttle = ProgressThrottle()
+            await configuration.registry.runAttempt(
+                task, worker: configuration.id, logger: configuration.logger, maxOutputBytes: configuration.maxOutputBytes,
+                progress: { fraction, message in
+                    if throttle.allow(final: fraction >= 1) {
+                        report(.progress(runID: task.runID, key: task.key, attempt: task.attempt, fraction: fraction, message: message))
+                    }
+                },
+                log: { report(.log(runID: task.runID, key: task.key, attempt: task.attempt, message: $0)) },
+                report: { outcome in
+                    startedReport.cancel()
+                    result(outcome)
+                })
+            finished()
+        }
+        return AttemptHandle { work.cancel() }
+    }
+}
