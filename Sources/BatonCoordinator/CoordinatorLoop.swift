@@ -53,6 +53,12 @@ final class CoordinatorLoop: @unchecked Sendable {
     var uncommittedCache: [String: CacheHit] = [:]
     var metrics: CoordinatorMetrics? { configuration.metrics }
     var health: ServiceHealth { configuration.health }
+    /// A store connection that stands by for leadership.
+    private var standby: (any CoordinatorStore)?
+    /// Not before this time does the next turn run (a back-off, or a standby's next try).
+    private(set) var resumeAt = Date.distantPast
+    private var backoff = Backoff()
+    private var everConnected = false
     /// Runs failed as a whole whose failure is not written yet, with the message to write.
     var unrecordedFailures: [String: String] = [:]
     /// Dead letters that failed their node, counted once the batch is committed.
@@ -74,55 +80,75 @@ final class CoordinatorLoop: @unchecked Sendable {
     /// Runs until stopped; returns the reason when it stopped on an error that retrying cannot help
     /// (`FailureDecision.stop`), nil when it was asked to stop.
     func run() -> CoordinatorStop? {
-        var backoff = Backoff()
-        var everConnected = false
         logger.info("coordinator starting")
         while !stop.isSet {
-            do {
-                try connect()
-                everConnected = true
-                backoff.reset()
-                while !stop.isSet { try step() }
-            } catch {
-                let decision = FailureDecision.connection(error, everConnected: everConnected)
-                if case let .stop(message) = decision {
-                    logger.critical("coordinator stopping: \(message)")
-                    disconnect()
-                    return CoordinatorStop(message)
-                }
-                let cap = if case let .reconnect(cap) = decision { cap } else { FailureDecision.reconnectCap }
-                let delay = min(cap, backoff.next(cappedAt: cap))
-                logger.error("coordinator: \(error); reconnecting in \(String(format: "%.1f", delay)) s")
+            if let stopped = turn() {
                 disconnect()
-                health.beat(quietFor: delay)
-                _ = configuration.pause(delay, stop)
+                return stopped
             }
+            let wait = resumeAt.timeIntervalSince(now())
+            if wait > 0 { _ = configuration.pause(wait, stop) }
         }
         disconnect()
         logger.info("coordinator stopped")
         return nil
     }
 
+    /// One turn: connect if need be (a standby asks for leadership at most once a second), else
+    /// one step; an error is decided by `FailureDecision` (reconnect after a back-off, or stop).
+    /// Returns the reason when the coordinator must stop. The simulator calls it directly.
+    func turn() -> CoordinatorStop? {
+        guard now() >= resumeAt else { return nil }
+        do {
+            if store == nil || !connected {
+                guard try connect() else { return nil }  // standing by
+                everConnected = true
+                backoff.reset()
+            }
+            try step()
+        } catch {
+            let decision = FailureDecision.connection(error, everConnected: everConnected)
+            if case let .stop(message) = decision {
+                logger.critical("coordinator stopping: \(message)")
+                return CoordinatorStop(message)
+            }
+            let cap = if case let .reconnect(cap) = decision { cap } else { FailureDecision.reconnectCap }
+            let delay = min(cap, backoff.next(cappedAt: cap))
+            logger.error("coordinator: \(error); reconnecting in \(String(format: "%.1f", delay)) s")
+            disconnect()
+            health.beat(quietFor: delay)
+            resumeAt = now().addingTimeInterval(delay)
+        }
+        return nil
+    }
+
     // MARK: - Connections
 
-    private func connect() throws {
+    /// Connects (or, standing by, asks for leadership once); false while another coordinator leads.
+    private func connect() throws -> Bool {
         health.beat()
-        let store = try configuration.makeStore()
-        try store.requireSchema()
-        health.set("postgresql", connected: true)
+        let store: any CoordinatorStore
+        if let standby {
+            store = standby
+        } else {
+            store = try configuration.makeStore()
+            try store.requireSchema()
+            health.set("postgresql", connected: true)
+        }
         // Only one coordinator may write run state. The others wait as hot standbys and take
         // over within about a second of the leader's database session ending (crash included).
-        var announced = false
-        while !(try store.tryLeadership()) {
+        let announced = standby != nil
+        guard try store.tryLeadership() else {
             if !announced {
                 logger.info("another coordinator leads; standing by")
                 health.set(role: .standby)
                 health.forget("rabbitmq")
             }
-            announced = true
-            health.beat()
-            if configuration.pause(1, stop) { store.close(); return }
+            standby = store
+            resumeAt = now().addingTimeInterval(1)
+            return false
         }
+        standby = nil
         if announced { logger.info("taking over as the leading coordinator") }
         health.set(role: .starting)
         health.set("rabbitmq", connected: false)
@@ -166,9 +192,10 @@ final class CoordinatorLoop: @unchecked Sendable {
         health.set(role: .leader)
         metrics?.leading(true)
         logger.info("coordinator connected; resumed \(runs.count) unfinished run(s)")
+        return true
     }
 
-    private func disconnect() {
+    func disconnect() {
         health.set(role: .starting)
         health.set("postgresql", connected: false)
         if connected { health.set("rabbitmq", connected: false) }
@@ -178,6 +205,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         broker.close()
         connected = false
         store?.close(); store = nil
+        standby?.close(); standby = nil
         runs = [:]
         runTimers = TimerQueue()
         pending = PendingBatch()

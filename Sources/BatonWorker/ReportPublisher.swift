@@ -77,6 +77,13 @@ final class ReportPublisher: @unchecked Sendable {
         return true
     }
 
+    /// The process dies: the connection closes; what was not confirmed is lost with it.
+    func crash() {
+        broker.close()
+        connected = false
+        finished = true
+    }
+
     /// Publishes what is waiting (as the window allows) and a heartbeat if due, then reads the
     /// confirms that came, waiting a little for them or for new reports.
     private func step(confirmWait: Double) throws {

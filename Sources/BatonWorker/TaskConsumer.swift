@@ -110,6 +110,13 @@ final class TaskConsumer: @unchecked Sendable {
         return true
     }
 
+    /// The process dies: the connection closes and nothing more is reported.
+    func crash() {
+        lock.withLock { abandoned = true }
+        broker.close()
+        connected = false
+    }
+
     private func connect(consume: Bool) throws {
         try broker.connect(
             pools: configuration.pools, procedures: configuration.registry.names, prefetch: configuration.prefetch, consume: consume)
