@@ -64,13 +64,14 @@ extension JSON {
         return "\(d)"
     }
 
-    static func writeString(_ s: String, into out: inout [UInt8]) {
+    /// `shortEscapes` writes backspace and form feed as `\b` and `\f` (as `JSONEncoder` does), not `\u0008` and `\u000c`.
+    static func writeString(_ s: String, into out: inout [UInt8], shortEscapes: Bool = false) {
         var s = s
-        s.withUTF8 { writeString(utf8: $0, into: &out) }
+        s.withUTF8 { writeString(utf8: $0, into: &out, shortEscapes: shortEscapes) }
     }
 
     /// A string given as UTF-8 bytes, quoted and escaped.
-    static func writeString<Bytes: Collection<UInt8>>(utf8 bytes: Bytes, into out: inout [UInt8]) {
+    static func writeString<Bytes: Collection<UInt8>>(utf8 bytes: Bytes, into out: inout [UInt8], shortEscapes: Bool = false) {
         out.append(UInt8(ascii: "\""))
         for b in bytes {
             switch b {
@@ -79,6 +80,8 @@ extension JSON {
             case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
             case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
             case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
+            case 0x08 where shortEscapes: out.append(0x5C); out.append(UInt8(ascii: "b"))
+            case 0x0C where shortEscapes: out.append(0x5C); out.append(UInt8(ascii: "f"))
             case 0..<0x20:
                 let hex: StaticString = "0123456789abcdef"
                 out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex.utf8Start[Int(b >> 4)], hex.utf8Start[Int(b & 0xF)]])
