@@ -23,6 +23,15 @@ struct WireCodecPropertyTests {
         }
     }
 
+    /// Objects wider than the few members a message has are sorted another way: the same order.
+    @Test func wideObjectsAreSortedTheSameWay() async {
+        await propertyCheck(count: 50, input: Generator { WireSamples.wideObject(&$0) }) { value async throws in
+            var direct: [UInt8] = []
+            value.writeWire(into: &direct)
+            #expect(text(direct) == text(WireFormat.encode(value)))
+        }
+    }
+
     @Test func tasks() async {
         await propertyCheck(count: Self.count, input: Generator { WireSamples.task(&$0) }) { task async throws in
             let direct = task.encoded()

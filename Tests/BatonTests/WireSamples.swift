@@ -69,6 +69,17 @@ enum WireSamples {
         }
     }
 
+    /// An object of many members (17 to 300), named alike ("n-9", "n-10", "N-1", "n-é"...).
+    static func wideObject(_ rng: inout RNG) -> JSON {
+        var names = Set<String>()
+        for _ in 0..<Int.random(in: 17...300, using: &rng) {
+            names.insert(
+                ["n-", "N-", "n_", "n-é", ""].randomElement(using: &rng)! + String(Int.random(in: 0...999, using: &rng)) + string(&rng, length: 0...2)
+            )
+        }
+        return .object(JSONObject(names.shuffled(using: &rng).map { ($0, .int(Int64(Int.random(in: 0...9, using: &rng)))) }))
+    }
+
     /// A JSON value that is not null (an optional member that is null reads as absent).
     static func nonNullJSON(_ rng: inout RNG) -> JSON {
         while true {

@@ -23,21 +23,40 @@ extension JSON {
             out.append(UInt8(ascii: "]"))
         case let .object(o):
             out.append(UInt8(ascii: "{"))
-            let members = o.members
-            func write(_ member: (key: String, value: JSON), first: Bool) {
-                if !first { out.append(UInt8(ascii: ",")) }
-                JSON.writeString(member.key, into: &out, shortEscapes: true)
-                out.append(UInt8(ascii: ":"))
-                member.value.writeWire(into: &out)
-            }
-            if JSON.inWireOrder(members) {
-                for (i, member) in members.enumerated() { write(member, first: i == 0) }
-            } else {
-                let order = members.indices.sorted { JSON.wireOrder(members[$0].key, members[$1].key) }
-                for (i, position) in order.enumerated() { write(members[position], first: i == 0) }
+            o.members.withUnsafeBufferPointer { members in
+                if JSON.inWireOrder(members) {
+                    for i in members.indices { JSON.writeWire(members[i], first: i == 0, into: &out) }
+                    return
+                }
+                // The members' positions, sorted in place (no array to allocate for each object).
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { order in
+                    for i in order.indices { order.initializeElement(at: i, to: i) }
+                    if order.count <= 16 {
+                        for i in 1..<order.count {
+                            let position = order[i]
+                            var j = i
+                            while j > 0, JSON.wireOrder(members[position].key, members[order[j - 1]].key) {
+                                order[j] = order[j - 1]
+                                j -= 1
+                            }
+                            order[j] = position
+                        }
+                    } else {
+                        var order = order
+                        order.sort { JSON.wireOrder(members[$0].key, members[$1].key) }
+                    }
+                    for i in order.indices { JSON.writeWire(members[order[i]], first: i == 0, into: &out) }
+                }
             }
             out.append(UInt8(ascii: "}"))
         }
+    }
+
+    private static func writeWire(_ member: (key: String, value: JSON), first: Bool, into out: inout [UInt8]) {
+        if !first { out.append(UInt8(ascii: ",")) }
+        writeString(member.key, into: &out, shortEscapes: true)
+        out.append(UInt8(ascii: ":"))
+        member.value.writeWire(into: &out)
     }
 
     /// A double as `JSONEncoder` writes it: Swift's shortest text, without a trailing ".0".
@@ -57,10 +76,8 @@ extension JSON {
     /// Whether name `a` comes before name `b` on the wire: by their UTF-8 bytes (which is the order of
     /// their Unicode scalars), as Foundation sorts keys; not by `String`'s `<`, which compares normalized forms.
     static func wireOrder(_ a: String, _ b: String) -> Bool {
-        var a = a
-        var b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
+        let ordered = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in
                 let common = min(x.count, y.count)
                 if common > 0 {
                     let c = memcmp(x.baseAddress!, y.baseAddress!, common)
@@ -69,9 +86,10 @@ extension JSON {
                 return x.count < y.count
             }
         }
+        return (ordered ?? nil) ?? a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
-    private static func inWireOrder(_ members: [(key: String, value: JSON)]) -> Bool {
+    private static func inWireOrder(_ members: UnsafeBufferPointer<(key: String, value: JSON)>) -> Bool {
         var i = 1
         while i < members.count {
             if !wireOrder(members[i - 1].key, members[i].key) { return false }
