@@ -64,7 +64,7 @@ extension ReportMessage: WireMessage, Codable {
     public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
 
     /// The message body; a result's encoded output is spliced in as it is, not serialized again.
-    public func encoded() -> [UInt8] { written(capacity: 200 + (encodedOutput?.bytes.count ?? 0)) }
+    public func encoded() -> [UInt8] { written(capacity: 256 + (encodedOutput?.bytes.count ?? 0)) }
 
     public init(decoding bytes: [UInt8]) throws { self = try Self.decoded(from: bytes) }
 }

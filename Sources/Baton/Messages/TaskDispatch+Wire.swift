@@ -26,7 +26,7 @@ extension TaskDispatch: WireMessage, Codable {
     public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
 
     /// The message body.
-    public func encoded() -> [UInt8] { written(capacity: 160) }
+    public func encoded() -> [UInt8] { written(capacity: 256) }
 
     public init(decoding bytes: [UInt8]) throws { self = try Self.decoded(from: bytes) }
 }
