@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // The HTTP server of `--metrics` (and the dashboard); without its swift-configuration trait.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // Tests only: property-based round trips of the wire messages (`BatonTests`).
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
@@ -95,7 +97,9 @@ let package = Package(
         .testTarget(name: "BatonSimulationTests", dependencies: ["Baton", "BatonDemo", "BatonStore", "BatonAMQP", "BatonSimulation"]),
         .testTarget(name: "BatonPostgresTests", dependencies: ["BatonPostgres"]),
         .testTarget(name: "BatonAMQPTests", dependencies: ["BatonAMQP"]),
-        .testTarget(name: "BatonTests", dependencies: ["Baton", "BatonDemo", "BatonTesting"]),
+        .testTarget(
+            name: "BatonTests",
+            dependencies: ["Baton", "BatonDemo", "BatonTesting", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "BatonYAMLTests", dependencies: ["Baton", "BatonYAML"]),
         .testTarget(name: "BatonDrawingTests", dependencies: ["Baton", "BatonDrawing"]),
         .testTarget(name: "BatonDashboardTests", dependencies: ["Baton", "BatonStore", "BatonHTTP", "BatonDashboard"]),

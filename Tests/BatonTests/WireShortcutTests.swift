@@ -52,7 +52,7 @@ struct WireShortcutTests {
             #expect(try WireFormat.decode(TaskDispatch.self, from: bytes, what: "task") == task)
             #expect(TaskDispatch.read(bytes) == task)
             #expect(TaskDispatch.read(WireFormat.encode(task)) == task, "what Codable writes reads the same way")
-            #expect(try JSONParser.parse(bytes).objectValue?.keys == (try JSONParser.parse(WireFormat.encode(task)).objectValue?.keys))
+            #expect(bytes == WireFormat.encode(task), "the bytes Codable writes, nested members sorted alike")
         }
     }
 

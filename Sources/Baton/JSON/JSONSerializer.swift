@@ -64,27 +64,41 @@ extension JSON {
         return "\(d)"
     }
 
-    static func writeString(_ s: String, into out: inout [UInt8]) {
+    /// `shortEscapes` writes backspace and form feed as `\b` and `\f` (as `JSONEncoder` does), not `\u0008` and `\u000c`.
+    static func writeString(_ s: String, into out: inout [UInt8], shortEscapes: Bool = false) {
         var s = s
-        s.withUTF8 { writeString(utf8: $0, into: &out) }
+        s.withUTF8 { writeString(utf8: $0, into: &out, shortEscapes: shortEscapes) }
     }
 
     /// A string given as UTF-8 bytes, quoted and escaped.
-    static func writeString<Bytes: Collection<UInt8>>(utf8 bytes: Bytes, into out: inout [UInt8]) {
+    static func writeString<Bytes: Collection<UInt8>>(utf8 bytes: Bytes, into out: inout [UInt8], shortEscapes: Bool = false) {
+        let written: Void? = bytes.withContiguousStorageIfAvailable { writeString(utf8: $0, into: &out, shortEscapes: shortEscapes) }
+        if written == nil { Array(bytes).withUnsafeBufferPointer { writeString(utf8: $0, into: &out, shortEscapes: shortEscapes) } }
+    }
+
+    /// Runs of bytes that need no escape are appended whole (a string rarely has any that do).
+    private static func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8], shortEscapes: Bool) {
         out.append(UInt8(ascii: "\""))
-        for b in bytes {
+        var plain = 0
+        for i in bytes.indices {
+            let b = bytes[i]
+            if b >= 0x20 && b != 0x22 && b != 0x5C { continue }
+            if plain < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain..<i])) }
+            plain = i + 1
             switch b {
             case 0x22: out.append(0x5C); out.append(0x22)
             case 0x5C: out.append(0x5C); out.append(0x5C)
             case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
             case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
             case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
-            case 0..<0x20:
+            case 0x08 where shortEscapes: out.append(0x5C); out.append(UInt8(ascii: "b"))
+            case 0x0C where shortEscapes: out.append(0x5C); out.append(UInt8(ascii: "f"))
+            default:
                 let hex: StaticString = "0123456789abcdef"
                 out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex.utf8Start[Int(b >> 4)], hex.utf8Start[Int(b & 0xF)]])
-            default: out.append(b)
             }
         }
+        if plain < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain...])) }
         out.append(UInt8(ascii: "\""))
     }
 }

@@ -1,33 +1,38 @@
 /// Sent by the coordinator to every worker: stop these attempts (cancelled or timed out).
-/// On the wire: `{"v": 1, "type": "cancel", "run", "attempts": [{"node", "attempt"}]}`.
-public struct ControlMessage: Sendable, Equatable, Codable {
-    public let runID: String
-    public let attempts: [TaskRef]
+/// On the wire: the members `ControlMessage.members` lists (below).
+public struct ControlMessage: Sendable, Equatable {
+    public internal(set) var runID: String
+    public internal(set) var attempts: [TaskRef]
 
     public init(runID: String, attempts: [TaskRef]) {
         self.runID = runID
         self.attempts = attempts
     }
+}
 
-    enum CodingKeys: String, CodingKey { case v, type, run, attempts }
+extension ControlMessage: WireMessage, Codable {
+    static let what = "control message"
 
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try WireFormat.checkVersion(c, key: .v, what: "control message")
-        let type = try c.decode(String.self, forKey: .type)
+    /// The one type there is, `cancel`, checked first.
+    static func blank<C: WireCoder>(_ c: inout C) throws -> ControlMessage {
+        var type = ""
+        try c.required("type", &type)
         guard type == "cancel" else { throw MessageError("control message of unknown type '\(type)'") }
-        self.init(runID: try c.decode(String.self, forKey: .run), attempts: try c.decode([TaskRef].self, forKey: .attempts))
+        return ControlMessage(runID: "", attempts: [])
     }
 
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(WireFormat.version, forKey: .v)
-        try c.encode("cancel", forKey: .type)
-        try c.encode(runID, forKey: .run)
-        try c.encode(attempts, forKey: .attempts)
+    static func members<C: WireCoder>(_ c: inout C, _ m: inout ControlMessage) throws {
+        try c.required("attempts", &m.attempts)  // each `{"attempt", "node"}`
+        try c.required("run", &m.runID)
+        var type = "cancel"
+        try c.required("type", &type)
+        try c.version()
     }
 
-    public func encoded() -> [UInt8] { WireFormat.encode(self) }
+    public init(from decoder: Decoder) throws { self = try Self.decoded(from: decoder) }
+    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
 
-    public init(decoding bytes: [UInt8]) throws { self = try WireFormat.decode(Self.self, from: bytes, what: "control message") }
+    public func encoded() -> [UInt8] { written(capacity: 64 + 40 * attempts.count) }
+
+    public init(decoding bytes: [UInt8]) throws { self = try Self.decoded(from: bytes) }
 }

@@ -2,13 +2,8 @@ import Foundation
 
 /// What a worker sends the coordinator on the results queue about one attempt: it started,
 /// it ended (`result`), it made progress, or it wrote a log line.
-///
-/// On the wire: `{"v": 1, "type", "run", "node", "attempt", ...}` with, per type,
-/// `started`: `worker`, `at`; `result`: `phase`?, `worker`?, `started_at`?, `finished_at`?,
-/// `status` (`succeeded` with `output`, `spawned` with `spawn` (the graph to run in the node's place),
-/// or `failed` with `error` and `permanent`);
-/// `progress`: `fraction`, `message`?; `log`: `message`. Times are seconds since 1970.
-public struct ReportMessage: Sendable, Codable {
+/// On the wire: the members `ReportMessage.members` lists (ReportMessage+Wire.swift).
+public struct ReportMessage: Sendable {
     public enum Kind: String, Sendable, Codable { case started, result, progress, log }
     public var kind: Kind
     public var runID: String
@@ -90,85 +85,5 @@ public struct ReportMessage: Sendable, Codable {
         case .log:
             return .log(key: key, attempt: attempt, message: message ?? "")
         }
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case v, type, run, node, attempt, phase, worker, at, status, output, spawn, error, permanent, fraction, message
-        case startedAt = "started_at", finishedAt = "finished_at"
-    }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try WireFormat.checkVersion(c, key: .v, what: "report")
-        self.init(
-            kind: try c.decode(Kind.self, forKey: .type), runID: try c.decode(String.self, forKey: .run),
-            key: try c.decode(String.self, forKey: .node), attempt: try c.decode(Int.self, forKey: .attempt))
-        func date(_ key: CodingKeys) throws -> Date? { try c.decodeIfPresent(Double.self, forKey: key).map(Date.init(timeIntervalSince1970:)) }
-        worker = try c.decodeIfPresent(String.self, forKey: .worker)
-        switch kind {
-        case .started:
-            startedAt = try date(.at)
-        case .result:
-            phase = try c.decodeIfPresent(TaskPhase.self, forKey: .phase) ?? .run
-            startedAt = try date(.startedAt)
-            finishedAt = try date(.finishedAt)
-            switch try c.decode(String.self, forKey: .status) {
-            case "succeeded": output = try c.decodeIfPresent(JSON.self, forKey: .output) ?? .null
-            case "spawned":
-                output = try c.decode(JSON.self, forKey: .spawn)
-                spawned = true
-            case "failed":
-                failure = (try c.decode(String.self, forKey: .error), try c.decodeIfPresent(Bool.self, forKey: .permanent) ?? false)
-            case let other: throw MessageError("report: result has unknown status '\(other)'")
-            }
-        case .progress:
-            let fraction = try c.decode(Double.self, forKey: .fraction)
-            guard fraction.isFinite else { throw MessageError("report: progress fraction is not a finite number") }
-            self.fraction = min(max(fraction, 0), 1)
-            message = try c.decodeIfPresent(String.self, forKey: .message)
-        case .log:
-            message = try c.decode(String.self, forKey: .message)
-        }
-    }
-
-    /// The `Codable` form: a result's output is written from `output`; one that is still encoded
-    /// (`encodedOutput`, the sending side) goes out only through `encoded()`.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(WireFormat.version, forKey: .v)
-        try c.encode(kind, forKey: .type)
-        try c.encode(runID, forKey: .run)
-        try c.encode(key, forKey: .node)
-        try c.encode(attempt, forKey: .attempt)
-        try c.encodeIfPresent(worker, forKey: .worker)
-        switch kind {
-        case .started:
-            try c.encodeIfPresent(startedAt?.timeIntervalSince1970, forKey: .at)
-        case .result:
-            if phase != .run { try c.encode(phase, forKey: .phase) }
-            try c.encodeIfPresent(startedAt?.timeIntervalSince1970, forKey: .startedAt)
-            try c.encodeIfPresent(finishedAt?.timeIntervalSince1970, forKey: .finishedAt)
-            if let failure {
-                try c.encode("failed", forKey: .status)
-                try c.encode(failure.message, forKey: .error)
-                try c.encode(failure.permanent, forKey: .permanent)
-            } else {
-                try c.encode(spawned ? "spawned" : "succeeded", forKey: .status)
-                if encodedOutput == nil { try c.encode(output ?? .null, forKey: spawned ? .spawn : .output) }
-            }
-        case .progress:
-            try c.encodeIfPresent(fraction, forKey: .fraction)
-            try c.encodeIfPresent(message, forKey: .message)
-        case .log:
-            try c.encodeIfPresent(message, forKey: .message)
-        }
-    }
-
-    /// The message body. `started` and `result` reports are written directly (`written()`, a result's
-    /// encoded output spliced in as it is, not serialized again); progress and log through `Codable`.
-    public func encoded() -> [UInt8] { written() ?? WireFormat.encode(self) }
-
-    public init(decoding bytes: [UInt8]) throws {
-        self = try Self.read(bytes) ?? WireFormat.decode(Self.self, from: bytes, what: "report")
     }
 }

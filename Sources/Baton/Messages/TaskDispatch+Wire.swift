@@ -1,41 +1,32 @@
-/// Writing and reading a task without Foundation's coders: the coordinator writes one and a worker
-/// reads one per node, and through `JSONEncoder`/`JSONDecoder` that cost several microseconds each.
-/// The bytes are the document `Codable` writes (members sorted by name); a task of any other shape
-/// is left to the `Codable` path, so what is refused and why stays the same.
-extension TaskDispatch {
-    /// The message body, members sorted by name.
-    func written() -> [UInt8] {
-        var w = WireWriter(capacity: 160)
-        w.int("attempt", attempt)
-        w.json("input", input)
-        w.string("node", key)
-        if phase != .run { w.string("phase", phase.rawValue) }
-        w.string("pool", pool)
-        if let previousOutput { w.json("previous_output", previousOutput) }
-        w.int("priority", priority)
-        w.string("procedure", procedure)
-        w.string("run", runID)
-        if let timeout { w.json("timeout", .double(timeout)) }
-        w.int("v", WireFormat.version)
-        return w.finished()
+/// A task on the wire: the members below, in wire order, are its one description. The coordinator
+/// writes one and a worker reads one per node, directly (through Foundation's coders that cost
+/// several microseconds each).
+extension TaskDispatch: WireMessage, Codable {
+    static let what = "task message"
+
+    static func blank<C: WireCoder>(_ coder: inout C) throws -> TaskDispatch {
+        TaskDispatch(runID: "", key: "", attempt: 0, procedure: "", input: .null, pool: "", priority: 0)
     }
 
-    /// The task `bytes` hold, or nil when only the `Codable` path can say (or refuse).
-    static func read(_ bytes: [UInt8]) -> TaskDispatch? {
-        guard case let .object(o)? = try? JSONParser.parse(bytes), case .int(Int64(WireFormat.version))? = o["v"],
-            case let .string(run)? = o["run"], case let .string(node)? = o["node"], case let .int(attempt)? = o["attempt"],
-            let attempt = Int(exactly: attempt), case let .string(procedure)? = o["procedure"], case let .string(pool)? = o["pool"],
-            case let .int(priority)? = o["priority"], let priority = Int(exactly: priority)
-        else { return nil }
-        guard let phaseText = WireField.string(o["phase"]), let timeout = WireField.number(o["timeout"]) else { return nil }
-        var phase = TaskPhase.run
-        if let phaseText {
-            guard let p = TaskPhase(rawValue: phaseText) else { return nil }
-            phase = p
-        }
-        let previous = o["previous_output"]
-        return TaskDispatch(
-            runID: run, key: node, attempt: attempt, procedure: procedure, input: o["input"] ?? .null, pool: pool,
-            priority: priority, phase: phase, timeout: timeout, previousOutput: previous == .null ? nil : previous)
+    static func members<C: WireCoder>(_ c: inout C, _ m: inout TaskDispatch) throws {
+        try c.required("attempt", &m.attempt)
+        try c.required("input", &m.input, absent: .null)
+        try c.required("node", &m.key)
+        try c.defaulted("phase", &m.phase, standard: .run)  // absent for a node's own run, "condition" for its condition
+        try c.required("pool", &m.pool)
+        try c.optional("previous_output", &m.previousOutput)  // for `repeat`, from the second run on
+        try c.required("priority", &m.priority)
+        try c.required("procedure", &m.procedure)
+        try c.required("run", &m.runID)
+        try c.optional("timeout", &m.timeout)  // seconds
+        try c.version()
     }
+
+    public init(from decoder: Decoder) throws { self = try Self.decoded(from: decoder) }
+    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
+
+    /// The message body.
+    public func encoded() -> [UInt8] { written(capacity: 256) }
+
+    public init(decoding bytes: [UInt8]) throws { self = try Self.decoded(from: bytes) }
 }

@@ -1,8 +1,9 @@
 import Foundation
 
-/// How Baton's messages (task, report, control, heartbeat) travel: JSON through `Codable`,
-/// each with a version field `v`. A message of another version is refused with a clear error
-/// (the coordinator and workers dead-letter it) rather than misread.
+/// How Baton's messages (task, report, control, heartbeat) travel: JSON, each with a version field
+/// `v`, members sorted by name at every depth (`WireMessage` describes each message once, for its
+/// direct writer and reader and its `Codable` conformance alike). A message of another version is
+/// refused with a clear error (the coordinator and workers dead-letter it) rather than misread.
 public enum WireFormat {
     /// The version this build writes and reads.
     public static let version = 1
@@ -23,14 +24,6 @@ public enum WireFormat {
             throw error
         } catch {
             throw MessageError("\(what) is malformed: \(describeDecodingError(error))")
-        }
-    }
-
-    /// Reads and checks the version field that every message starts with.
-    static func checkVersion<K: CodingKey>(_ container: KeyedDecodingContainer<K>, key: K, what: String) throws {
-        let v = try container.decode(Int.self, forKey: key)
-        guard v == version else {
-            throw MessageError("\(what) has version \(v); this build of Baton reads version \(version) only")
         }
     }
 }

@@ -1,27 +1,23 @@
 import Foundation
 
 /// What a worker process says about itself every few seconds, and once more when it stops.
-/// On the wire: `{"v": 1, "id", "host", "pid", "pools", "procedures", "slots", "started_at",
-/// "busy", "interval", "stopping"?, "schemas"?}` (times in seconds since 1970). `schemas` maps each
-/// procedure to its `ProcedureSchema`; workers send it in their first heartbeat and every
-/// `WorkerHeartbeat.schemasEvery`th, not in each (the coordinator keeps the last it stored).
-/// Readers of version 1 that predate it ignore it; one this build cannot read is dropped, not the heartbeat.
+/// On the wire: the members `WorkerHeartbeat.members` lists (below).
 public struct WorkerHeartbeat: Codable, Sendable, Equatable {
-    public let id: String
-    public let host: String
-    public let pid: Int
-    public let pools: [String]
-    public let procedures: [String]
-    public let slots: Int
-    public let startedAt: Date
+    public internal(set) var id: String
+    public internal(set) var host: String
+    public internal(set) var pid: Int
+    public internal(set) var pools: [String]
+    public internal(set) var procedures: [String]
+    public internal(set) var slots: Int
+    public internal(set) var startedAt: Date
     /// Slots busy right now.
-    public let busy: Int
+    public internal(set) var busy: Int
     /// Seconds until the next heartbeat: a worker not heard from for a few intervals is gone.
-    public let interval: Double
+    public internal(set) var interval: Double
     /// True in the last heartbeat of a worker that is shutting down.
-    public let stopping: Bool
+    public internal(set) var stopping: Bool
     /// The input and output schema of each procedure served, or nil in a heartbeat that does not carry them.
-    public let schemas: [String: ProcedureSchema]?
+    public internal(set) var schemas: [String: ProcedureSchema]?
 
     /// A worker sends its schemas in its first heartbeat and then in every this-many-th: they are a
     /// few kilobytes that rarely change, so every heartbeat would write them to the database for nothing;
@@ -45,40 +41,6 @@ public struct WorkerHeartbeat: Codable, Sendable, Equatable {
         self.schemas = schemas
     }
 
-    enum CodingKeys: String, CodingKey {
-        case v, id, host, pid, pools, procedures, slots, busy, interval, stopping, schemas
-        case startedAt = "started_at"
-    }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        try WireFormat.checkVersion(c, key: .v, what: "heartbeat")
-        self.init(
-            id: try c.decode(String.self, forKey: .id), host: try c.decode(String.self, forKey: .host),
-            pid: try c.decode(Int.self, forKey: .pid), pools: try c.decode([String].self, forKey: .pools),
-            procedures: try c.decode([String].self, forKey: .procedures), slots: try c.decode(Int.self, forKey: .slots),
-            startedAt: Date(timeIntervalSince1970: try c.decode(Double.self, forKey: .startedAt)),
-            busy: try c.decode(Int.self, forKey: .busy), interval: try c.decode(Double.self, forKey: .interval),
-            stopping: try c.decodeIfPresent(Bool.self, forKey: .stopping) ?? false,
-            schemas: (try? c.decodeIfPresent([String: ProcedureSchema].self, forKey: .schemas)) ?? nil)
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(WireFormat.version, forKey: .v)
-        try c.encode(id, forKey: .id)
-        try c.encode(host, forKey: .host)
-        try c.encode(pid, forKey: .pid)
-        try c.encode(pools, forKey: .pools)
-        try c.encode(procedures, forKey: .procedures)
-        try c.encode(slots, forKey: .slots)
-        try c.encode(startedAt.timeIntervalSince1970, forKey: .startedAt)
-        try c.encode(busy, forKey: .busy)
-        try c.encode(interval, forKey: .interval)
-        if stopping { try c.encode(true, forKey: .stopping) }
-        if let schemas { try c.encode(schemas, forKey: .schemas) }
-    }
-
     /// The same heartbeat with `schemas` in place of its own.
     public func carrying(schemas: [String: ProcedureSchema]?) -> WorkerHeartbeat {
         WorkerHeartbeat(
@@ -86,7 +48,38 @@ public struct WorkerHeartbeat: Codable, Sendable, Equatable {
             interval: interval, stopping: stopping, schemas: schemas)
     }
 
-    public func encoded() -> [UInt8] { WireFormat.encode(self) }
+}
 
-    public init(decoding bytes: [UInt8]) throws { self = try WireFormat.decode(Self.self, from: bytes, what: "heartbeat") }
+extension WorkerHeartbeat: WireMessage {
+    static let what = "heartbeat"
+
+    static func blank<C: WireCoder>(_ coder: inout C) throws -> WorkerHeartbeat {
+        WorkerHeartbeat(id: "", host: "", pid: 0, pools: [], procedures: [], slots: 0, startedAt: Date(timeIntervalSince1970: 0))
+    }
+
+    /// Every member, in wire order (times in seconds since 1970).
+    static func members<C: WireCoder>(_ c: inout C, _ m: inout WorkerHeartbeat) throws {
+        try c.required("busy", &m.busy)
+        try c.required("host", &m.host)
+        try c.required("id", &m.id)
+        try c.required("interval", &m.interval)
+        try c.required("pid", &m.pid)
+        try c.required("pools", &m.pools)
+        try c.required("procedures", &m.procedures)
+        // Each procedure's `ProcedureSchema`, in a worker's first heartbeat and every `schemasEvery`th
+        // (the coordinator keeps the last it stored). Readers of version 1 that predate it ignore it;
+        // one this build cannot read is dropped, not the heartbeat.
+        try c.tolerated("schemas", &m.schemas)
+        try c.required("slots", &m.slots)
+        try c.required("started_at", &m.startedAt)
+        try c.defaulted("stopping", &m.stopping, standard: false)
+        try c.version()
+    }
+
+    public init(from decoder: Decoder) throws { self = try Self.decoded(from: decoder) }
+    public func encode(to encoder: Encoder) throws { try encodeMembers(to: encoder) }
+
+    public func encoded() -> [UInt8] { written(capacity: 256) }
+
+    public init(decoding bytes: [UInt8]) throws { self = try Self.decoded(from: bytes) }
 }
