@@ -1,0 +1,249 @@
+import Baton
+import BatonPostgres
+import BatonStore
+import Foundation
+
+extension MemoryStore {
+    /// `Store.apply` on the tables: one transaction (on a copy, stored back only if every part
+    /// succeeds), the same rows, events, holds, workers and batch numbers, and PostgreSQL's errors
+    /// for what it would reject (a run id that is not a UUID, a row of a run that does not exist,
+    /// a hold inserted twice, text with a NUL character, JSON it cannot store).
+    func apply(
+        _ batch: [(runID: String, commands: [SchedulerCommand])], heartbeats: [WorkerHeartbeat], handledRequests: [Int],
+        confirmedBatch: Int64?, holds: [HoldChange], now: Date
+    ) throws -> Int64? {
+        let now = MemoryTimestamp.rounded(now)
+        var rows: [String: MemoryStagedRow] = [:]  // "run\u{0}key" -> merged row
+        var rowOrder: [String] = []
+        var events: [(run: String, node: String?, kind: String, at: Date, detail: JSON)] = []
+        var runs: [String: (status: RunStatus, error: String?)] = [:]
+        var runOrder: [String] = []
+        var cacheRows: [(run: String, node: String, lookup: CacheLookup, output: JSON)] = []
+        var inserted = Set<String>()
+        var pruned: [(run: String, prefix: String)] = []
+        var fragments: [(id: String, fragment: JSON)] = []
+        func dropChildren(_ runID: String, of parent: String) {
+            let prefix = runID + "\u{0}" + parent + "/"
+            for id in rowOrder where id.hasPrefix(prefix) {
+                rows[id] = nil
+                inserted.remove(id)
+            }
+            rowOrder.removeAll { $0.hasPrefix(prefix) }
+            pruned.append((runID, parent + "/"))
+        }
+        func setFragment(_ id: String, _ value: JSON) {
+            fragments.removeAll { $0.id == id }
+            fragments.append((id, value))
+        }
+        for (runID, commands) in batch {
+            for command in commands {
+                switch command {
+                case let .expand(parent, fragment, position):
+                    dropChildren(runID, of: parent)
+                    do { setFragment(runID + "\u{0}" + parent, try JSON(encoding: fragment)) } catch {
+                        throw StoreError("run \(runID): the children of node '\(parent)' cannot be stored: \(error)")
+                    }
+                    for (offset, key) in fragment.order.enumerated() {
+                        let id = runID + "\u{0}" + key
+                        inserted.insert(id)
+                        rowOrder.append(id)
+                        rows[id] = MemoryStagedRow(child: key, of: fragment.nodes[key]!, runID: runID, position: position + offset)
+                    }
+                case let .prune(parent):
+                    dropChildren(runID, of: parent)
+                    setFragment(runID + "\u{0}" + parent, .null)
+                case let .node(change):
+                    let id = runID + "\u{0}" + change.key
+                    if rows[id] == nil { rowOrder.append(id) }
+                    var row = rows[id] ?? MemoryStagedRow(runID: runID, key: change.key)
+                    row.merge(change, now: now)
+                    rows[id] = row
+                    events.append(Self.event(for: change, runID: runID, now: now))
+                case let .runStatus(status, error):
+                    if runs[runID] == nil { runOrder.append(runID) }
+                    runs[runID] = (status, error)
+                    var detail: JSON = ["status": .string(status.rawValue)]
+                    if let error { detail = ["status": .string(status.rawValue), "error": .string(error)] }
+                    events.append((runID, nil, "run_\(status.rawValue)", now, detail))
+                case let .event(key, kind, detail):
+                    events.append((runID, key, kind, now, detail))
+                case let .cacheStore(key, lookup, output):
+                    cacheRows.append((runID, key, lookup, output))
+                case .dispatch, .cancelTasks, .acquire, .release:
+                    break  // holds come as `holds`, netted by the caller
+                }
+            }
+        }
+        for (id, fragment) in fragments {
+            // The scheduler changes the parent in the same event, so its row is in this batch.
+            guard var row = rows[id] else { continue }
+            row.setFragment = true
+            row.fragment = fragment
+            rows[id] = row
+        }
+        var latest: [String: WorkerHeartbeat] = [:]
+        for h in heartbeats { latest[h.id] = h.schemas == nil ? h.carrying(schemas: latest[h.id]?.schemas) : h }
+        let queues = batch.contains { $0.commands.contains { if case .dispatch = $0 { true } else { false } } }
+        if !queues && rows.isEmpty && pruned.isEmpty && runs.isEmpty && heartbeats.isEmpty && events.isEmpty && handledRequests.isEmpty
+            && confirmedBatch == nil && holds.isEmpty && cacheRows.isEmpty
+        {
+            return nil
+        }
+        // The statement runs from here: a sequence's number is drawn even if it then fails.
+        let batchNumber = queues ? nextBatch : nil
+        if queues { nextBatch += 1 }
+        let clock = self.now  // now() of the transaction
+        var t = tables
+        let before = t  // every part sees the tables as they were (one statement's snapshot)
+
+        for (run, prefix) in pruned {
+            try Self.requireUUID(run)
+            for key in (t.nodes[run] ?? [:]).keys where key.hasPrefix(prefix) && !inserted.contains(run + "\u{0}" + key) {
+                t.nodes[run]![key] = nil
+            }
+        }
+        for id in rowOrder where inserted.contains(id) {
+            let u = rows[id]!
+            try Self.requireUUID(u.runID)
+            guard before.runs[u.runID] != nil else { throw Self.missingRun(u.runID, table: "nodes") }
+            t.nodes[u.runID, default: [:]][u.key] = MemoryNodeRow(
+                runID: u.runID, key: try Self.text(u.key), procedure: try Self.text(u.procedure ?? ""), status: u.status,
+                attempts: u.attempts, input: try Self.json(u.input), output: try Self.json(u.output), error: try Self.text(u.error),
+                worker: try Self.text(u.worker), template: try Self.json(u.template), position: u.position ?? 0, pool: try Self.text(u.pool ?? ""),
+                dueAt: u.dueAt.map(MemoryTimestamp.rounded), scheduler: try Self.json(u.scheduler) ?? .object(JSONObject()),
+                dispatchBatch: u.status == .queued ? batchNumber : nil, queuedAt: u.queuedAt, startedAt: u.startedAt,
+                finishedAt: u.finishedAt, fragment: try Self.json(u.fragment))
+        }
+        for id in rowOrder where !inserted.contains(id) {
+            let u = rows[id]!
+            try Self.requireUUID(u.runID)
+            _ = try (Self.text(u.key), Self.text(u.error), Self.text(u.worker), Self.json(u.input), Self.json(u.output))
+            _ = try (Self.json(u.scheduler), Self.json(u.fragment))
+            guard var n = before.nodes[u.runID]?[u.key], t.nodes[u.runID]?[u.key] != nil else { continue }
+            n.status = u.status
+            n.attempts = u.attempts
+            if u.setInput { n.input = try Self.json(u.input) }
+            if u.setOutput { n.output = try Self.json(u.output) } else if u.reset { n.output = nil }
+            n.error = u.error
+            n.worker = u.reset ? u.worker : (u.worker ?? n.worker)
+            n.dueAt = u.dueAt.map(MemoryTimestamp.rounded)
+            if let scheduler = try Self.json(u.scheduler) { n.scheduler = scheduler }
+            if u.setFragment { n.fragment = try Self.json(u.fragment) }
+            if queues && u.status == .queued { n.dispatchBatch = batchNumber }
+            n.queuedAt = u.queuedAt ?? n.queuedAt
+            n.startedAt = u.reset ? u.startedAt : (u.startedAt ?? n.startedAt)
+            n.finishedAt = u.reset ? u.finishedAt : (u.finishedAt ?? n.finishedAt)
+            t.nodes[u.runID]![u.key] = n
+        }
+        for run in runOrder {
+            try Self.requireUUID(run)
+            let (status, error) = runs[run]!
+            guard var r = before.runs[run] else { continue }
+            r.status = status
+            r.error = try Self.text(error)
+            r.startedAt = r.startedAt ?? now
+            r.finishedAt = status.isTerminal ? now : nil
+            t.runs[run] = r
+        }
+        for e in events {
+            try Self.requireUUID(e.run)
+            guard before.runs[e.run] != nil else { throw Self.missingRun(e.run, table: "events") }
+            _ = try (Self.text(e.node), Self.text(e.kind))
+            appendEvent(to: &t, run: e.run, node: e.node, kind: e.kind, at: e.at, detail: try Self.json(e.detail)!)
+        }
+        if !handledRequests.isEmpty {
+            let handled = Set(handledRequests)
+            for i in t.requests.indices where handled.contains(t.requests[i].id) { t.requests[i].handledAt = clock }
+        }
+        for id in latest.keys.sorted() {
+            let h = latest[id]!
+            guard !h.stopping else {
+                t.workers[id] = nil
+                continue
+            }
+            for text in [h.id, h.host] + h.pools + h.procedures { _ = try Self.text(text) }
+            t.workers[id] = MemoryWorkerRow(
+                id: h.id, host: h.host, pid: h.pid, pools: h.pools, procedures: h.procedures, slots: h.slots,
+                startedAt: MemoryTimestamp.rounded(h.startedAt), lastSeenAt: clock, interval: h.interval,
+                schemas: h.schemas.map { $0.mapValues { ProcedureSchema(json: $0.json) } } ?? before.workers[id]?.schemas)
+        }
+        try applyHolds(holds, to: &t, before: before)
+        for c in cacheRows {
+            _ = try (Self.text(c.lookup.procedure), Self.text(c.lookup.input), Self.text(c.node))
+            try Self.requireUUID(c.run)
+            t.cache.append(
+                MemoryCacheRow(
+                    id: nextCacheID, procedure: c.lookup.procedure, input: c.lookup.input, output: try Self.json(c.output)!, runID: c.run,
+                    node: c.node, succeededAt: now))
+            nextCacheID += 1
+        }
+        if let confirmedBatch { t.confirmedThrough = max(t.confirmedThrough, confirmedBatch) }
+        tables = t
+        return batchNumber
+    }
+
+    /// Writes `holds` to `t`; grants and deletes see only the rows that were there before the batch.
+    private func applyHolds(_ holds: [HoldChange], to t: inout MemoryTables, before: MemoryTables) throws {
+        for change in holds {
+            switch change {
+            case let .insert(e):
+                try Self.requireUUID(e.runID)
+                guard before.runs[e.runID] != nil else { throw Self.missingRun(e.runID, table: "holds") }
+                guard before.holds[e.seq] == nil, t.holds[e.seq] == nil else {
+                    throw PostgresError(
+                        kind: .query, message: "duplicate key value violates unique constraint \"holds_pkey\"", sqlState: "23505",
+                        detail: "Key (seq)=(\(e.seq)) already exists.")
+                }
+                _ = try Self.text(e.key)
+                for claim in e.claims { _ = try Self.text(claim.name) }
+                t.holds[e.seq] = e
+            case let .grant(seq):
+                if before.holds[seq] != nil { t.holds[seq]?.granted = true }
+            case let .delete(seq):
+                if before.holds[seq] != nil { t.holds[seq] = nil }
+            }
+        }
+    }
+
+    /// The event `Store.apply` writes for a node change.
+    private static func event(
+        for change: NodeChange, runID: String, now: Date
+    ) -> (
+        run: String, node: String?, kind: String, at: Date, detail: JSON
+    ) {
+        var detail: [(key: String, value: JSON)] = [("attempt", .int(Int64(change.attempt)))]
+        if let error = change.error { detail.append((change.status == .skipped || change.status == .cancelled ? "reason" : "error", .string(error))) }
+        if let worker = change.worker { detail.append(("worker", .string(worker))) }
+        if let due = change.dueAt { detail.append(("due_at", .string(MemoryTimestamp.iso(due)))) }
+        let kind: String
+        let at: Date?
+        switch change.status {
+        case .running: kind = change.event ?? "started"; at = change.startedAt
+        default: kind = change.event ?? change.status.rawValue; at = change.status.isTerminal ? change.finishedAt : nil
+        }
+        return (runID, change.key, kind, at ?? now, .object(JSONObject(detail)))
+    }
+
+    /// `text` as a text column takes it: PostgreSQL rejects a NUL character.
+    static func text(_ text: String?) throws -> String? {
+        guard let text, text.utf8.contains(0) else { return text }
+        throw PostgresError(
+            kind: .query, message: "unsupported Unicode escape sequence", sqlState: "22P05", detail: "\\u0000 cannot be converted to text.")
+    }
+
+    static func text(_ text: String) throws -> String { try Self.text(Optional(text))! }
+
+    /// `value` as a jsonb column stores it: what its text reads back as; an error for text that is
+    /// not JSON (a number that is not finite) or a string with a NUL character.
+    static func json(_ value: JSON?) throws -> JSON? {
+        guard let value else { return nil }
+        let text = value.serialized()
+        if text.contains("\\u0000") {
+            throw PostgresError(
+                kind: .query, message: "unsupported Unicode escape sequence", sqlState: "22P05", detail: "\\u0000 cannot be converted to text.")
+        }
+        do { return try JSONParser.parse(text, maxDepth: 100_000) } catch {
+            throw PostgresError(kind: .query, message: "invalid input syntax for type json", sqlState: "22P02", detail: "\(error)")
+        }
+    }
+}

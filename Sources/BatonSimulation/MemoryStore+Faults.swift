@@ -1,0 +1,38 @@
+import BatonPostgres
+import BatonStore
+
+extension MemoryStore {
+    /// Fails the next `count` calls of `operation` (on any connection) with a `PostgresError` of
+    /// `failure`'s class (or of `sqlState`), which `StoreFailure(error)` classifies as production
+    /// would. A failing call changes nothing; a `.reconnect` failure also ends the caller's session.
+    /// With `afterCommit`, a write (`apply`, `failRun`) commits and then fails: the reply was lost.
+    public func failNext(
+        _ operation: Operation, with failure: StoreFailure, count: Int = 1, sqlState: String? = nil, afterCommit: Bool = false
+    ) {
+        guard count > 0 else { return }
+        faults.append(MemoryStoreFault(operation: operation, failure: failure, sqlState: sqlState, remaining: count, afterCommit: afterCommit))
+    }
+
+    /// Forgets every fault `failNext` scheduled and that has not happened yet.
+    public func clearFaults() { faults = [] }
+
+    /// Ends every open session, as a database restart does: each later call on them fails with a
+    /// connection error, and leadership is free.
+    public func dropConnections() {
+        for id in connections.keys.sorted() { connections[id]!.dropConnection() }
+    }
+
+    /// The fault for a call of `operation` on connection `connection`, if one is due (consumed).
+    func takeFault(_ operation: Operation, connection: Int) -> MemoryStoreFault? {
+        if let index = faults.firstIndex(where: { $0.operation == operation || $0.operation == .any }) {
+            let fault = faults[index]
+            faults[index].remaining -= 1
+            if faults[index].remaining <= 0 { faults.remove(at: index) }
+            return fault
+        }
+        if let failure = faultHook?(operation, connection) {
+            return MemoryStoreFault(operation: operation, failure: failure, sqlState: nil, remaining: 1, afterCommit: false)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,96 @@
+import Baton
+import BatonStore
+import Foundation
+
+extension MemoryStore {
+    /// `Store.loadRun`: the graph from the stored plan, node states from the rows in position
+    /// order (a pending node's input not read, bookkeeping restored, a queued attempt counted as
+    /// published once its batch is confirmed), fragments decoded as stored.
+    func loadRun(_ id: String) throws -> RunState? {
+        try Self.requireUUID(id)
+        guard let run = tables.runs[id] else { return nil }
+        var graph: Graph
+        do { graph = try Graph(plan: run.plan) } catch { throw StoreError("run \(id): the stored graph cannot be read: \(error)") }
+        var states: [String: NodeState] = [:]
+        var fragments: [(parent: String, fragment: GroupSpec)] = []
+        var order: [String] = []
+        for row in nodes(ofRun: id) {
+            order.append(row.key)
+            if let fragment = row.fragment, !fragment.isNull {
+                do {
+                    fragments.append(
+                        (row.key, try WireFormat.decode(GroupSpec.self, from: fragment.serializedBytes(), what: "stored fragment")))
+                } catch {
+                    throw StoreError("run \(id): the children of node '\(row.key)' cannot be read: \(error)")
+                }
+            }
+            var state = NodeState(
+                status: row.status, attempt: row.attempts, input: row.status == .pending ? nil : row.input, output: row.output,
+                error: row.error, worker: row.worker)
+            state.restore(bookkeeping: row.scheduler)
+            if row.status == .queued, let batch = row.dispatchBatch, batch <= tables.confirmedThrough { state.publishedAttempt = state.attempt }
+            states[row.key] = state
+        }
+        graph = graph.reordered(order.filter { RunState.parent(of: $0) == nil })
+        let state = RunState(runID: id, graph: graph, status: run.status, error: run.error, nodes: states, fragments: fragments)
+        if let stray = order.first(where: { state.graph.nodes[$0] == nil }) {
+            throw StoreError("run \(id): node '\(stray)' is not in the run's graph")
+        }
+        return state
+    }
+
+    /// `Store.failRun`: ends an unfinished run as failed with `error`, releasing its holds, with a `run_failed` event.
+    func failRun(_ id: String, error: String) throws {
+        try Self.requireUUID(id)
+        let error = error.replacingOccurrences(of: "\u{0}", with: "")
+        var t = tables
+        for (seq, entry) in t.holds where entry.runID == id { t.holds[seq] = nil }
+        if var run = t.runs[id], run.status == .pending || run.status == .running {
+            let now = self.now
+            run.status = .failed
+            run.error = error
+            run.finishedAt = now
+            run.startedAt = run.startedAt ?? now
+            t.runs[id] = run
+            appendEvent(to: &t, run: id, node: nil, kind: "run_failed", at: now, detail: ["status": "failed", "error": .string(error)])
+        }
+        tables = t
+    }
+
+    /// Ids of runs pending or running, oldest first.
+    func activeRunIDs() -> [String] {
+        tables.runs.values.filter { $0.status == .pending || $0.status == .running }
+            .sorted { ($0.submittedAt, $0.sequence) < ($1.submittedAt, $1.sequence) }.map(\.id)
+    }
+
+    /// Requests not handled yet, oldest first (at most 1,000, as `Store` reads them).
+    func openRequests() -> [RunRequest] {
+        tables.requests.lazy.filter { $0.handledAt == nil }.prefix(1000).map(\.request)
+    }
+
+    /// `Store.cacheLookup`: the newest output for the procedure and input within the ttl.
+    func cacheLookup(_ lookup: CacheLookup, now: Date) throws -> CacheHit? {
+        let since = MemoryTimestamp.rounded(now.addingTimeInterval(-lookup.ttl))
+        let hits = tables.cache.filter { $0.procedure == lookup.procedure && $0.input == lookup.input && $0.succeededAt >= since }
+        guard let newest = hits.max(by: { ($0.succeededAt, $0.id) < ($1.succeededAt, $1.id) }) else { return nil }
+        return CacheHit(output: newest.output, sourceRun: newest.runID, sourceNode: newest.node)
+    }
+
+    /// `Store.liveWorkers`: workers heard from within `seconds` of the clock, or within three of
+    /// their own heartbeat intervals and a second; by id.
+    func liveWorkers(within seconds: Double?) throws -> [WorkerRow] {
+        let now = self.now
+        return try workers.filter { now.timeIntervalSince($0.lastSeenAt) < (seconds ?? 3 * $0.interval + 1) }.map { w in
+            let json: JSON = [
+                "id": .string(w.id), "host": .string(w.host), "pid": .int(Int64(w.pid)), "pools": .array(w.pools.map(JSON.string)),
+                "procedures": .array(w.procedures.map(JSON.string)), "slots": .int(Int64(w.slots)),
+                "started_at": .string(MemoryTimestamp.text(w.startedAt)), "last_seen_at": .string(MemoryTimestamp.text(w.lastSeenAt)),
+                "seconds_since_seen": .double(now.timeIntervalSince(w.lastSeenAt)),
+            ]
+            // WorkerRow has no public initializer; it is Codable.
+            var row = try JSONDecoder().decode(WorkerRow.self, from: Data(json.serializedBytes()))
+            row.schemas = w.schemas ?? [:]
+            return row
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Baton
+import BatonPostgres
+import BatonStore
+import Foundation
+
+/// An in-memory twin of Baton's PostgreSQL database, for the cluster simulator: the tables `Store`
+/// writes, with the same semantics, shared by any number of connections (`connect()`), each a
+/// `CoordinatorStore` as a coordinator's `Store` is.
+///
+/// Deterministic: its clock is set by the simulator, run ids count up, every list it returns is
+/// sorted, and failures come only when asked for (`failNext`, `faultHook`, `dropConnections`).
+/// Not thread-safe: use it from one thread at a time.
+public final class MemoryStore: @unchecked Sendable {
+    /// The database's clock (`now()` in PostgreSQL): worker heartbeats, handled requests, failed
+    /// runs and submissions are stamped with it, and `liveWorkers` measures from it.
+    public var clock: () -> Date
+    /// Called before every call of every connection with the operation and the connection's id; a
+    /// failure it returns fails that call, as `failNext` does (the simulator's seeded faults).
+    public var faultHook: ((Operation, Int) -> StoreFailure?)?
+
+    var tables = MemoryTables()
+    var faults: [MemoryStoreFault] = []
+    /// The connection that holds the leadership lock, if any.
+    var leader: Int?
+    /// Connections that listen for notifications, by id.
+    var listeners: [Int: MemoryStoreConnection] = [:]
+    /// Open connections, by id.
+    var connections: [Int: MemoryStoreConnection] = [:]
+    // Sequences: like PostgreSQL's, they are not rolled back with a failed transaction.
+    var runsSubmitted = 0
+    var nextEventID: Int64 = 1
+    var nextRequestID = 1
+    var nextCacheID: Int64 = 1
+    var nextBatch: Int64 = 1
+    var connectionsMade = 0
+
+    /// A database with no runs whose clock is `clock` (by default, one fixed instant).
+    public init(clock: @escaping () -> Date = { Date(timeIntervalSince1970: 1_800_000_000) }) {
+        self.clock = clock
+    }
+
+    /// A new connection (a new session): it does not lead or listen until asked.
+    public func connect() -> MemoryStoreConnection {
+        connectionsMade += 1
+        let connection = MemoryStoreConnection(store: self, id: connectionsMade)
+        connections[connection.id] = connection
+        return connection
+    }
+
+    /// The database's clock, to the microsecond, as `timestamptz` keeps it.
+    var now: Date { MemoryTimestamp.rounded(clock()) }
+
+    /// Ends `connection`'s session: its leadership and its notifications go.
+    func endSession(_ connection: MemoryStoreConnection) {
+        if leader == connection.id { leader = nil }
+        listeners[connection.id] = nil
+        connections[connection.id] = nil
+        connection.inbox = []
+    }
+
+    /// Sends `note` to every listening connection (PostgreSQL's NOTIFY, at commit).
+    func notify(_ note: StoreNotification) {
+        for id in listeners.keys.sorted() { listeners[id]!.inbox.append(note) }
+    }
+
+    /// Throws a data error of PostgreSQL's for a run id that is not a UUID (`$1::uuid`).
+    static func requireUUID(_ id: String) throws {
+        guard UUID(uuidString: id) == nil else { return }
+        throw PostgresError(kind: .query, message: "invalid input syntax for type uuid: \"\(id)\"", sqlState: "22P02")
+    }
+
+    /// The error PostgreSQL gives for a row of `table` naming a run that does not exist.
+    static func missingRun(_ id: String, table: String) -> PostgresError {
+        PostgresError(
+            kind: .query, message: "insert or update on table \"\(table)\" violates foreign key constraint \(table)_run_id_fkey",
+            sqlState: "23503", detail: "Key (run_id)=(\(id)) is not present in table \"runs\".")
+    }
+}

@@ -1,0 +1,99 @@
+import Baton
+import BatonPostgres
+import BatonStore
+import Foundation
+
+/// One session with a `MemoryStore`: the coordinator's `CoordinatorStore`, as a `Store` (one
+/// PostgreSQL connection) is in production. Leadership is held by the session until `close()` or
+/// `dropConnection()`; notifications reach it once it listens.
+public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable {
+    /// The database this session belongs to.
+    public let store: MemoryStore
+    /// Counts up from 1 in the order connections were made.
+    public let id: Int
+    /// False once closed or dropped: every later call fails with a connection error.
+    public private(set) var isOpen = true
+    /// Why the session ended, for the error later calls see.
+    private var ending = ""
+    /// Notifications not read yet.
+    var inbox: [StoreNotification] = []
+
+    init(store: MemoryStore, id: Int) {
+        self.store = store
+        self.id = id
+    }
+
+    /// Loses the session, as a network failure or a killed backend does: leadership is released
+    /// and every later call fails with a connection error (SQLSTATE 08006).
+    public func dropConnection() {
+        guard isOpen else { return }
+        isOpen = false
+        ending = "server closed the connection unexpectedly"
+        store.endSession(self)
+    }
+
+    public func close() {
+        guard isOpen else { return }
+        isOpen = false
+        ending = "connection is closed"
+        store.endSession(self)
+    }
+
+    /// Runs `body` as call `operation` of this session: fails if the session ended or a fault is due.
+    private func call<T>(_ operation: MemoryStore.Operation, writes: Bool = false, _ body: () throws -> T) throws -> T {
+        guard isOpen else {
+            throw PostgresError(kind: .connection, message: ending, sqlState: ending == "connection is closed" ? "08003" : "08006")
+        }
+        guard let fault = store.takeFault(operation, connection: id) else { return try body() }
+        if fault.afterCommit && writes { _ = try body() }
+        if fault.failure == .reconnect { dropConnection() }
+        throw fault.error
+    }
+
+    public func requireSchema() throws { try call(.requireSchema) {} }
+
+    public func tryLeadership() throws -> Bool {
+        try call(.tryLeadership) {
+            if store.leader == nil { store.leader = id }
+            return store.leader == id
+        }
+    }
+
+    public func listenForWork() throws { try call(.listenForWork) { store.listeners[id] = self } }
+
+    /// What was heard since the last call; never waits (the simulator's time is virtual).
+    public func notifications(timeout: Double) throws -> [StoreNotification] {
+        try call(.notifications) {
+            defer { inbox = [] }
+            return inbox
+        }
+    }
+
+    public func liveWorkers(within seconds: Double?) throws -> [WorkerRow] {
+        try call(.liveWorkers) { try store.liveWorkers(within: seconds) }
+    }
+
+    public func loadHolds() throws -> [AdmissionTable.Entry] { try call(.loadHolds) { store.holds } }
+
+    public func activeRunIDs() throws -> [String] { try call(.activeRunIDs) { store.activeRunIDs() } }
+
+    public func openRequests() throws -> [RunRequest] { try call(.openRequests) { store.openRequests() } }
+
+    public func loadRun(_ id: String) throws -> RunState? { try call(.loadRun) { try store.loadRun(id) } }
+
+    public func apply(
+        _ batch: [(runID: String, commands: [SchedulerCommand])], heartbeats: [WorkerHeartbeat], handledRequests: [Int],
+        confirmedBatch: Int64?, holds: [HoldChange], now: Date
+    ) throws -> Int64? {
+        try call(.apply, writes: true) {
+            try store.apply(
+                batch, heartbeats: heartbeats, handledRequests: handledRequests, confirmedBatch: confirmedBatch, holds: holds, now: now)
+        }
+    }
+
+    public func cacheLookup(_ lookup: CacheLookup, now: Date) throws -> CacheHit? {
+        try call(.cacheLookup) { try store.cacheLookup(lookup, now: now) }
+    }
+
+    public func failRun(_ id: String, error: String) throws { try call(.failRun, writes: true) { try store.failRun(id, error: error) } }
+}

@@ -1,0 +1,19 @@
+import Baton
+import Foundation
+
+/// The tables of a `MemoryStore`, as one value: a transaction works on a copy and stores it back
+/// only when it succeeds, so a failing one changes nothing.
+struct MemoryTables {
+    var runs: [String: MemoryRunRow] = [:]
+    /// By run, then key.
+    var nodes: [String: [String: MemoryNodeRow]] = [:]
+    /// By run, in the order written.
+    var events: [String: [MemoryEventRow]] = [:]
+    var cache: [MemoryCacheRow] = []
+    var holds: [Int64: AdmissionTable.Entry] = [:]
+    /// In id order.
+    var requests: [MemoryRequestRow] = []
+    var workers: [String: MemoryWorkerRow] = [:]
+    /// `baton.publications.confirmed_through`.
+    var confirmedThrough: Int64 = 0
+}
