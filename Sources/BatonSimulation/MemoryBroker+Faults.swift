@@ -1,0 +1,74 @@
+/// What the simulator decides: when publishes arrive and are confirmed, and which faults happen.
+/// A `name` is a connection's own name or its handle's (which covers all of the handle's connections);
+/// nil means every live connection.
+extension MemoryBroker {
+    private func live(_ name: String?) -> [MemoryConnection] {
+        guard let name else { return connections }
+        return connections.filter { $0.answers(to: name) }
+    }
+
+    /// Publishes in flight reach their queues (and consumers), without being confirmed yet.
+    public func deliverPublishes(of name: String? = nil) {
+        for connection in live(name) {
+            for channel in connection.channels { arrive(channel) }
+        }
+        dispatch()
+    }
+
+    /// Publishes in flight reach their queues, and every publish so far is confirmed.
+    public func deliverConfirms(of name: String? = nil) {
+        for connection in live(name) {
+            for channel in connection.channels { confirm(channel) }
+        }
+        dispatch()
+    }
+
+    /// The connections answering to `name` are lost: their unacked deliveries go back to their
+    /// queues (redelivered), their control queues go, and their handles' calls throw
+    /// `.connectionLost`. Publishes in flight arrive (but are never confirmed) if `keepUnconfirmed`,
+    /// else they are lost. Returns how many connections were dropped.
+    @discardableResult
+    public func drop(_ name: String, keepUnconfirmed: Bool) -> Int {
+        let dropped = live(name)
+        for connection in dropped { disconnect(connection, keepUnconfirmed: keepUnconfirmed) }
+        return dropped.count
+    }
+
+    /// After `successes` more publishes on the connection answering to `name`, the next one throws
+    /// `.connectionLost` and the connection is dropped (as with `drop`): a publish that fails in
+    /// the middle of a batch. Aimed at the live connection(s), or else the next one opened.
+    public func failPublish(of name: String, after successes: Int, keepUnconfirmed: Bool) {
+        let targets = live(name)
+        guard !targets.isEmpty else {
+            pendingPublishFailures.append((name: name, after: successes, keepUnconfirmed: keepUnconfirmed))
+            return
+        }
+        for connection in targets {
+            connection.publishesBeforeFailure = successes
+            connection.failureKeepsUnconfirmed = keepUnconfirmed
+        }
+    }
+
+    /// The broker gives `delivery` out again (a copy back at its place in its queue, redelivered)
+    /// while the first copy stays unacked. False if that delivery is no longer held unacked.
+    @discardableResult
+    public func duplicate(_ delivery: MemoryDelivery) -> Bool {
+        for connection in connections where connection.name == delivery.connection {
+            for channel in connection.channels where channel.number == delivery.channel {
+                if let held = channel.unacked.first(where: { $0.tag == delivery.tag }) {
+                    requeue(held)
+                    dispatch()
+                    return true
+                }
+            }
+        }
+        return false
+    }
+
+    /// The broker restarts: every connection is lost (as with `drop`), then transient messages
+    /// (heartbeats, cancel signals) are gone; durable queues and persistent messages stay.
+    public func restart(keepUnconfirmed: Bool) {
+        for connection in connections { disconnect(connection, keepUnconfirmed: keepUnconfirmed) }
+        for queue in queues { queue.removeTransient() }
+    }
+}

@@ -1,0 +1,148 @@
+import BatonAMQP
+
+/// Where messages go: routing through the exchanges, pushing to consumers, returning what a lost
+/// connection held.
+extension MemoryBroker {
+    /// Declares a queue unless it exists (declaring is idempotent, as on RabbitMQ).
+    @discardableResult
+    func declareQueue(
+        _ name: String, prioritized: Bool = false, deadLettered: Bool = false, durable: Bool = true, owner: Int? = nil
+    )
+        -> MemoryQueue
+    {
+        if let queue = queuesByName[name] { return queue }
+        let queue = MemoryQueue(name: name, prioritized: prioritized, deadLettered: deadLettered, durable: durable, owner: owner)
+        queues.append(queue)
+        queuesByName[name] = queue
+        return queue
+    }
+
+    /// What `BatonTopology.declareCommon` declares.
+    func declareCommon() {
+        declareQueue(BatonTopology.deadLettersQueue)
+        declareQueue(BatonTopology.resultsQueue, deadLettered: true)
+        declareQueue(BatonTopology.heartbeatsQueue)
+    }
+
+    /// What `BatonTopology.declareTaskQueue` declares; returns the queue's name.
+    @discardableResult
+    func declareTaskQueue(pool: String, procedure: String) -> String {
+        let name = BatonTopology.taskQueue(pool: pool, procedure: procedure)
+        declareQueue(name, prioritized: true, deadLettered: true)
+        taskBindings[BatonTopology.routingKey(pool: pool, procedure: procedure)] = name
+        return name
+    }
+
+    func removeQueue(_ queue: MemoryQueue) {
+        queues.removeAll { $0 === queue }
+        queuesByName[queue.name] = nil
+    }
+
+    /// Puts a message that arrived at `exchange` into the queues it is bound to (none: it is dropped).
+    func route(_ message: MemoryMessage) {
+        switch message.exchange {
+        case "":
+            if let queue = queuesByName[message.routingKey] { enqueue(message, in: queue) }
+        case BatonTopology.tasksExchange:
+            if let name = taskBindings[message.routingKey], let queue = queuesByName[name] { enqueue(message, in: queue) }
+        case BatonTopology.controlExchange:
+            for queue in queues where queue.owner != nil { enqueue(message, in: queue) }
+        case BatonTopology.deadExchange:
+            if let queue = queuesByName[BatonTopology.deadLettersQueue] { enqueue(message, in: queue) }
+        default:
+            break
+        }
+    }
+
+    func enqueue(_ message: MemoryMessage, in queue: MemoryQueue) {
+        queue.insert(message, order: nextOrder)
+        nextOrder += 1
+    }
+
+    /// A message rejected without requeue from `queue`: to the dead-letter exchange if the queue has one.
+    func deadLetter(_ message: MemoryMessage, from queue: String) {
+        guard queuesByName[queue]?.deadLettered == true else { return }
+        route(
+            MemoryMessage(
+                id: message.id, publisher: message.publisher, exchange: BatonTopology.deadExchange, routingKey: message.routingKey,
+                body: message.body, persistent: message.persistent, priority: message.priority, deliveries: message.deliveries,
+                queuedAt: message.queuedAt, redelivered: false, deathQueue: message.deathQueue ?? queue))
+    }
+
+    /// A delivery back to its place in its queue, flagged redelivered (lost if the queue is gone).
+    func requeue(_ unacked: MemoryChannel.Unacked) {
+        var message = unacked.message
+        message.redelivered = true
+        queuesByName[unacked.queue]?.insert(message, order: unacked.order)
+    }
+
+    /// Publishes of `channel` in flight reach their queues.
+    func arrive(_ channel: MemoryChannel) {
+        let inFlight = channel.inFlight
+        channel.inFlight = []
+        for publish in inFlight { route(publish.message) }
+    }
+
+    /// Publishes of `channel` reach their queues and are confirmed.
+    func confirm(_ channel: MemoryChannel) {
+        arrive(channel)
+        channel.confirmedThrough = channel.published
+    }
+
+    /// Ends `connection`: publishes in flight arrive (`keepUnconfirmed`) or are lost, unacked
+    /// deliveries return to their queues in order, its consumers and exclusive queues go.
+    func disconnect(_ connection: MemoryConnection, keepUnconfirmed: Bool) {
+        guard connection.alive else { return }
+        connection.alive = false
+        connections.removeAll { $0 === connection }
+        for channel in connection.channels {
+            if keepUnconfirmed { arrive(channel) } else { channel.inFlight = [] }
+            let unacked = channel.unacked
+            channel.unacked = []
+            for delivery in unacked { requeue(delivery) }
+        }
+        connection.inbox = []
+        for queue in queues {
+            queue.consumers.removeAll { $0.connection === connection }
+            queue.nextConsumer = 0
+        }
+        for queue in queues where queue.owner == connection.id { removeQueue(queue) }
+        dispatch()
+    }
+
+    /// Pushes ready messages to consumers with room, one queue after another (from a start that
+    /// moves on each time) and one message per queue per round, until none can take more.
+    func dispatch() {
+        guard !queues.isEmpty else { return }
+        let start = dispatchStart % queues.count
+        dispatchStart = start + 1
+        let order = Array(queues[start...] + queues[..<start])
+        var moved = true
+        while moved {
+            moved = false
+            for queue in order where deliverOne(from: queue) { moved = true }
+        }
+    }
+
+    /// Sends the head of `queue` to its next consumer with room, round-robin; false if it cannot.
+    private func deliverOne(from queue: MemoryQueue) -> Bool {
+        guard !queue.ready.isEmpty, !queue.consumers.isEmpty else { return false }
+        let count = queue.consumers.count
+        for step in 0..<count {
+            let index = (queue.nextConsumer + step) % count
+            let consumer = queue.consumers[index]
+            guard consumer.canTake else { continue }
+            queue.nextConsumer = (index + 1) % count
+            let entry = queue.removeFirst()
+            let channel = consumer.channel
+            let tag = channel.nextTag
+            channel.nextTag += 1
+            if !consumer.noAck {
+                channel.unacked.append(MemoryChannel.Unacked(tag: tag, queue: queue.name, order: entry.order, message: entry.message))
+            }
+            consumer.connection.inbox.append(MemoryConnection.Inbound(channel: channel.number, tag: tag, message: entry.message))
+            return true
+        }
+        return false
+    }
+}

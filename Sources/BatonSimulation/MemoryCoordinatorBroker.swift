@@ -1,0 +1,119 @@
+import BatonAMQP
+import Foundation
+
+/// The coordinator's side of the `MemoryBroker`, as `AMQPCoordinatorBroker` is over RabbitMQ: a
+/// publishing connection `<name>-publish` (tasks, cancel signals; confirmed) and a consuming one
+/// `<name>-consume` (reports with the prefetch given to `connect`, heartbeats without acks, dead
+/// letters with a prefetch of 100). Task queues are declared on the first publish to them after each connect.
+public final class MemoryCoordinatorBroker: CoordinatorBroker, @unchecked Sendable {
+    // Safe: used from the simulator's one thread (see MemoryBroker).
+    public let broker: MemoryBroker
+    public let name: String
+    private var publisher: MemoryConnection?
+    private var consumer: MemoryConnection?
+    private var declaredRoutes: Set<String> = []
+    private var generation = 0
+
+    private enum Channel {
+        static let publish: UInt16 = 1
+        static let results = BatonTopology.CoordinatorChannel.results
+        static let heartbeats = BatonTopology.CoordinatorChannel.heartbeats
+        static let deadLetters = BatonTopology.CoordinatorChannel.deadLetters
+    }
+
+    init(broker: MemoryBroker, name: String) {
+        self.broker = broker
+        self.name = name
+    }
+
+    /// The names of its two connections.
+    public var publishConnectionName: String { "\(name)-publish" }
+    public var consumeConnectionName: String { "\(name)-consume" }
+
+    public func connect(prefetch: Int) throws {
+        close()
+        generation += 1
+        publisher = try broker.open(name: publishConnectionName, owner: name)
+        declaredRoutes = []
+        let consumer = try broker.open(name: consumeConnectionName, owner: name)
+        consumer.channel(Channel.results).prefetch = Int(UInt16(clamping: prefetch))
+        broker.consume(consumer, channel: Channel.results, queue: BatonTopology.resultsQueue)
+        broker.consume(consumer, channel: Channel.heartbeats, queue: BatonTopology.heartbeatsQueue, noAck: true)
+        consumer.channel(Channel.deadLetters).prefetch = 100
+        broker.consume(consumer, channel: Channel.deadLetters, queue: BatonTopology.deadLettersQueue)
+        self.consumer = consumer
+    }
+
+    public func close() {
+        broker.close(consumer)
+        consumer = nil
+        broker.close(publisher)
+        publisher = nil
+    }
+
+    public func publishTask(pool: String, procedure: String, body: [UInt8], priority: UInt8, queuedAt: Date?) throws -> UInt64 {
+        let publisher = try broker.require(publisher, "publish")
+        let routingKey = BatonTopology.routingKey(pool: pool, procedure: procedure)
+        if !declaredRoutes.contains(routingKey) {
+            broker.declareTaskQueue(pool: pool, procedure: procedure)
+            declaredRoutes.insert(routingKey)
+        }
+        let millisecond = queuedAt.map { Date(timeIntervalSince1970: ($0.timeIntervalSince1970 * 1000).rounded() / 1000) }
+        return try broker.publish(
+            publisher, channel: Channel.publish, exchange: BatonTopology.tasksExchange, routingKey: routingKey, body: body,
+            persistent: true, priority: priority, queuedAt: millisecond)
+    }
+
+    public func publishCancel(body: [UInt8]) throws -> UInt64 {
+        try broker.publish(
+            try broker.require(publisher, "publish"), channel: Channel.publish, exchange: BatonTopology.controlExchange, routingKey: "",
+            body: body, persistent: false)
+    }
+
+    public func confirmed() throws -> UInt64 { try broker.confirmed(publisher, channel: Channel.publish) }
+
+    public func waitForConfirms() throws { try broker.waitForConfirms(publisher, channel: Channel.publish) }
+
+    public func keepAlive() throws {
+        if let publisher { _ = try broker.require(publisher, "keep alive") }
+    }
+
+    /// The next message sent to the consuming connection, at once (the simulator owns time:
+    /// `timeout` and `confirmsDue` are ignored).
+    public func receive(timeout: Double, confirmsDue: Bool) throws -> CoordinatorInbound? {
+        guard let inbound = try broker.receive(consumer) else { return nil }
+        let receipt = BrokerReceipt(generation: generation, tag: inbound.tag)
+        switch inbound.channel {
+        case Channel.heartbeats:
+            return .heartbeat(body: inbound.message.body)
+        case Channel.deadLetters:
+            let message = inbound.message
+            return .deadLetter(body: message.body, deliveries: message.deliveries ?? 1, queue: message.deathQueue, receipt: receipt)
+        default:
+            return .report(body: inbound.message.body, receipt: receipt)
+        }
+    }
+
+    public func ackReports(through receipt: BrokerReceipt) throws {
+        let receipt = MemoryReceipt(receipt)
+        guard receipt.generation == generation else { return }
+        try broker.ack(consumer, channel: Channel.results, tag: receipt.tag, multiple: true)
+    }
+
+    public func ackDeadLetters(through receipt: BrokerReceipt) throws {
+        let receipt = MemoryReceipt(receipt)
+        guard receipt.generation == generation else { return }
+        try broker.ack(consumer, channel: Channel.deadLetters, tag: receipt.tag, multiple: true)
+    }
+
+    public func rejectReport(_ receipt: BrokerReceipt) throws {
+        let receipt = MemoryReceipt(receipt)
+        guard receipt.generation == generation else { return }
+        try broker.reject(consumer, channel: Channel.results, tag: receipt.tag, requeue: false)
+    }
+
+    public func taskQueueDepth(pool: String, procedure: String) throws -> Int {
+        _ = try broker.require(publisher, "queue.declare")
+        return broker.depth(pool: pool, procedure: procedure)
+    }
+}

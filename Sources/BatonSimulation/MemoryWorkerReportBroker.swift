@@ -1,0 +1,47 @@
+import BatonAMQP
+
+/// A worker's publishing side of the `MemoryBroker`, as `AMQPWorkerReportBroker` is over RabbitMQ:
+/// one connection named `name`, reports (persistent) to the results queue and heartbeats
+/// (transient) to the heartbeats queue, confirmed.
+public final class MemoryWorkerReportBroker: WorkerReportBroker, @unchecked Sendable {
+    // Safe: used from the simulator's one thread (see MemoryBroker).
+    public let broker: MemoryBroker
+    public let name: String
+    private var connection: MemoryConnection?
+
+    private static let channel: UInt16 = 1
+
+    init(broker: MemoryBroker, name: String) {
+        self.broker = broker
+        self.name = name
+    }
+
+    public func connect() throws {
+        close()
+        connection = try broker.open(name: name, owner: name)
+    }
+
+    public func close() {
+        broker.close(connection)
+        connection = nil
+    }
+
+    public func publishReport(_ body: [UInt8]) throws -> UInt64 {
+        try broker.publish(
+            try broker.require(connection, "publish"), channel: Self.channel, exchange: "", routingKey: BatonTopology.resultsQueue,
+            body: body, persistent: true)
+    }
+
+    public func publishHeartbeat(_ body: [UInt8]) throws -> UInt64 {
+        try broker.publish(
+            try broker.require(connection, "publish"), channel: Self.channel, exchange: "", routingKey: BatonTopology.heartbeatsQueue,
+            body: body, persistent: false)
+    }
+
+    /// The confirmed sequence number now (`timeout` and `wakeup` are ignored: the simulator owns time).
+    public func confirmed(timeout: Double, wakeup: AMQPWakeup?) throws -> UInt64 {
+        try broker.confirmed(connection, channel: Self.channel)
+    }
+
+    public func waitForConfirms() throws { try broker.waitForConfirms(connection, channel: Self.channel) }
+}
