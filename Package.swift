@@ -11,6 +11,7 @@ let package = Package(
         // Submitting runs from Swift (`Store.submit`), as `baton submit` does.
         .library(name: "BatonStore", targets: ["BatonStore"]),
         .executable(name: "baton", targets: ["baton"]),
+        .executable(name: "baton-sim", targets: ["baton-sim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -92,8 +93,11 @@ let package = Package(
             "Baton", "BatonStore", "BatonAMQP", "BatonCoordinator", "BatonWorker",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        .executableTarget(name: "baton-sim", dependencies: [
+            "BatonSimulation", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         // The cluster simulator (`baton-sim`): in-memory twins of the store and the broker, a virtual clock, seeded faults.
-        .target(name: "BatonSimulation", dependencies: ["Baton", "BatonDemo", "BatonStore", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonPostgres"]),
+        .target(name: "BatonSimulation", dependencies: ["Baton", "BatonDemo", "BatonStore", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonPostgres", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "BatonSimulationTests", dependencies: ["Baton", "BatonDemo", "BatonStore", "BatonAMQP", "BatonSimulation", "BatonPostgres"]),
         .testTarget(name: "BatonPostgresTests", dependencies: ["BatonPostgres"]),
         .testTarget(name: "BatonAMQPTests", dependencies: ["BatonAMQP"]),

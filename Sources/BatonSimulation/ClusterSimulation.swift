@@ -1,0 +1,277 @@
+import Baton
+import BatonAMQP
+import BatonCoordinator
+import BatonDemo
+import BatonStore
+import BatonWorker
+import Foundation
+
+/// One seed's simulated cluster: coordinators (one leads, the others stand by) and workers,
+/// the real coordinator, worker loops, scheduler and procedures, with `MemoryStore` and
+/// `MemoryBroker` behind their seams, on a `SimulationClock`. Every choice comes from the seed:
+/// which process moves next, when publishes arrive and are confirmed, when time passes, and
+/// which fault strikes. The guarantees are checked after every step (`InvariantChecker`).
+public final class ClusterSimulation {
+    public let seed: UInt64
+    let options: SimulationOptions
+    let clock = SimulationClock()
+    let store: MemoryStore
+    let broker = MemoryBroker()
+    private var random: SeededRandom
+    private let processRandom: RandomSource
+    private var coordinators: [SimulatedCoordinator] = []
+    private var workers: [SimulatedWorker] = []
+    private var checker = InvariantChecker()
+    private var submitted: [InvariantChecker.Submitted] = []
+    private var report: SimulationReport
+    private var step = 0
+    /// While above zero, confirms are held back (a slow broker).
+    private var confirmsHeldFor = 0
+    private var faultsOn = true
+
+    public init(seed: UInt64, options: SimulationOptions = SimulationOptions()) {
+        self.seed = seed
+        self.options = options
+        random = SeededRandom(seed: seed)
+        processRandom = RandomSource(seed: seed ^ 0x5EED)
+        let clock = self.clock
+        store = MemoryStore(clock: { clock.now })
+        report = SimulationReport(seed: seed)
+        for i in 0..<options.coordinators { coordinators.append(SimulatedCoordinator(index: i, make: makeCoordinator)) }
+        for i in 0..<options.workers { workers.append(SimulatedWorker(index: i, make: makeWorker)) }
+        broker.onAck = { [weak self] ack in
+            guard let self, ack.queue == BatonTopology.resultsQueue else { return }
+            self.checker.acked(report: ack.message.body, store: self.store)
+        }
+    }
+
+    // MARK: - Processes
+
+    private func makeCoordinator(_ index: Int, _ generation: Int) -> SteppedCoordinator {
+        var configuration = CoordinatorConfiguration(
+            databaseURL: "memory", amqpURL: "memory", batchSize: 20, pollInterval: 2, lease: 10,
+            logger: QuietLogger.make("coordinator"))
+        let store = self.store
+        let broker = self.broker
+        let clock = self.clock
+        let random = processRandom
+        let name = "coordinator-\(index).\(generation)"
+        configuration.makeStore = { try store.connect() }
+        configuration.makeBroker = { broker.coordinatorConnection(name: name) }
+        configuration.clock = { clock.now }
+        configuration.random = { random.unit() }
+        // A back-off inside a step (a commit retried) is time that passes while this process waits.
+        configuration.pause = { seconds, _ in
+            clock.advance(min(seconds, 1))
+            return false
+        }
+        return SteppedCoordinator(configuration: configuration)
+    }
+
+    private func makeWorker(_ index: Int, _ generation: Int) -> (SteppedWorker, SimulatedExecutor) {
+        let id = "worker-\(index).\(generation)"
+        var configuration = WorkerConfiguration(
+            amqpURL: "memory", pools: ["default"], concurrency: 2, prefetch: 4, registry: .demo, id: id, heartbeatInterval: 1,
+            shutdownGrace: 30, deliveryLimit: 50, logger: QuietLogger.make("worker"))
+        let broker = self.broker
+        let clock = self.clock
+        let executor = SimulatedExecutor(clock: clock, seed: seed &+ UInt64(index * 1_000 + generation))
+        configuration.makeTaskBroker = { broker.workerTasks(name: "\(id)-tasks") }
+        configuration.makeReportBroker = { broker.workerReports(name: "\(id)-reports") }
+        configuration.executor = executor
+        configuration.clock = { clock.now }
+        configuration.pause = { _, _ in false }
+        return (SteppedWorker(configuration: configuration), executor)
+    }
+
+    // MARK: - Running a seed
+
+    /// Submits the runs, drives the cluster through `options.steps` steps with faults, then without
+    /// faults until every run ended (or the heal budget is spent), and checks the guarantees.
+    public func run() -> SimulationReport {
+        for _ in 0..<options.runs {
+            let graph = SimulationGraph.catalog[random.index(SimulationGraph.catalog.count)]
+            submit(graph)
+        }
+        while step < options.steps && report.violations.isEmpty {
+            takeStep()
+        }
+        faultsOn = false
+        confirmsHeldFor = 0
+        let healEnd = clock.now.addingTimeInterval(options.healSeconds)
+        var healed = 0
+        while report.violations.isEmpty, healed < options.healSteps, clock.now < healEnd, !allEnded {
+            takeStep()
+            healed += 1
+        }
+        checker.finish(store: store, runs: submitted)
+        report.violations = checker.violations
+        report.runsEnded = submitted.filter { store.run($0.runID)?.status.isTerminal == true }.count
+        report.nodesEnded = checker.nodesEnded
+        report.steps = step
+        return report
+    }
+
+    private var allEnded: Bool { submitted.allSatisfy { store.run($0.runID)?.status.isTerminal == true } }
+
+    private func submit(_ graph: SimulationGraph) {
+        do {
+            let decoded = try GraphDecoder().decode(graph.document)
+            let id = store.submit(decoded)
+            submitted.append(.init(runID: id, graph: graph))
+            trace("submit \(graph.name) as \(id)")
+        } catch {
+            checker.violate("the simulator's graph \(graph.name) does not decode: \(error)")
+        }
+    }
+
+    private func trace(_ line: String) {
+        let stamped = String(format: "%6d %9.3f ", step, clock.now.timeIntervalSince1970 - 1_800_000_000) + line
+        report.trace.append(stamped)
+        if !options.keepTrace && report.trace.count > options.traceTail * 2 { report.trace.removeFirst(report.trace.count - options.traceTail) }
+    }
+
+    /// One step: maybe a fault, then one process moves (or time passes), then the checks.
+    private func takeStep() {
+        step += 1
+        if faultsOn && random.chance(options.faultRate) { injectFault() }
+        restartWhatIsDue()
+        act()
+        checker.check(store: store, runs: submitted)
+        report.violations = checker.violations
+        if !report.violations.isEmpty { trace("VIOLATION: " + report.violations[0]) }
+    }
+
+    private func restartWhatIsDue() {
+        for c in coordinators where !c.isUp {
+            if c.downFor > 0 { c.downFor -= 1 } else {
+                c.start()
+                trace("\(c.name) starts")
+            }
+        }
+        for w in workers where !w.isUp {
+            if w.downFor > 0 { w.downFor -= 1 } else {
+                w.start()
+                trace("\(w.name) starts")
+            }
+        }
+        for c in coordinators where c.pausedFor > 0 { c.pausedFor -= 1 }
+        for w in workers where w.pausedFor > 0 { w.pausedFor -= 1 }
+        if confirmsHeldFor > 0 { confirmsHeldFor -= 1 }
+    }
+
+    /// Picks what moves: a coordinator's turn, a worker's consumer or publisher turn, an attempt that
+    /// ends, the broker delivering confirms, or the clock.
+    private func act() {
+        var choices: [(weight: Double, name: String, run: () -> Void)] = []
+        for c in coordinators where c.isUp && c.pausedFor == 0 {
+            guard let process = c.process, clock.now >= process.resumeAt else { continue }
+            choices.append((3, "\(c.name) turn", { [self] in
+                if let stopped = process.turn() {
+                    trace("\(c.name) stops: \(stopped.message)")
+                    c.crash(restartAfter: 20)
+                }
+            }))
+        }
+        for w in workers where w.isUp && w.pausedFor == 0 {
+            guard let process = w.process else { continue }
+            choices.append((3, "\(w.name) consumer turn", { process.consumerTurn() }))
+            choices.append((2, "\(w.name) publisher turn", { process.publisherTurn() }))
+            if let executor = w.executor, let due = executor.nextDue, due <= clock.now {
+                choices.append((3, "\(w.name) attempts end", { executor.runDue() }))
+            }
+        }
+        if confirmsHeldFor == 0 {
+            choices.append((2, "broker confirms", { [self] in broker.deliverConfirms() }))
+        } else {
+            choices.append((1, "broker delivers (confirms held)", { [self] in broker.deliverPublishes() }))
+        }
+        choices.append((1.5, "time passes", { [self] in clock.advance(0.001 + random.unit() * 0.25) }))
+        let total = choices.reduce(0) { $0 + $1.weight }
+        var pick = random.unit() * total
+        for choice in choices {
+            pick -= choice.weight
+            if pick < 0 {
+                trace(choice.name)
+                choice.run()
+                return
+            }
+        }
+        trace(choices.last!.name)
+        choices.last!.run()
+    }
+
+    // MARK: - Faults
+
+    private func count(_ fault: FaultKind) { report.faults[fault.rawValue, default: 0] += 1 }
+
+    private func injectFault() {
+        let kind = FaultKind.allCases[random.index(FaultKind.allCases.count)]
+        switch kind {
+        case .coordinatorCrash:
+            let live = coordinators.filter(\.isUp)
+            guard !live.isEmpty else { return }
+            let c = live[random.index(live.count)]
+            trace("FAULT \(c.name) crashes")
+            c.crash(restartAfter: 5 + random.index(40))
+        case .workerCrash:
+            let live = workers.filter(\.isUp)
+            guard live.count > 1 else { return }  // one stays up, or nothing would ever run
+            let w = live[random.index(live.count)]
+            trace("FAULT \(w.name) crashes")
+            w.crash(restartAfter: 5 + random.index(60))
+        case .connectionLost:
+            let names = broker.connectionNames
+            guard !names.isEmpty else { return }
+            let name = names[random.index(names.count)]
+            let keep = random.chance(0.5)
+            trace("FAULT connection \(name) lost (unconfirmed publishes \(keep ? "arrive" : "lost"))")
+            broker.drop(name, keepUnconfirmed: keep)
+        case .publishFailsMidBatch:
+            let names = broker.connectionNames.filter { $0.hasSuffix("-publish") || $0.hasSuffix("-reports") }
+            guard !names.isEmpty else { return }
+            let name = names[random.index(names.count)]
+            let after = random.index(4)
+            trace("FAULT a publish on \(name) fails after \(after) more")
+            broker.failPublish(of: name, after: after, keepUnconfirmed: random.chance(0.5))
+        case .commitFails:
+            let failures: [(StoreFailure, String)] = [
+                (.retry, "40001"), (.retry, "40P01"), (.retry, "53100"), (.retry, "57014"), (.retry, "55P03"),
+                (.reconnect, "08006"), (.rejectData, "22023"), (.fatal, "42501"),
+            ]
+            let (failure, code) = failures[random.index(failures.count)]
+            // A data error at most twice: the batch, then its bookkeeping part, fail; no run's own part does.
+            let times = failure == .rejectData ? 1 + random.index(2) : failure == .fatal ? 1 : 1 + random.index(3)
+            trace("FAULT the next \(times) commit(s) fail with SQLSTATE \(code)")
+            store.failNext(.apply, with: failure, count: times, sqlState: code)
+        case .duplicateDelivery:
+            let held = broker.allUnacked
+            guard !held.isEmpty else { return }
+            let delivery = held[random.index(held.count)]
+            trace("FAULT a delivery to \(delivery.connection) is given out again")
+            broker.duplicate(delivery)
+        case .delayedConfirms:
+            confirmsHeldFor = 10 + random.index(100)
+            trace("FAULT confirms held for \(confirmsHeldFor) steps")
+        case .clockJump:
+            let seconds = 1 + random.unit() * 20
+            trace(String(format: "FAULT the clock jumps %.1f s", seconds))
+            clock.advance(seconds)
+        case .pausedProcess:
+            let steps = 10 + random.index(200)
+            if random.chance(0.5), let c = coordinators.filter(\.isUp).randomElement(using: &random) {
+                trace("FAULT \(c.name) pauses for \(steps) steps")
+                c.pausedFor = steps
+            } else if let w = workers.filter(\.isUp).randomElement(using: &random) {
+                trace("FAULT \(w.name) pauses for \(steps) steps")
+                w.pausedFor = steps
+            } else {
+                return
+            }
+        case .storeSessionsLost:
+            trace("FAULT the database restarts: every session ends")
+            store.dropConnections()
+        }
+        count(kind)
+    }
+}

@@ -1,0 +1,13 @@
+/// The faults the simulator injects, chosen by the seed.
+enum FaultKind: String, CaseIterable, Sendable {
+    case coordinatorCrash = "coordinator-crash"
+    case workerCrash = "worker-crash"
+    case connectionLost = "connection-lost"
+    case publishFailsMidBatch = "publish-fails"
+    case commitFails = "commit-fails"
+    case duplicateDelivery = "duplicate-delivery"
+    case delayedConfirms = "delayed-confirms"
+    case clockJump = "clock-jump"
+    case pausedProcess = "paused-process"
+    case storeSessionsLost = "database-restart"
+}

@@ -1,0 +1,110 @@
+import Baton
+import Foundation
+
+/// The guarantees the simulator checks, after every step and at the end of a seed.
+struct InvariantChecker {
+    /// A submitted run and the graph it came from.
+    struct Submitted {
+        let runID: String
+        let graph: SimulationGraph
+    }
+
+    private(set) var violations: [String] = []
+    /// Ended nodes as first seen ended: status and output, which must never change.
+    private var ended: [String: (status: NodeStatus, output: String)] = [:]
+    private(set) var nodesEnded = 0
+
+    mutating func violate(_ line: String) {
+        if !violations.contains(line) { violations.append(line) }
+    }
+
+    /// A report the coordinator acked: its effect must be committed already.
+    mutating func acked(report body: [UInt8], store: MemoryStore) {
+        guard let report = try? ReportMessage(decoding: body), report.kind == .result, report.phase == .run else { return }
+        guard let row = store.node(report.key, ofRun: report.runID), row.attempts == report.attempt else { return }
+        if report.spawned {
+            if row.fragment == nil { violate("run \(report.runID) node \(report.key) attempt \(report.attempt): spawn acked before its children were stored") }
+        } else if row.status == .queued || row.status == .running {
+            violate(
+                "run \(report.runID) node \(report.key) attempt \(report.attempt): its result was acked while the node is still \(row.status.rawValue) in the store"
+            )
+        }
+    }
+
+    /// After every step: ended nodes stay as they ended; admission limits hold in what is committed.
+    mutating func check(store: MemoryStore, runs: [Submitted]) {
+        var holding: [String: [String]] = [:]
+        for run in runs {
+            for row in store.nodes(ofRun: run.runID) {
+                let id = run.runID + "/" + row.key
+                if row.status.isTerminal {
+                    let output = row.output?.serialized() ?? "null"
+                    if let first = ended[id] {
+                        if first.status != row.status || first.output != output {
+                            violate(
+                                "run \(run.runID) node \(row.key) ended \(first.status.rawValue) with \(first.output), then became \(row.status.rawValue) with \(output)"
+                            )
+                        }
+                    } else {
+                        ended[id] = (row.status, output)
+                        nodesEnded += 1
+                    }
+                } else if let first = ended[id] {
+                    violate("run \(run.runID) node \(row.key) ended \(first.status.rawValue), then became \(row.status.rawValue) again")
+                }
+                if let claim = run.graph.claims[row.key], row.status == .queued || row.status == .running {
+                    holding[claim.name, default: []].append(id)
+                }
+            }
+        }
+        for (name, holders) in holding.sorted(by: { $0.key < $1.key }) {
+            let limit = runs.lazy.compactMap { $0.graph.claims.values.first { $0.name == name }?.limit }.first ?? 1
+            if holders.count > limit {
+                violate("\(holders.count) nodes hold '\(name)' at once (limit \(limit)): \(holders.sorted().joined(separator: ", "))")
+            }
+        }
+        var cached: [String: Int] = [:]
+        for row in store.cacheRows { cached[row.procedure + " " + row.input, default: 0] += 1 }
+        for (input, count) in cached.sorted(by: { $0.key < $1.key }) where count > 1 {
+            violate("the cached value of \(input) was computed and stored \(count) times")
+        }
+    }
+
+    /// At the end: every run ended, as its graph says it must, with its outputs.
+    mutating func finish(store: MemoryStore, runs: [Submitted]) {
+        for run in runs {
+            guard let row = store.run(run.runID) else {
+                violate("run \(run.runID) (\(run.graph.name)) is missing")
+                continue
+            }
+            guard row.status.isTerminal else {
+                let open = store.nodes(ofRun: run.runID).filter { !$0.status.isTerminal }.map { "\($0.key) \($0.status.rawValue)" }
+                violate("run \(run.runID) (\(run.graph.name)) did not end: \(row.status.rawValue), nodes \(open.joined(separator: ", "))")
+                continue
+            }
+            guard row.status == .succeeded else {
+                violate("run \(run.runID) (\(run.graph.name)) ended \(row.status.rawValue): \(row.error ?? "no error")")
+                continue
+            }
+            for (key, expected) in run.graph.outputs.sorted(by: { $0.key < $1.key }) {
+                let got = store.node(key, ofRun: run.runID)?.output ?? .null
+                if !Self.same(got, expected) {
+                    violate("run \(run.runID) (\(run.graph.name)) node \(key): output \(got.serialized()), expected \(expected.serialized())")
+                }
+            }
+        }
+    }
+
+    /// JSON equality with numbers compared by value (2 and 2.0 are the same).
+    static func same(_ a: JSON, _ b: JSON) -> Bool {
+        if let x = a.numberValue, let y = b.numberValue { return x == y }
+        switch (a, b) {
+        case let (.array(x), .array(y)): return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
+        case let (.object(x), .object(y)):
+            let xs = x.members.sorted { $0.key < $1.key }
+            let ys = y.members.sorted { $0.key < $1.key }
+            return xs.count == ys.count && zip(xs, ys).allSatisfy { $0.key == $1.key && same($0.value, $1.value) }
+        default: return a == b
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Baton
+
+/// A graph the simulator submits, with what its run must end as: the oracle for "no result is lost".
+struct SimulationGraph: Sendable {
+    let name: String
+    let document: JSON
+    /// Node key → the output it must end with (checked when the run succeeded).
+    let outputs: [String: JSON]
+    /// Admission claims by node key, for the mutex and concurrency checks: (claim, limit).
+    let claims: [String: (name: String, limit: Int)]
+
+    static let catalog: [SimulationGraph] = [
+        SimulationGraph(
+            name: "chain",
+            document: [
+                "name": "chain",
+                "nodes": [
+                    "a": ["procedure": "baton.echo", "input": ["v": 1]],
+                    "b": ["procedure": "baton.add", "input": ["values": [["$from": "a", "select": "/v"], 2]]],
+                    "c": ["procedure": "baton.echo", "input": ["sum": ["$from": "b"]]],
+                ],
+            ], outputs: ["c": ["sum": 3]], claims: [:]),
+        SimulationGraph(
+            name: "fan-in",
+            document: [
+                "name": "fan-in",
+                "nodes": [
+                    "x1": ["procedure": "baton.add", "input": ["values": [1, 1]]],
+                    "x2": ["procedure": "baton.add", "input": ["values": [2, 2]]],
+                    "x3": ["procedure": "baton.add", "input": ["values": [3, 3]]],
+                    "x4": ["procedure": "baton.add", "input": ["values": [4, 4]]],
+                    "join": [
+                        "procedure": "baton.add",
+                        "input": ["values": [["$from": "x1"], ["$from": "x2"], ["$from": "x3"], ["$from": "x4"]]],
+                    ],
+                ],
+            ], outputs: ["join": 20], claims: [:]),
+        SimulationGraph(
+            name: "retry",
+            document: [
+                "name": "retry",
+                "nodes": [
+                    "flaky": [
+                        "procedure": "baton.fail", "input": ["message": "flaky", "succeed_on_attempt": 2],
+                        "retry": ["attempts": 4, "wait": ["constant": "500ms"]],
+                    ],
+                    "after": ["procedure": "baton.echo", "input": ["ok": true], "after": ["flaky"]],
+                ],
+            ], outputs: ["after": ["ok": true]], claims: [:]),
+        SimulationGraph(
+            name: "ignore",
+            document: [
+                "name": "ignore",
+                "nodes": [
+                    "bad": ["procedure": "baton.fail", "input": ["message": "no", "permanent": true], "on_failure": "ignore"],
+                    "next": ["procedure": "baton.echo", "input": ["x": ["$from": "bad"]]],
+                ],
+            ], outputs: ["next": ["x": .null]], claims: [:]),
+        SimulationGraph(
+            name: "mutex",
+            document: [
+                "name": "mutex",
+                "nodes": [
+                    "m1": ["procedure": "baton.sleep", "input": ["seconds": 0.4], "mutex": ["disk"]],
+                    "m2": ["procedure": "baton.sleep", "input": ["seconds": 0.4], "mutex": ["disk"]],
+                    "m3": ["procedure": "baton.sleep", "input": ["seconds": 0.4], "mutex": ["disk"]],
+                ],
+            ], outputs: ["m3": ["slept": 0.4]], claims: ["m1": ("disk", 1), "m2": ("disk", 1), "m3": ("disk", 1)]),
+        SimulationGraph(
+            name: "limit",
+            document: [
+                "name": "limit",
+                "nodes": [
+                    "l1": ["procedure": "baton.sleep", "input": ["seconds": 0.3], "concurrency": ["key": "api", "limit": 2]],
+                    "l2": ["procedure": "baton.sleep", "input": ["seconds": 0.3], "concurrency": ["key": "api", "limit": 2]],
+                    "l3": ["procedure": "baton.sleep", "input": ["seconds": 0.3], "concurrency": ["key": "api", "limit": 2]],
+                    "l4": ["procedure": "baton.sleep", "input": ["seconds": 0.3], "concurrency": ["key": "api", "limit": 2]],
+                ],
+            ], outputs: [:], claims: ["l1": ("api", 2), "l2": ("api", 2), "l3": ("api", 2), "l4": ("api", 2)]),
+        SimulationGraph(
+            name: "cache",
+            document: [
+                "name": "cache",
+                "nodes": [
+                    "c": ["procedure": "baton.add", "input": ["values": [40, 2]], "cache": ["ttl": "1h"]],
+                    "d": ["procedure": "baton.echo", "input": ["got": ["$from": "c"]]],
+                ],
+            ], outputs: ["c": 42, "d": ["got": 42]], claims: [:]),
+        SimulationGraph(
+            name: "map",
+            document: [
+                "name": "map",
+                "nodes": [
+                    "numbers": ["procedure": "baton.echo", "input": ["items": [1, 2, 3]]],
+                    "plus": [
+                        "map": [
+                            "over": ["$from": "numbers", "select": "/items"], "procedure": "baton.add",
+                            "input": ["values": [["$item": ""], 10]], "concurrency": 2,
+                        ]
+                    ],
+                    "total": ["procedure": "baton.add", "input": ["values": ["$from": "plus"]]],
+                ],
+            ], outputs: ["plus": [11, 12, 13], "total": 36], claims: [:]),
+        SimulationGraph(
+            name: "spawn",
+            document: ["name": "spawn", "nodes": ["fib": ["procedure": "demo.fib", "input": ["n": 5]]]],
+            outputs: ["fib": 5], claims: [:]),
+        SimulationGraph(
+            name: "delay",
+            document: [
+                "name": "delay",
+                "nodes": [
+                    "wait": ["procedure": "baton.delay", "input": ["seconds": 1.5]],
+                    "then": ["procedure": "baton.echo", "input": ["done": true], "after": ["wait"]],
+                ],
+            ], outputs: ["then": ["done": true]], claims: [:]),
+    ]
+}

@@ -1,0 +1,20 @@
+/// What one simulated cluster looks like and how long it is driven.
+public struct SimulationOptions: Sendable {
+    /// Steps with faults; then faults stop and the cluster is driven until every run ended.
+    public var steps = 2_000
+    /// At most this many steps (and virtual seconds) for the runs to end once faults stop.
+    public var healSteps = 60_000
+    public var healSeconds = 900.0
+    /// Coordinators (one leads, the others stand by) and worker processes.
+    public var coordinators = 2
+    public var workers = 3
+    /// Runs submitted, drawn from the catalog.
+    public var runs = 6
+    /// The chance of a fault at each step.
+    public var faultRate = 0.02
+    /// Keep the trace of every step (for `--seed`); otherwise only the last ones are kept.
+    public var keepTrace = false
+    public var traceTail = 40
+
+    public init() {}
+}

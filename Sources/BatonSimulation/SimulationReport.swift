@@ -1,0 +1,14 @@
+/// How one seed went.
+public struct SimulationReport: Sendable {
+    public let seed: UInt64
+    public var steps = 0
+    public var faults: [String: Int] = [:]
+    public var runsEnded = 0
+    public var nodesEnded = 0
+    /// Guarantees broken, one line each; empty when the seed passed.
+    public var violations: [String] = []
+    /// The steps taken (all of them with `keepTrace`, else the last ones).
+    public var trace: [String] = []
+
+    public var passed: Bool { violations.isEmpty }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import BatonSimulation
+import Foundation
+
+/// `baton-sim`: whole clusters in one process on a virtual clock, seed after seed, with faults,
+/// checking Baton's guarantees after every step.
+@main
+struct SimCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "baton-sim",
+        abstract: "Simulate whole Baton clusters (coordinators, workers, store and broker twins) under seeded faults, checking the guarantees after every step.")
+
+    @Option(help: "Replay this one seed, printing every step.") var seed: UInt64?
+    @Option(help: "How many seeds to run (from --first-seed on).") var seeds = 100
+    @Option(help: "The first seed of --seeds.") var firstSeed: UInt64 = 1
+    @Option(help: "Steps with faults per seed (then the cluster runs without faults until every run ended).") var steps = 2_000
+    @Option(help: "Runs submitted per seed.") var runs = 6
+    @Option(help: "The chance of a fault at each step.") var faultRate = 0.02
+    @Option(help: "Stop after this many seconds of real time, with a summary of the seeds run (0: no limit).") var timeLimit = 0.0
+
+    func validate() throws {
+        guard steps >= 1 else { throw ValidationError("--steps must be at least 1") }
+        guard seeds >= 1 else { throw ValidationError("--seeds must be at least 1") }
+        guard runs >= 1, runs <= 200 else { throw ValidationError("--runs must be from 1 to 200") }
+        guard faultRate >= 0, faultRate <= 1 else { throw ValidationError("--fault-rate must be from 0 to 1") }
+    }
+
+    func run() throws {
+        var options = SimulationOptions()
+        options.steps = steps
+        options.runs = runs
+        options.faultRate = faultRate
+        if let seed {
+            options.keepTrace = true
+            let report = ClusterSimulation(seed: seed, options: options).run()
+            for line in report.trace { print(line) }
+            var summary = SimulationSummary()
+            summary.add(report)
+            print(summary.line)
+            if !report.passed {
+                for line in report.violations { print("violation: \(line)") }
+                throw ExitCode(1)
+            }
+            return
+        }
+        var summary = SimulationSummary()
+        let started = Date()
+        for s in firstSeed..<(firstSeed + UInt64(seeds)) {
+            if timeLimit > 0 && Date().timeIntervalSince(started) > timeLimit { break }
+            let report = ClusterSimulation(seed: s, options: options).run()
+            summary.add(report)
+            if !report.passed {
+                print("seed \(s) broke a guarantee: \(report.violations[0])")
+                print("last steps (replay with: baton-sim --seed \(s) --steps \(steps) --runs \(runs) --fault-rate \(faultRate)):")
+                for line in report.trace.suffix(options.traceTail) { print("  " + line) }
+                print(summary.line)
+                throw ExitCode(1)
+            }
+        }
+        print(summary.line)
+    }
+}
