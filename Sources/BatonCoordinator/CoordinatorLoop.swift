@@ -57,7 +57,7 @@ final class CoordinatorLoop: @unchecked Sendable {
     private var standby: (any CoordinatorStore)?
     /// Not before this time does the next turn run (a back-off, or a standby's next try).
     private(set) var resumeAt = Date.distantPast
-    private var backoff = Backoff()
+    private lazy var backoff = Backoff(random: configuration.random)
     private var everConnected = false
     /// Runs failed as a whole whose failure is not written yet, with the message to write.
     var unrecordedFailures: [String: String] = [:]
@@ -513,7 +513,7 @@ final class CoordinatorLoop: @unchecked Sendable {
     /// Runs `write`, retrying it with back-off while it fails with a passing error (serialization
     /// failure, deadlock, lack of resources, a cancelled statement, a lock not available), until stopped.
     func retryingPassingErrors<T>(_ what: String, _ write: () throws -> T) throws -> T {
-        var backoff = Backoff(initial: 0.05, maximum: FailureDecision.reconnectCap)
+        var backoff = Backoff(initial: 0.05, maximum: FailureDecision.reconnectCap, random: configuration.random)
         while true {
             do { return try write() } catch  where StoreFailure(error) == .retry {
                 let delay = backoff.next()

@@ -15,7 +15,7 @@ final class ReportPublisher: @unchecked Sendable {
     private let broker: any WorkerReportBroker
     private var connected = false
     private var machine: PublisherStateMachine
-    private var backoff = Backoff()
+    private lazy var backoff = Backoff(random: configuration.random)
     /// Not before this time does a turn try to connect again (a back-off after an error).
     private var retryAt = Date.distantPast
     /// Set once the last heartbeat (saying the worker stops) went out.

@@ -23,7 +23,7 @@ final class TaskConsumer: @unchecked Sendable {
     private var running: [AttemptID: AttemptHandle] = [:]
     /// Slots, and the tasks taken from the broker that wait for one.
     private var slots: SlotQueue<LocalTask>
-    private var backoff = Backoff()
+    private lazy var backoff = Backoff(random: configuration.random)
     private var lastBeat = Date.distantPast
     /// Not before this time does a step try to connect again (a back-off after an error).
     private var retryAt = Date.distantPast

@@ -34,6 +34,8 @@ public struct WorkerConfiguration: Sendable {
     public var executor: any AttemptExecutor = TaskExecutor()
     /// The time every decision uses (the simulator's is virtual).
     public var clock: @Sendable () -> Date = { Date() }
+    /// Numbers in 0..<1 for back-off jitter (the simulator's are seeded).
+    public var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
     /// Waits `seconds` (a back-off) unless `stop` is set first; returns true if it was (the simulator's does not block).
     public var pause: @Sendable (Double, StopSignal) -> Bool = { seconds, stop in stop.wait(seconds) }
 

@@ -26,6 +26,7 @@ struct SimCommand: ParsableCommand {
     }
 
     func run() throws {
+        DeterministicHashing.require()
         var options = SimulationOptions()
         options.steps = steps
         options.runs = runs
