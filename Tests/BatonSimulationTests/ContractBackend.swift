@@ -1,8 +1,9 @@
 import Baton
 import BatonPostgres
-import BatonSimulation
 import BatonStore
 import Foundation
+
+@testable import BatonSimulation
 
 /// One side of the store contract: the real `Store` on PostgreSQL, or a `MemoryStore` connection.
 /// The operations the simulator uses beyond `CoordinatorStore` (submit, request) go through it too.
@@ -13,6 +14,8 @@ struct ContractBackend {
     let store: any CoordinatorStore
     let submit: (Graph) throws -> String
     let request: (RunRequest.Kind, String) throws -> Int
+    /// A run's events as `node kind at detail` lines (the time of `submitted`, which PostgreSQL stamps, left out).
+    let events: (String) throws -> [String]
     /// Another session with the same database.
     let connect: () throws -> any CoordinatorStore
     /// The database, for the memory side.
@@ -26,7 +29,8 @@ struct ContractBackend {
         try store.migrate()
         return ContractBackend(
             name: "postgres", store: store, submit: { try store.submit($0).id },
-            request: { try store.request($0, runID: $1) }, connect: { try Store(url: databaseURL) },
+            request: { try store.request($0, runID: $1) },
+            events: { id in try store.events(ofRun: id).map { line($0.node, $0.kind, $0.at, $0.detail) } }, connect: { try Store(url: databaseURL) },
             finish: { ids in
                 if let sql = try? PGConnection(url: databaseURL) {
                     for id in ids { _ = try? sql.execute("delete from baton.runs where id = $1::uuid", [id]) }
@@ -42,7 +46,14 @@ struct ContractBackend {
         let store = try database.connect()
         return ContractBackend(
             name: "memory", store: store, submit: { database.submit($0) },
-            request: { try database.request($0, runID: $1) }, connect: { try database.connect() }, memory: database,
+            request: { try database.request($0, runID: $1) },
+            events: { id in database.events(ofRun: id).map { line($0.node, $0.kind, MemoryTimestamp.text($0.at), $0.detail) } },
+            connect: { try database.connect() }, memory: database,
             finish: { _ in store.close() })
+    }
+
+    /// One event as compared.
+    static func line(_ node: String?, _ kind: String, _ at: String, _ detail: JSON) -> String {
+        "\(node ?? "-") \(kind) \(kind == "submitted" ? "-" : at) \(detail.serialized(sortedKeys: true))"
     }
 }

@@ -12,17 +12,24 @@ struct StoreContractTests {
     static func graph(_ text: String) throws -> Graph { try GraphDecoder().decode(try JSONParser.parse(text)) }
 
     /// Runs `graph` with `outcome` on both stores and expects the same snapshots after every apply.
-    func expectSameRun(_ text: String, outcome: @escaping (TaskDispatch) -> NodeResult.Outcome) throws -> [RunSnapshot] {
+    func expectSameRun(
+        _ text: String, retries: Int = 0, outcome: @escaping (TaskDispatch) -> NodeResult.Outcome
+    ) throws -> [RunSnapshot] {
         let graph = try Self.graph(text)
         let postgres = try ContractBackend.postgres()
         let memory = try ContractBackend.memory()
-        let real = try ContractDriver(backend: postgres, outcome: outcome).run(graph)
+        let real = try ContractDriver(backend: postgres, outcome: outcome, retries: retries).run(graph)
         defer { postgres.finish([real.id]) }
-        let twin = try ContractDriver(backend: memory, outcome: outcome).run(graph)
+        let twin = try ContractDriver(backend: memory, outcome: outcome, retries: retries).run(graph)
         defer { memory.finish([twin.id]) }
         #expect(twin.snapshots.count == real.snapshots.count)
         for (i, (a, b)) in zip(real.snapshots, twin.snapshots).enumerated() where a != b {
             Issue.record("snapshot \(i) differs:\n postgres: \(a)\n memory:   \(b)")
+            break
+        }
+        #expect(twin.events == real.events)
+        for (i, (a, b)) in zip(real.events, twin.events).enumerated() where a != b {
+            Issue.record("event \(i) differs:\n postgres: \(a)\n memory:   \(b)")
             break
         }
         return twin.snapshots
@@ -69,6 +76,20 @@ struct StoreContractTests {
             outcome: { _ in .failed(message: "broken \"quoted\"", permanent: true) })
         #expect(snapshots.last?.status == .failed)
         #expect(snapshots.last?.nodes["b"]?.status == .cancelled)
+    }
+
+    /// A failed map retried: its children are pruned and expanded anew, the failed nodes reset.
+    @Test func aRetriedMapStartsItsChildrenAnew() throws {
+        let snapshots = try expectSameRun(
+            #"{"nodes": {"list": {"procedure": "p"}, "m": {"map": {"over": {"$from": "list"}, "procedure": "q"}}, "z": {"procedure": "p", "after": ["m"]}}}"#,
+            retries: 1,
+            outcome: { task in
+                if task.key == "list" { return .succeeded(["x", "y"]) }
+                return task.key == "m/1" && task.attempt == 1 ? .failed(message: "once", permanent: true) : Self.echo(task)
+            })
+        #expect(snapshots.contains { $0.status == .failed })
+        #expect(snapshots.last?.status == .succeeded)
+        #expect(snapshots.last?.nodes["m/1"]?.attempt ?? 0 > 1)
     }
 
     /// `failRun` ends an unfinished run with its error and releases its holds; a finished run stays as it was.
@@ -250,5 +271,44 @@ struct StoreContractTests {
         }
         #expect(seen[0] == seen[1])
         #expect(seen[1].last == "a")
+    }
+
+    /// Holds are inserted, granted and deleted by batch, read back by seq; inserting a seq twice is rejected.
+    @Test func holdsAreStoredAsTheBatchesSay() throws {
+        let graph = try Self.graph(#"{"nodes": {"a": {"procedure": "p"}, "b": {"procedure": "p"}}}"#)
+        var seen: [[String]] = []
+        for backend in [try ContractBackend.postgres(), try ContractBackend.memory()] {
+            let id = try backend.submit(graph)
+            defer { backend.finish([id]) }
+            let store = backend.store
+            let base = Int64(8_000_000 + 10 * seen.count)
+            func entry(_ seq: Int64, _ key: String, granted: Bool) -> AdmissionTable.Entry {
+                AdmissionTable.Entry(
+                    seq: base + seq, runID: id, key: key, claims: [AdmissionClaim(name: "db", limit: 1), AdmissionClaim(name: "k", limit: 3)],
+                    cache: key == "b" ? CacheLookup(procedure: "p", input: "{}", ttl: 90.5) : nil, granted: granted)
+            }
+            func holds() throws -> String {
+                try store.loadHolds().filter { $0.runID == id }
+                    .map {
+                        "\($0.seq - base) \($0.key) \($0.claims.map { "\($0.name)/\($0.limit)" }) \($0.cache.map { "\($0.ttl)" } ?? "-") \($0.granted)"
+                    }
+                    .joined(separator: ", ")
+            }
+            func write(_ changes: [HoldChange]) throws -> String {
+                do {
+                    _ = try store.apply([], heartbeats: [], handledRequests: [], confirmedBatch: nil, holds: changes, now: Date())
+                    return try holds()
+                } catch {
+                    return "\(StoreFailure(error)) " + (try holds())
+                }
+            }
+            seen.append([
+                try write([.insert(entry(1, "a", granted: true)), .insert(entry(2, "b", granted: false))]),
+                try write([.delete(seq: base + 1), .grant(seq: base + 2)]),
+                try write([.insert(entry(3, "a", granted: false)), .insert(entry(2, "b", granted: false))]),
+            ])
+        }
+        #expect(seen[0] == seen[1])
+        #expect(seen[1].last == "rejectData 2 b [\"db/1\", \"k/3\"] 90.5 true")
     }
 }
