@@ -311,4 +311,28 @@ struct StoreContractTests {
         #expect(seen[0] == seen[1])
         #expect(seen[1].last == "rejectData 2 b [\"db/1\", \"k/3\"] 90.5 true")
     }
+
+    /// A NUL in a node's error fails a batch the same way on both, whether the batch's rows go as
+    /// one JSON document (few) or as text arrays (32 and more).
+    @Test(arguments: [2, 40])
+    func aNulCharacterFailsTheSameWayAtAnySize(_ count: Int) throws {
+        let graph = try GraphDecoder().decode(
+            JSON(["nodes": .object(JSONObject((0..<count).map { ("n\($0)", ["procedure": "p"] as JSON) }))]))
+        var seen: [String] = []
+        for backend in [try ContractBackend.postgres(), try ContractBackend.memory()] {
+            let id = try backend.submit(graph)
+            defer { backend.finish([id]) }
+            let commands = (0..<count).map { i in
+                SchedulerCommand.node(NodeChange(key: "n\(i)", status: .failed, attempt: 1, error: i == 1 ? "nul \u{0} inside" : "e"))
+            }
+            do {
+                _ = try backend.store.apply([(id, commands)], heartbeats: [], handledRequests: [], confirmedBatch: nil, holds: [], now: Date())
+                seen.append("stored")
+            } catch {
+                seen.append("\(StoreFailure(error))")
+            }
+            #expect(try backend.store.loadRun(id)?.nodes.values.allSatisfy { $0.status == .pending } == true)
+        }
+        #expect(seen[0] == seen[1])
+    }
 }
