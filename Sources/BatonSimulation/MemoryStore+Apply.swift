@@ -89,6 +89,7 @@ extension MemoryStore {
         {
             return nil
         }
+        try Self.checkBinding(updates: rowOrder.filter { !inserted.contains($0) }.map { rows[$0]! }, events: events)
         // The statement runs from here: a sequence's number is drawn even if it then fails.
         let batchNumber = queues ? nextBatch : nil
         if queues { nextBatch += 1 }
@@ -222,6 +223,22 @@ extension MemoryStore {
         default: kind = change.event ?? change.status.rawValue; at = change.status.isTerminal ? change.finishedAt : nil
         }
         return (runID, change.key, kind, at ?? now, .object(JSONObject(detail)))
+    }
+
+    /// What libpq refuses before the statement runs, as `Store.apply` binds it: from 32 rows on
+    /// (`RecordSource.arraysFrom`) node updates and events go as text arrays, whose text columns
+    /// cannot carry a NUL character; `PGConnection` then fails with misuse, which `StoreFailure`
+    /// takes as fatal. (Fewer rows go as one JSON document, which PostgreSQL rejects as data.)
+    private static func checkBinding(
+        updates: [MemoryStagedRow], events: [(run: String, node: String?, kind: String, at: Date, detail: JSON)]
+    ) throws {
+        let arraysFrom = 32
+        let nul: (String?) -> Bool = { $0?.utf8.contains(0) ?? false }
+        if updates.count >= arraysFrom && updates.contains(where: { nul($0.key) || nul($0.error) || nul($0.worker) })
+            || events.count >= arraysFrom && events.contains(where: { nul($0.node) || nul($0.kind) })
+        {
+            throw PostgresError(kind: .invalidUsage, message: "parameter contains a NUL byte")
+        }
     }
 
     /// `text` as a text column takes it: PostgreSQL rejects a NUL character.

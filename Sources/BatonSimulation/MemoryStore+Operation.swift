@@ -1,6 +1,8 @@
 extension MemoryStore {
     /// A `CoordinatorStore` call, as fault injection names it.
     public enum Operation: String, Sendable, Equatable, CaseIterable {
+        /// `MemoryStore.connect()`: opening a session.
+        case connect
         case requireSchema, tryLeadership, listenForWork, notifications, liveWorkers, loadHolds, activeRunIDs, openRequests
         case loadRun, apply, cacheLookup, failRun
         /// Whichever call comes next.

@@ -39,8 +39,10 @@ public final class MemoryStore: @unchecked Sendable {
         self.clock = clock
     }
 
-    /// A new connection (a new session): it does not lead or listen until asked.
-    public func connect() -> MemoryStoreConnection {
+    /// A new connection (a new session): it does not lead or listen until asked. Fails as
+    /// `failNext(.connect, …)` or `faultHook` say (a database that is down or refuses connections).
+    public func connect() throws -> MemoryStoreConnection {
+        if let fault = takeFault(.connect, connection: connectionsMade + 1) { throw fault.error }
         connectionsMade += 1
         let connection = MemoryStoreConnection(store: self, id: connectionsMade)
         connections[connection.id] = connection

@@ -1,0 +1,59 @@
+import Baton
+import BatonPostgres
+import BatonStore
+import Foundation
+
+@testable import BatonSimulation
+
+/// One side of the store contract: the real `Store` on PostgreSQL, or a `MemoryStore` connection.
+/// The operations the simulator uses beyond `CoordinatorStore` (submit, request) go through it too.
+struct ContractBackend {
+    static let databaseURL = ProcessInfo.processInfo.environment["BATON_DATABASE_URL"] ?? "postgresql://postgres@127.0.0.1:5432/baton_test"
+
+    let name: String
+    let store: any CoordinatorStore
+    let submit: (Graph) throws -> String
+    let request: (RunRequest.Kind, String) throws -> Int
+    /// A run's events as `node kind at detail` lines (the time of `submitted`, which PostgreSQL stamps, left out).
+    let events: (String) throws -> [String]
+    /// Another session with the same database.
+    let connect: () throws -> any CoordinatorStore
+    /// The database, for the memory side.
+    var memory: MemoryStore? = nil
+    /// Deletes what the test wrote (for PostgreSQL, the runs it submitted) and closes the connection.
+    let finish: ([String]) -> Void
+
+    /// A `Store` on the test database, migrated.
+    static func postgres() throws -> ContractBackend {
+        let store = try Store(url: databaseURL)
+        try store.migrate()
+        return ContractBackend(
+            name: "postgres", store: store, submit: { try store.submit($0).id },
+            request: { try store.request($0, runID: $1) },
+            events: { id in try store.events(ofRun: id).map { line($0.node, $0.kind, $0.at, $0.detail) } }, connect: { try Store(url: databaseURL) },
+            finish: { ids in
+                if let sql = try? PGConnection(url: databaseURL) {
+                    for id in ids { _ = try? sql.execute("delete from baton.runs where id = $1::uuid", [id]) }
+                    sql.close()
+                }
+                store.close()
+            })
+    }
+
+    /// A connection to a new `MemoryStore` whose clock is `clock`.
+    static func memory(clock: @escaping () -> Date = { Date(timeIntervalSince1970: 1_800_000_000) }) throws -> ContractBackend {
+        let database = MemoryStore(clock: clock)
+        let store = try database.connect()
+        return ContractBackend(
+            name: "memory", store: store, submit: { database.submit($0) },
+            request: { try database.request($0, runID: $1) },
+            events: { id in database.events(ofRun: id).map { line($0.node, $0.kind, MemoryTimestamp.text($0.at), $0.detail) } },
+            connect: { try database.connect() }, memory: database,
+            finish: { _ in store.close() })
+    }
+
+    /// One event as compared.
+    static func line(_ node: String?, _ kind: String, _ at: String, _ detail: JSON) -> String {
+        "\(node ?? "-") \(kind) \(kind == "submitted" ? "-" : at) \(detail.serialized(sortedKeys: true))"
+    }
+}

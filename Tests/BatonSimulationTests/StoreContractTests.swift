@@ -1,0 +1,338 @@
+import Baton
+import BatonPostgres
+import BatonSimulation
+import BatonStore
+import Foundation
+import Testing
+
+/// The same operations against the real `Store` (PostgreSQL at BATON_DATABASE_URL) and against
+/// `MemoryStore` give the same results: `MemoryStore` is a faithful twin for the simulator.
+@Suite("MemoryStore keeps the Store contract", .serialized)
+struct StoreContractTests {
+    static func graph(_ text: String) throws -> Graph { try GraphDecoder().decode(try JSONParser.parse(text)) }
+
+    /// Runs `graph` with `outcome` on both stores and expects the same snapshots after every apply.
+    func expectSameRun(
+        _ text: String, retries: Int = 0, outcome: @escaping (TaskDispatch) -> NodeResult.Outcome
+    ) throws -> [RunSnapshot] {
+        let graph = try Self.graph(text)
+        let postgres = try ContractBackend.postgres()
+        let memory = try ContractBackend.memory()
+        let real = try ContractDriver(backend: postgres, outcome: outcome, retries: retries).run(graph)
+        defer { postgres.finish([real.id]) }
+        let twin = try ContractDriver(backend: memory, outcome: outcome, retries: retries).run(graph)
+        defer { memory.finish([twin.id]) }
+        #expect(twin.snapshots.count == real.snapshots.count)
+        for (i, (a, b)) in zip(real.snapshots, twin.snapshots).enumerated() where a != b {
+            Issue.record("snapshot \(i) differs:\n postgres: \(a)\n memory:   \(b)")
+            break
+        }
+        #expect(twin.events == real.events)
+        for (i, (a, b)) in zip(real.events, twin.events).enumerated() where a != b {
+            Issue.record("event \(i) differs:\n postgres: \(a)\n memory:   \(b)")
+            break
+        }
+        return twin.snapshots
+    }
+
+    static func echo(_ task: TaskDispatch) -> NodeResult.Outcome { .succeeded(["key": .string(task.key), "input": task.input]) }
+
+    @Test func aChainRunsTheSame() throws {
+        let snapshots = try expectSameRun(
+            #"{"nodes": {"a": {"procedure": "p", "input": {"n": 1}}, "b": {"procedure": "p", "input": {"$from": "a"}}, "c": {"procedure": "p", "after": ["b"]}}}"#,
+            outcome: Self.echo)
+        #expect(snapshots.last?.status == .succeeded)
+        #expect(snapshots.last?.nodes["c"]?.attempt == 1)
+    }
+
+    @Test func aMapExpandsTheSameChildren() throws {
+        let snapshots = try expectSameRun(
+            #"{"nodes": {"list": {"procedure": "p"}, "m": {"map": {"over": {"$from": "list"}, "procedure": "q", "input": {"x": {"$item": ""}}}}}}"#,
+            outcome: { task in task.key == "list" ? .succeeded([1, 2, 3]) : Self.echo(task) })
+        #expect(snapshots.last?.status == .succeeded)
+        #expect(snapshots.last?.order.filter { $0.hasPrefix("m/") }.count == 3)
+    }
+
+    @Test func aGroupExpandsTheSameChildren() throws {
+        let snapshots = try expectSameRun(
+            #"{"nodes": {"g": {"group": {"nodes": {"c": {"procedure": "p"}, "d": {"procedure": "p", "input": {"$from": "c"}}}}}}}"#,
+            outcome: Self.echo)
+        #expect(snapshots.last?.status == .succeeded)
+        #expect(snapshots.last?.order.contains("g/d") == true)
+    }
+
+    @Test func aRetryWaitsUntilTheSameDueTime() throws {
+        let snapshots = try expectSameRun(
+            #"{"nodes": {"flaky": {"procedure": "p", "retry": {"attempts": 3, "wait": {"constant": "5s"}}}}}"#,
+            outcome: { task in task.attempt < 3 ? .failed(message: "flaky \(task.attempt)", permanent: false) : Self.echo(task) })
+        #expect(snapshots.contains { $0.nodes["flaky"]?.status == .waiting && $0.nodes["flaky"]?.dueAt != nil })
+        #expect(snapshots.last?.status == .succeeded)
+        #expect(snapshots.last?.nodes["flaky"]?.attempt == 3)
+    }
+
+    @Test func aFailureEndsTheRunTheSame() throws {
+        let snapshots = try expectSameRun(
+            #"{"nodes": {"a": {"procedure": "p"}, "b": {"procedure": "p", "after": ["a"]}}}"#,
+            outcome: { _ in .failed(message: "broken \"quoted\"", permanent: true) })
+        #expect(snapshots.last?.status == .failed)
+        #expect(snapshots.last?.nodes["b"]?.status == .cancelled)
+    }
+
+    /// A failed map retried: its children are pruned and expanded anew, the failed nodes reset.
+    @Test func aRetriedMapStartsItsChildrenAnew() throws {
+        let snapshots = try expectSameRun(
+            #"{"nodes": {"list": {"procedure": "p"}, "m": {"map": {"over": {"$from": "list"}, "procedure": "q"}}, "z": {"procedure": "p", "after": ["m"]}}}"#,
+            retries: 1,
+            outcome: { task in
+                if task.key == "list" { return .succeeded(["x", "y"]) }
+                return task.key == "m/1" && task.attempt == 1 ? .failed(message: "once", permanent: true) : Self.echo(task)
+            })
+        #expect(snapshots.contains { $0.status == .failed })
+        #expect(snapshots.last?.status == .succeeded)
+        #expect(snapshots.last?.nodes["m/1"]?.attempt ?? 0 > 1)
+    }
+
+    /// `failRun` ends an unfinished run with its error and releases its holds; a finished run stays as it was.
+    @Test func failRunEndsTheRunAndReleasesItsHolds() throws {
+        let graph = try Self.graph(#"{"nodes": {"a": {"procedure": "p", "mutex": ["db"]}}}"#)
+        var results: [String] = []
+        for backend in [try ContractBackend.postgres(), try ContractBackend.memory()] {
+            let id = try backend.submit(graph)
+            defer { backend.finish([id]) }
+            let store = backend.store
+            let hold = AdmissionTable.Entry(
+                seq: 9_000_000 + Int64(results.count), runID: id, key: "a", claims: [AdmissionClaim(name: "db", limit: 1)], cache: nil,
+                granted: true)
+            _ = try store.apply(
+                [(id, [.runStatus(.running, error: nil), .node(NodeChange(key: "a", status: .queued, attempt: 1, input: ["n": 1]))])],
+                heartbeats: [], handledRequests: [], confirmedBatch: nil, holds: [.insert(hold)], now: Date(timeIntervalSince1970: 1_800_000_000))
+            #expect(try store.loadHolds().contains { $0.runID == id && $0.granted })
+            try store.failRun(id, error: "cannot go on\u{0}")
+            try store.failRun(id, error: "a second time")  // a finished run is left alone
+            let state = try #require(try store.loadRun(id))
+            #expect(try store.loadHolds().contains { $0.runID == id } == false)
+            #expect(try store.activeRunIDs().contains(id) == false)
+            results.append("\(state.status) \(state.error ?? "-") \(RunSnapshot(state, numbered: false))")
+        }
+        #expect(results[0] == results[1])
+        #expect(results[1].hasPrefix("failed cannot go on "))
+    }
+
+    /// A batch PostgreSQL rejects (an event of a run that does not exist, text with a NUL) fails
+    /// with the same class of failure on both, and writes nothing.
+    @Test func aRejectedBatchFailsTheSameAndWritesNothing() throws {
+        let graph = try Self.graph(#"{"nodes": {"a": {"procedure": "p"}}}"#)
+        var outcomes: [String] = []
+        for backend in [try ContractBackend.postgres(), try ContractBackend.memory()] {
+            let id = try backend.submit(graph)
+            defer { backend.finish([id]) }
+            let store = backend.store
+            let before = RunSnapshot(try #require(try store.loadRun(id)), numbered: false)
+            let ghost = "0f0f0f0f-0000-4000-8000-00000000dead"
+            let queued: SchedulerCommand = .node(NodeChange(key: "a", status: .queued, attempt: 1, input: [:]))
+            for batch in [
+                [(id, [queued]), (ghost, [SchedulerCommand.event(key: "a", kind: "log", detail: [:])])],
+                [(id, [queued, .node(NodeChange(key: "a", status: .failed, attempt: 1, error: "nul \u{0} inside"))])],
+                [(id, [queued]), ("not-a-uuid", [.runStatus(.running, error: nil)])],
+            ] {
+                do {
+                    _ = try store.apply(batch, heartbeats: [], handledRequests: [], confirmedBatch: nil, holds: [], now: Date())
+                    outcomes.append("\(backend.name): stored")
+                } catch {
+                    outcomes.append("\(backend.name): \(StoreFailure(error))")
+                }
+                #expect(RunSnapshot(try #require(try store.loadRun(id)), numbered: false) == before, "\(backend.name)")
+            }
+        }
+        #expect(outcomes.map { $0.split(separator: " ").last! } == Array(repeating: "rejectData", count: 6), "\(outcomes)")
+    }
+
+    /// Requests: open until handled, in order; `apply(handledRequests:)` closes them.
+    @Test func requestsAreOpenUntilHandled() throws {
+        let graph = try Self.graph(#"{"nodes": {"a": {"procedure": "p"}}}"#)
+        var seen: [[String]] = []
+        for backend in [try ContractBackend.postgres(), try ContractBackend.memory()] {
+            let id = try backend.submit(graph)
+            defer { backend.finish([id]) }
+            let first = try backend.request(.cancel, id)
+            let second = try backend.request(.retry, id)
+            let open = try backend.store.openRequests().filter { $0.runID == id }
+            #expect(open.map(\.id) == [first, second])
+            _ = try backend.store.apply([], heartbeats: [], handledRequests: [first], confirmedBatch: nil, holds: [], now: Date())
+            let after = try backend.store.openRequests().filter { $0.runID == id }
+            seen.append(open.map { "\($0.kind) \($0.node ?? "-") \($0.reason ?? "-")" } + ["|"] + after.map { "\($0.kind)" })
+        }
+        #expect(seen[0] == seen[1])
+        #expect(seen[1] == ["cancel - -", "retry - -", "|", "retry"])
+    }
+
+    /// The cache: a stored output is found within its ttl, newest first, and not after it.
+    @Test func theCacheFindsTheNewestOutputWithinItsTTL() throws {
+        let graph = try Self.graph(#"{"nodes": {"a": {"procedure": "p"}}}"#)
+        let procedure = "contract.\(UUID().uuidString)"  // nothing an earlier test process stored
+        let lookup = CacheLookup(procedure: procedure, input: #"{"n":1}"#, ttl: 60)
+        let at = Date(timeIntervalSince1970: 1_800_000_000)
+        var seen: [[String]] = []
+        for backend in [try ContractBackend.postgres(), try ContractBackend.memory()] {
+            let id = try backend.submit(graph)
+            defer { backend.finish([id]) }
+            let store = backend.store
+            for (offset, output) in [(0.0, JSON.int(1)), (10, .int(2))] {
+                _ = try store.apply(
+                    [(id, [.cacheStore(key: "a", lookup: lookup, output: output)])], heartbeats: [], handledRequests: [],
+                    confirmedBatch: nil, holds: [], now: at.addingTimeInterval(offset))
+            }
+            seen.append(
+                try [5, 65, 75].map { offset in
+                    let hit = try store.cacheLookup(lookup, now: at.addingTimeInterval(offset))
+                    return hit.map { "\($0.output.serialized()) \($0.sourceNode) \($0.sourceRun == id)" } ?? "miss"
+                })
+        }
+        #expect(seen[0] == seen[1])
+        #expect(seen[1] == ["2 a true", "2 a true", "miss"])
+    }
+
+    /// Leadership is held by one session until it closes; then another gets it.
+    @Test func leadershipIsHeldUntilTheSessionCloses() throws {
+        var seen: [[Bool]] = []
+        for backend in [try ContractBackend.postgres(), try ContractBackend.memory()] {
+            defer { backend.finish([]) }
+            let other = try backend.connect()
+            defer { other.close() }
+            var answers = [try backend.store.tryLeadership(), try other.tryLeadership(), try backend.store.tryLeadership()]
+            backend.store.close()
+            // PostgreSQL frees a closed session's locks as its backend exits, a moment later.
+            let deadline = Date().addingTimeInterval(5)
+            var taken = try other.tryLeadership()
+            while !taken && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.02)
+                taken = try other.tryLeadership()
+            }
+            answers.append(taken)
+            seen.append(answers)
+        }
+        #expect(seen[0] == seen[1])
+        #expect(seen[1] == [true, false, true, true])
+    }
+
+    /// A listening session hears of new runs and requests; one that does not listen hears nothing.
+    @Test func notificationsReachListeners() throws {
+        let graph = try Self.graph(#"{"nodes": {"a": {"procedure": "p"}}}"#)
+        var seen: [[String]] = []
+        for backend in [try ContractBackend.postgres(), try ContractBackend.memory()] {
+            let listener = try backend.connect()
+            defer { listener.close() }
+            try listener.listenForWork()
+            let id = try backend.submit(graph)
+            defer { backend.finish([id]) }
+            _ = try backend.request(.cancel, id)
+            var heard: [StoreNotification] = []
+            let deadline = Date().addingTimeInterval(5)
+            while heard.count < 2 && Date() < deadline { heard += try listener.notifications(timeout: 0.2) }
+            seen.append(
+                heard.map {
+                    switch $0 {
+                    case let .newRun(run): "run \(run == id)"
+                    case let .newRequest(run): "request \(run == id)"
+                    }
+                } + ["|"] + (try backend.store.notifications(timeout: 0)).map { "\($0)" })
+        }
+        #expect(seen[0] == seen[1])
+        #expect(seen[1] == ["run true", "request true", "|"])
+    }
+
+    /// Workers come from heartbeats, are live within three of their intervals and a second, and a
+    /// stopping heartbeat removes them.
+    @Test func heartbeatsKeepWorkersLive() throws {
+        let prefix = "contract-\(UUID().uuidString.prefix(8))-"
+        var seen: [[String]] = []
+        for backend in [try ContractBackend.postgres(), try ContractBackend.memory(clock: { Date() })] {
+            defer { backend.finish([]) }
+            let store = backend.store
+            func beat(_ name: String, stopping: Bool = false) -> WorkerHeartbeat {
+                WorkerHeartbeat(
+                    id: prefix + name, host: "h", pid: 7, pools: ["default"], procedures: ["p", "q"], slots: 2,
+                    startedAt: Date(timeIntervalSince1970: 1_800_000_000.25), interval: 5, stopping: stopping,
+                    schemas: name == "a" ? ["p": ProcedureSchema(input: .any, output: .any)] : nil)
+            }
+            _ = try store.apply([], heartbeats: [beat("a"), beat("b"), beat("a")], handledRequests: [], confirmedBatch: nil, holds: [], now: Date())
+            let live = try store.liveWorkers(within: nil).filter { $0.id.hasPrefix(prefix) }
+            _ = try store.apply([], heartbeats: [beat("b", stopping: true)], handledRequests: [], confirmedBatch: nil, holds: [], now: Date())
+            let after = try store.liveWorkers(within: 3600).filter { $0.id.hasPrefix(prefix) }
+            seen.append(
+                live.map { "\($0.id.dropFirst(prefix.count)) \($0.pools) \($0.procedures) \($0.slots) \($0.startedAt) \($0.schemas.keys.sorted())" }
+                    + ["|"] + after.map { String($0.id.dropFirst(prefix.count)) })
+            #expect(live.allSatisfy { $0.secondsSinceSeen < 5 })
+            for id in after.map(\.id) {
+                _ = try store.apply(
+                    [], heartbeats: [beat(String(id.dropFirst(prefix.count)), stopping: true)], handledRequests: [], confirmedBatch: nil,
+                    holds: [], now: Date())
+            }
+        }
+        #expect(seen[0] == seen[1])
+        #expect(seen[1].last == "a")
+    }
+
+    /// Holds are inserted, granted and deleted by batch, read back by seq; inserting a seq twice is rejected.
+    @Test func holdsAreStoredAsTheBatchesSay() throws {
+        let graph = try Self.graph(#"{"nodes": {"a": {"procedure": "p"}, "b": {"procedure": "p"}}}"#)
+        var seen: [[String]] = []
+        for backend in [try ContractBackend.postgres(), try ContractBackend.memory()] {
+            let id = try backend.submit(graph)
+            defer { backend.finish([id]) }
+            let store = backend.store
+            let base = Int64(8_000_000 + 10 * seen.count)
+            func entry(_ seq: Int64, _ key: String, granted: Bool) -> AdmissionTable.Entry {
+                AdmissionTable.Entry(
+                    seq: base + seq, runID: id, key: key, claims: [AdmissionClaim(name: "db", limit: 1), AdmissionClaim(name: "k", limit: 3)],
+                    cache: key == "b" ? CacheLookup(procedure: "p", input: "{}", ttl: 90.5) : nil, granted: granted)
+            }
+            func holds() throws -> String {
+                try store.loadHolds().filter { $0.runID == id }
+                    .map {
+                        "\($0.seq - base) \($0.key) \($0.claims.map { "\($0.name)/\($0.limit)" }) \($0.cache.map { "\($0.ttl)" } ?? "-") \($0.granted)"
+                    }
+                    .joined(separator: ", ")
+            }
+            func write(_ changes: [HoldChange]) throws -> String {
+                do {
+                    _ = try store.apply([], heartbeats: [], handledRequests: [], confirmedBatch: nil, holds: changes, now: Date())
+                    return try holds()
+                } catch {
+                    return "\(StoreFailure(error)) " + (try holds())
+                }
+            }
+            seen.append([
+                try write([.insert(entry(1, "a", granted: true)), .insert(entry(2, "b", granted: false))]),
+                try write([.delete(seq: base + 1), .grant(seq: base + 2)]),
+                try write([.insert(entry(3, "a", granted: false)), .insert(entry(2, "b", granted: false))]),
+            ])
+        }
+        #expect(seen[0] == seen[1])
+        #expect(seen[1].last == "rejectData 2 b [\"db/1\", \"k/3\"] 90.5 true")
+    }
+
+    /// A NUL in a node's error fails a batch the same way on both, whether the batch's rows go as
+    /// one JSON document (few) or as text arrays (32 and more).
+    @Test(arguments: [2, 40])
+    func aNulCharacterFailsTheSameWayAtAnySize(_ count: Int) throws {
+        let graph = try GraphDecoder().decode(
+            JSON(["nodes": .object(JSONObject((0..<count).map { ("n\($0)", ["procedure": "p"] as JSON) }))]))
+        var seen: [String] = []
+        for backend in [try ContractBackend.postgres(), try ContractBackend.memory()] {
+            let id = try backend.submit(graph)
+            defer { backend.finish([id]) }
+            let commands = (0..<count).map { i in
+                SchedulerCommand.node(NodeChange(key: "n\(i)", status: .failed, attempt: 1, error: i == 1 ? "nul \u{0} inside" : "e"))
+            }
+            do {
+                _ = try backend.store.apply([(id, commands)], heartbeats: [], handledRequests: [], confirmedBatch: nil, holds: [], now: Date())
+                seen.append("stored")
+            } catch {
+                seen.append("\(StoreFailure(error))")
+            }
+            #expect(try backend.store.loadRun(id)?.nodes.values.allSatisfy { $0.status == .pending } == true)
+        }
+        #expect(seen[0] == seen[1])
+    }
+}
