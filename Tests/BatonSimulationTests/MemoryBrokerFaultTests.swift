@@ -192,6 +192,8 @@ struct MemoryBrokerFaultTests {
         #expect(f.broker.messages(in: BatonTopology.heartbeatsQueue).isEmpty)
         #expect(f.broker.messages(in: BatonTopology.resultsQueue).map(\.text) == ["r1"])
         #expect(f.broker.messages(in: MemoryBrokerFixture.queue).map(\.text) == ["t1"])
+        #expect(f.broker.purge(MemoryBrokerFixture.queue) == 1)
+        #expect(f.broker.messages(in: MemoryBrokerFixture.queue).isEmpty)
         f.broker.refusesConnections = true
         #expect(throws: AMQPError.self) { try reports.connect() }
     }
