@@ -71,4 +71,14 @@ extension MemoryBroker {
         for connection in connections { disconnect(connection, keepUnconfirmed: keepUnconfirmed) }
         for queue in queues { queue.removeTransient() }
     }
+
+    /// Empties `queue` of its ready messages (what the heartbeats' expiry does to heartbeats nobody
+    /// consumed, which the twin does not model by itself); returns how many went.
+    @discardableResult
+    public func purge(_ queue: String) -> Int {
+        guard let target = queuesByName[queue] else { return 0 }
+        let count = target.ready.count
+        target.removeAll()
+        return count
+    }
 }

@@ -80,7 +80,10 @@ extension MemoryBroker {
     func arrive(_ channel: MemoryChannel) {
         let inFlight = channel.inFlight
         channel.inFlight = []
-        for publish in inFlight { route(publish.message) }
+        for publish in inFlight {
+            route(publish.message)
+            dispatch()  // consumers get messages in the order they arrive
+        }
     }
 
     /// Publishes of `channel` reach their queues and are confirmed.

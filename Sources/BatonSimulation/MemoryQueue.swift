@@ -52,6 +52,8 @@ final class MemoryQueue {
 
     func removeFirst() -> Entry { ready.removeFirst() }
 
+    func removeAll() { ready.removeAll() }
+
     /// Drops the messages that do not survive a broker restart.
     func removeTransient() { ready.removeAll { !$0.message.persistent } }
 }
