@@ -2,8 +2,10 @@
 /// connection (generation) and delivery tag it stands for is the seam's business. A receipt from a
 /// connection that has since been replaced acks nothing (the broker gives that message out again).
 public struct BrokerReceipt: Sendable, Hashable {
-    let generation: Int
-    let tag: UInt64
+    /// Package-wide, for the seam's implementations (the simulator's twin is one); outside the
+    /// package a receipt is opaque.
+    package let generation: Int
+    package let tag: UInt64
 
     /// For the seam's implementations (the in-memory twin included).
     public init(generation: Int, tag: UInt64) {

@@ -185,7 +185,9 @@ public final class PGConnection: @unchecked Sendable {
     /// Runs `sql`, or the statement prepared as `prepared` (whose text `sql` is).
     private static func run(_ conn: OpaquePointer, _ sql: String, _ params: [String?], prepared: String? = nil) throws -> PGResult {
         for (index, param) in params.enumerated() where param?.utf8.contains(0) == true {
-            throw PostgresError(kind: .invalidUsage, message: "parameter $\(index + 1) contains a NUL byte")
+            // The server could not take it either (a text value cannot hold NUL): the data is at fault, as
+            // PostgreSQL's own 22021 says, so it fails what it belongs to rather than the caller.
+            throw PostgresError(kind: .query, message: "parameter $\(index + 1) contains a NUL byte", sqlState: "22021")
         }
         let cParams: [UnsafeMutablePointer<CChar>?] = params.map { $0.flatMap { strdup($0) } }
         defer { for param in cParams { free(param) } }

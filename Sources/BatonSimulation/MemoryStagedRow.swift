@@ -52,7 +52,7 @@ struct MemoryStagedRow {
     mutating func merge(_ change: NodeChange, now: Date) {
         status = change.status
         attempts = change.attempt
-        error = change.error
+        error = change.error?.replacingOccurrences(of: "\u{0}", with: "")  // as `Store.apply`: a NUL is dropped
         if let input = change.input { setInput = true; self.input = input }
         if let output = change.output { setOutput = true; self.output = output }
         if let worker = change.worker { self.worker = worker }

@@ -213,7 +213,9 @@ extension MemoryStore {
         run: String, node: String?, kind: String, at: Date, detail: JSON
     ) {
         var detail: [(key: String, value: JSON)] = [("attempt", .int(Int64(change.attempt)))]
-        if let error = change.error { detail.append((change.status == .skipped || change.status == .cancelled ? "reason" : "error", .string(error))) }
+        if let error = change.error?.replacingOccurrences(of: "\u{0}", with: "") {
+            detail.append((change.status == .skipped || change.status == .cancelled ? "reason" : "error", .string(error)))
+        }
         if let worker = change.worker { detail.append(("worker", .string(worker))) }
         if let due = change.dueAt { detail.append(("due_at", .string(MemoryTimestamp.iso(due)))) }
         let kind: String
@@ -227,8 +229,8 @@ extension MemoryStore {
 
     /// What libpq refuses before the statement runs, as `Store.apply` binds it: from 32 rows on
     /// (`RecordSource.arraysFrom`) node updates and events go as text arrays, whose text columns
-    /// cannot carry a NUL character; `PGConnection` then fails with misuse, which `StoreFailure`
-    /// takes as fatal. (Fewer rows go as one JSON document, which PostgreSQL rejects as data.)
+    /// cannot carry a NUL character; `PGConnection` refuses it as data (22021), as PostgreSQL
+    /// rejects it in one JSON document (fewer rows).
     private static func checkBinding(
         updates: [MemoryStagedRow], events: [(run: String, node: String?, kind: String, at: Date, detail: JSON)]
     ) throws {
@@ -237,7 +239,7 @@ extension MemoryStore {
         if updates.count >= arraysFrom && updates.contains(where: { nul($0.key) || nul($0.error) || nul($0.worker) })
             || events.count >= arraysFrom && events.contains(where: { nul($0.node) || nul($0.kind) })
         {
-            throw PostgresError(kind: .invalidUsage, message: "parameter contains a NUL byte")
+            throw PostgresError(kind: .query, message: "parameter contains a NUL byte", sqlState: "22021")
         }
     }
 

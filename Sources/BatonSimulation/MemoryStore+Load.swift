@@ -80,17 +80,11 @@ extension MemoryStore {
     /// their own heartbeat intervals and a second; by id.
     func liveWorkers(within seconds: Double?) throws -> [WorkerRow] {
         let now = self.now
-        return try workers.filter { now.timeIntervalSince($0.lastSeenAt) < (seconds ?? 3 * $0.interval + 1) }.map { w in
-            let json: JSON = [
-                "id": .string(w.id), "host": .string(w.host), "pid": .int(Int64(w.pid)), "pools": .array(w.pools.map(JSON.string)),
-                "procedures": .array(w.procedures.map(JSON.string)), "slots": .int(Int64(w.slots)),
-                "started_at": .string(MemoryTimestamp.text(w.startedAt)), "last_seen_at": .string(MemoryTimestamp.text(w.lastSeenAt)),
-                "seconds_since_seen": .double(now.timeIntervalSince(w.lastSeenAt)),
-            ]
-            // WorkerRow has no public initializer; it is Codable.
-            var row = try JSONDecoder().decode(WorkerRow.self, from: Data(json.serializedBytes()))
-            row.schemas = w.schemas ?? [:]
-            return row
+        return workers.filter { now.timeIntervalSince($0.lastSeenAt) < (seconds ?? 3 * $0.interval + 1) }.map { w in
+            WorkerRow(
+                id: w.id, host: w.host, pid: w.pid, pools: w.pools, procedures: w.procedures, slots: w.slots,
+                startedAt: MemoryTimestamp.text(w.startedAt), lastSeenAt: MemoryTimestamp.text(w.lastSeenAt),
+                secondsSinceSeen: now.timeIntervalSince(w.lastSeenAt), schemas: w.schemas ?? [:])
         }
     }
 }

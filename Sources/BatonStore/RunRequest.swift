@@ -9,4 +9,13 @@ public struct RunRequest: Sendable, Equatable {
     public let kind: Kind
     public let node: String?
     public let reason: String?
+
+    /// A request as a store read it (the simulator's store twin makes them too).
+    public init(id: Int, runID: String, kind: Kind, node: String?, reason: String?) {
+        self.id = id
+        self.runID = runID
+        self.kind = kind
+        self.node = node
+        self.reason = reason
+    }
 }

@@ -267,7 +267,8 @@ extension Store {
             ])
         row["status"] = .string(change.status.rawValue)
         row["attempts"] = .int(Int64(change.attempt))
-        row["error"] = change.error.map(JSON.string) ?? .null
+        // A text column cannot hold NUL (a worker's message may): it is dropped rather than failing the run.
+        row["error"] = change.error.map { .string($0.replacingOccurrences(of: "\u{0}", with: "")) } ?? .null
         if let input = change.input { row["set_input"] = true; row["input"] = input }
         if let output = change.output { row["set_output"] = true; row["output"] = output }
         if let worker = change.worker { row["worker"] = .string(worker) }
@@ -295,7 +296,10 @@ extension Store {
 
     private func event(for change: NodeChange, runID: String, now: String) -> JSON {
         var detail: [(key: String, value: JSON)] = [("attempt", .int(Int64(change.attempt)))]
-        if let error = change.error { detail.append((change.status == .skipped || change.status == .cancelled ? "reason" : "error", .string(error))) }
+        if let error = change.error {
+            let text = error.replacingOccurrences(of: "\u{0}", with: "")
+            detail.append((change.status == .skipped || change.status == .cancelled ? "reason" : "error", .string(text)))
+        }
         if let worker = change.worker { detail.append(("worker", .string(worker))) }
         if let due = change.dueAt { detail.append(("due_at", .string(Timestamp.text(due)))) }
         let kind: String

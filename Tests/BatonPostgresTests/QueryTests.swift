@@ -99,7 +99,8 @@ import Testing
     @Test func nulByteInParameterIsRejectedBeforeSending() throws {
         let db = try connect()
         let error = try #require(throws: PostgresError.self) { try db.query("select $1::text", ["a\0b"]) }
-        #expect(error.kind == .invalidUsage)
+        #expect(error.sqlState == "22021", "a NUL is the data's fault, as the server's own code says")
+        #expect(error.disposition == .rejectData)
         #expect(try db.query("select 1 as n").int(0, "n") == 1)
     }
 
