@@ -146,13 +146,17 @@ public final class ClusterSimulation {
 
     private func restartWhatIsDue() {
         for c in coordinators where !c.isUp {
-            if c.downFor > 0 { c.downFor -= 1 } else {
+            if c.downFor > 0 {
+                c.downFor -= 1
+            } else {
                 c.start()
                 trace("\(c.name) starts")
             }
         }
         for w in workers where !w.isUp {
-            if w.downFor > 0 { w.downFor -= 1 } else {
+            if w.downFor > 0 {
+                w.downFor -= 1
+            } else {
                 w.start()
                 trace("\(w.name) starts")
             }
@@ -168,12 +172,16 @@ public final class ClusterSimulation {
         var choices: [(weight: Double, name: String, run: () -> Void)] = []
         for c in coordinators where c.isUp && c.pausedFor == 0 {
             guard let process = c.process, clock.now >= process.resumeAt else { continue }
-            choices.append((3, "\(c.name) turn", { [self] in
-                if let stopped = process.turn() {
-                    trace("\(c.name) stops: \(stopped.message)")
-                    c.crash(restartAfter: 20)
-                }
-            }))
+            choices.append(
+                (
+                    3, "\(c.name) turn",
+                    { [self] in
+                        if let stopped = process.turn() {
+                            trace("\(c.name) stops: \(stopped.message)")
+                            c.crash(restartAfter: 20)
+                        }
+                    }
+                ))
         }
         for w in workers where w.isUp && w.pausedFor == 0 {
             guard let process = w.process else { continue }

@@ -25,7 +25,9 @@ struct InvariantChecker {
         guard store.run(report.runID)?.status.isTerminal == false else { return }
         guard let row = store.node(report.key, ofRun: report.runID), row.attempts == report.attempt else { return }
         if report.spawned {
-            if row.fragment == nil { violate("run \(report.runID) node \(report.key) attempt \(report.attempt): spawn acked before its children were stored") }
+            if row.fragment == nil {
+                violate("run \(report.runID) node \(report.key) attempt \(report.attempt): spawn acked before its children were stored")
+            }
         } else if row.status == .queued || row.status == .running {
             violate(
                 "run \(report.runID) node \(report.key) attempt \(report.attempt): its result was acked while the node is still \(row.status.rawValue) in the store"

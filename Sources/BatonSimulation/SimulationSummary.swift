@@ -22,6 +22,7 @@ public struct SimulationSummary: Sendable {
     public var line: String {
         let total = faults.values.reduce(0, +)
         let kinds = faults.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        return "seeds \(seeds), steps \(steps), faults \(total) (\(kinds)), runs \(runsEnded) ended, nodes \(nodesEnded) ended, violations \(violations)"
+        return
+            "seeds \(seeds), steps \(steps), faults \(total) (\(kinds)), runs \(runsEnded) ended, nodes \(nodesEnded) ended, violations \(violations)"
     }
 }

@@ -8,7 +8,9 @@ import Foundation
 struct SimCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "baton-sim",
-        abstract: "Simulate whole Baton clusters (coordinators, workers, store and broker twins) under seeded faults, checking the guarantees after every step.")
+        abstract:
+            "Simulate whole Baton clusters (coordinators, workers, store and broker twins) under seeded faults, checking the guarantees after every step."
+    )
 
     @Option(help: "Replay this one seed, printing every step.") var seed: UInt64?
     @Option(help: "How many seeds to run (from --first-seed on).") var seeds = 100

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: the format check, services up (installed if
 # needed), Chromium for the dashboard's browser tests, every unit and integration test,
-# the README's custom-worker walkthrough, then the chaos suite's short form.
+# the cluster simulator's short form, the README's custom-worker walkthrough, then the chaos
+# suite's short form.
 # Integration tests get a database and a RabbitMQ vhost of their own (and the
 # chaos suite another pair), so a demo running beside them is not disturbed.
 # Extra arguments go to `swift test`; BATON_SKIP_CHAOS=1 skips the chaos suite.
@@ -24,6 +25,9 @@ swift build --build-tests
 BATON_DATABASE_URL="${BATON_TEST_DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/baton_test}" \
 BATON_AMQP_URL="${BATON_TEST_AMQP_URL:-amqp://guest:guest@127.0.0.1:5672/baton-test}" \
     swift test --skip-build "$@"
+# The cluster simulator's short form: whole clusters under seeded faults, the guarantees checked
+# after every step (a failing seed prints itself and its last steps; replay it with --seed).
+"$(swift build --show-bin-path)/baton-sim" --seeds 150 --first-seed 1 --steps 2000 --time-limit 60
 # The README's walkthrough, literally: a worker package of its own beside `baton worker --demo`.
 "$ROOT/deploy/local/walkthrough.sh"
 if [ "${BATON_SKIP_CHAOS:-0}" != 1 ]; then
