@@ -212,19 +212,8 @@ extension MemoryStore {
     ) -> (
         run: String, node: String?, kind: String, at: Date, detail: JSON
     ) {
-        var detail: [(key: String, value: JSON)] = [("attempt", .int(Int64(change.attempt)))]
-        if let error = change.error?.replacingOccurrences(of: "\u{0}", with: "") {
-            detail.append((change.status == .skipped || change.status == .cancelled ? "reason" : "error", .string(error)))
-        }
-        if let worker = change.worker { detail.append(("worker", .string(worker))) }
-        if let due = change.dueAt { detail.append(("due_at", .string(MemoryTimestamp.iso(due)))) }
-        let kind: String
-        let at: Date?
-        switch change.status {
-        case .running: kind = change.event ?? "started"; at = change.startedAt
-        default: kind = change.event ?? change.status.rawValue; at = change.status.isTerminal ? change.finishedAt : nil
-        }
-        return (runID, change.key, kind, at ?? now, .object(JSONObject(detail)))
+        let (kind, at, detail) = change.eventRecord(dueText: MemoryTimestamp.iso)
+        return (runID, change.key, kind, at ?? now, detail)
     }
 
     /// What libpq refuses before the statement runs, as `Store.apply` binds it: from 32 rows on

@@ -295,22 +295,10 @@ extension Store {
     }
 
     private func event(for change: NodeChange, runID: String, now: String) -> JSON {
-        var detail: [(key: String, value: JSON)] = [("attempt", .int(Int64(change.attempt)))]
-        if let error = change.error {
-            let text = error.replacingOccurrences(of: "\u{0}", with: "")
-            detail.append((change.status == .skipped || change.status == .cancelled ? "reason" : "error", .string(text)))
-        }
-        if let worker = change.worker { detail.append(("worker", .string(worker))) }
-        if let due = change.dueAt { detail.append(("due_at", .string(Timestamp.text(due)))) }
-        let kind: String
-        let at: Date?
-        switch change.status {
-        case .running: kind = change.event ?? "started"; at = change.startedAt
-        default: kind = change.event ?? change.status.rawValue; at = change.status.isTerminal ? change.finishedAt : nil
-        }
+        let (kind, at, detail) = change.eventRecord(dueText: Timestamp.text)
         return [
             "run_id": .string(runID), "node_key": .string(change.key), "kind": .string(kind),
-            "at": .string(at.map(Timestamp.text) ?? now), "detail": .object(JSONObject(detail)),
+            "at": .string(at.map(Timestamp.text) ?? now), "detail": detail,
         ]
     }
 }

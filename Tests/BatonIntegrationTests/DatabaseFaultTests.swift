@@ -23,42 +23,41 @@ extension Integration {
             ]
         }
 
-        /// Installs a trigger on `table` that raises `code` the first `times` times it fires (`when`:
-        /// an extra condition on the row), and returns the SQL that removes it.
-        static func inject(_ code: String, times: Int, on table: String = "baton.nodes", row when: String? = nil) throws -> () -> Void {
+        /// Installs a trigger named `name` on `table` that raises `code` the first `times` times it fires
+        /// (`row`: fire for each row matching this condition, else once per statement), counted by
+        /// a sequence of its own, and returns what removes it.
+        static func inject(
+            _ code: String, times: Int, on table: String = "baton.nodes", row when: String? = nil, name: String = "baton_fault"
+        ) throws -> () -> Void {
             let sql = try TestCluster.sql()
             defer { sql.close() }
-            try sql.execute("drop sequence if exists public.baton_fault_seq")
-            try sql.execute("create sequence public.baton_fault_seq")
-            // The code and count are the test's own constants, not user data.
+            try sql.execute("drop sequence if exists public.\(name)_seq")
+            try sql.execute("create sequence public.\(name)_seq")
+            // The code, count and names are the test's own constants, not user data.
             try sql.execute(
                 """
-                create or replace function public.baton_fault() returns trigger language plpgsql as $$
+                create or replace function public.\(name)() returns trigger language plpgsql as $$
                 begin
-                    if nextval('public.baton_fault_seq') <= \(times) then
+                    if nextval('public.\(name)_seq') <= \(times) then
                         raise exception 'injected fault %', '\(code)' using errcode = '\(code)';
                     end if;
                     return new;
                 end $$
                 """)
-            try sql.execute("drop trigger if exists baton_fault on \(table)")
-            if let when {
-                try sql.execute(
-                    "create trigger baton_fault before update on \(table) for each row when (\(when)) execute function public.baton_fault()")
-            } else {
-                try sql.execute("create trigger baton_fault before update on \(table) for each statement execute function public.baton_fault()")
-            }
+            try sql.execute("drop trigger if exists \(name) on \(table)")
+            let each = when.map { "for each row when (\($0))" } ?? "for each statement"
+            try sql.execute("create trigger \(name) before update on \(table) \(each) execute function public.\(name)()")
             return {
                 guard let sql = try? TestCluster.sql() else { return }
-                _ = try? sql.execute("drop trigger if exists baton_fault on \(table)")
+                _ = try? sql.execute("drop trigger if exists \(name) on \(table)")
                 sql.close()
             }
         }
 
-        static func faultsRaised() throws -> Int {
+        static func faultsRaised(_ name: String = "baton_fault") throws -> Int {
             let sql = try TestCluster.sql()
             defer { sql.close() }
-            return try sql.query("select last_value, is_called from public.baton_fault_seq").int(0, "last_value") ?? 0
+            return try sql.query("select last_value from public.\(name)_seq").int(0, "last_value") ?? 0
         }
 
         @Test(
@@ -98,27 +97,11 @@ extension Integration {
             let remove = try Self.inject("22023", times: 1_000_000, row: "new.run_id = '\(bad)'::uuid")
             defer { remove() }
             // The run's failure itself cannot be written the first 3 times: it is tried again, not forgotten.
+            let removeRuns = try Self.inject(
+                "22000", times: 3, on: "baton.runs", row: "new.id = '\(bad)'::uuid and new.status = 'failed'", name: "baton_fault_runs")
+            defer { removeRuns() }
             let sql = try TestCluster.sql()
             defer { sql.close() }
-            try sql.execute("drop sequence if exists public.baton_fault_runs_seq")
-            try sql.execute("create sequence public.baton_fault_runs_seq")
-            try sql.execute(
-                """
-                create or replace function public.baton_fault_runs() returns trigger language plpgsql as $$
-                begin
-                    if nextval('public.baton_fault_runs_seq') <= 3 then
-                        raise exception 'injected fault on the run row' using errcode = '22000';
-                    end if;
-                    return new;
-                end $$
-                """)
-            try sql.execute("drop trigger if exists baton_fault_runs on baton.runs")
-            try sql.execute(
-                """
-                create trigger baton_fault_runs before update on baton.runs for each row
-                when (new.id = '\(bad)'::uuid and new.status = 'failed') execute function public.baton_fault_runs()
-                """)
-            defer { _ = try? sql.execute("drop trigger if exists baton_fault_runs on baton.runs") }
             try cluster.startCoordinator()
             try cluster.startWorker()
             let store = try TestCluster.store()
@@ -127,8 +110,7 @@ extension Integration {
             #expect(try TestCluster.waitForRun(bad, store: store, seconds: 30) == "failed", "log: \(cluster.log("coordinator"))")
             let error = try sql.query("select error from baton.runs where id = $1::uuid", [bad])[row: 0, column: "error"] ?? ""
             #expect(error.contains("injected fault 22023") && error.contains("(22023)"), "error: \(error)")
-            let runsFaults = try sql.query("select last_value from public.baton_fault_runs_seq").int(0, "last_value") ?? 0
-            #expect(runsFaults > 3, "writing the failure was refused, then tried again")
+            #expect(try Self.faultsRaised("baton_fault_runs") > 3, "writing the failure was refused, then tried again")
         }
 
         @Test("any other database error stops the coordinator with one line; a new one finishes the run")

@@ -9,21 +9,9 @@ extension Integration {
     struct GraphFileCLITests {
         /// Runs a bash `script` with `arguments` ($0, $1, …) and the test URLs; its exit status and output.
         static func bash(_ script: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["-c", script] + arguments
-            var environment = ProcessInfo.processInfo.environment
-            environment["BATON_DATABASE_URL"] = TestCluster.databaseURL
-            environment["BATON_AMQP_URL"] = TestCluster.amqpURL
-            process.environment = environment
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-            let stdout = out.fileHandleForReading.readDataToEndOfFile()
-            let stderr = err.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+            try ChildProcess.run(
+                "/bin/bash", ["-c", script] + arguments,
+                environment: ["BATON_DATABASE_URL": TestCluster.databaseURL, "BATON_AMQP_URL": TestCluster.amqpURL])
         }
 
         @Test("submit reads its file once: a graph from a pipe, which can be read only once, is stored")

@@ -37,21 +37,11 @@ enum RabbitMQControl {
 
     private static func run(_ arguments: [String]) throws -> String {
         guard let executable else { throw ControlError(message: "rabbitmqctl not found in PATH or /usr/sbin") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-q", "-n", node] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ControlError(
-                message: "rabbitmqctl \(arguments.first ?? "") exited \(process.terminationStatus): \(String(decoding: stderr, as: UTF8.self))")
+        let result = try ChildProcess.run(executable, ["-q", "-n", node] + arguments)
+        guard result.status == 0 else {
+            throw ControlError(message: "rabbitmqctl \(arguments.first ?? "") exited \(result.status): \(result.stderr)")
         }
-        return String(decoding: stdout, as: UTF8.self)
+        return result.stdout
     }
 
     struct ControlError: Error, CustomStringConvertible {

@@ -94,22 +94,9 @@ final class TestCluster: @unchecked Sendable {
 
     /// Runs `baton ARGS` to completion and returns its exit code and output.
     static func cli(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: batonPath)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["BATON_DATABASE_URL"] = databaseURL
-        env["BATON_AMQP_URL"] = amqpURL
-        env.merge(extra) { _, new in new }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        var environment = ["BATON_DATABASE_URL": databaseURL, "BATON_AMQP_URL": amqpURL]
+        environment.merge(extra) { _, new in new }
+        return try ChildProcess.run(batonPath, arguments, environment: environment)
     }
 
     static func store() throws -> Store { try Store(url: databaseURL) }

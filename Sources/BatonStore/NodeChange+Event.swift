@@ -1,0 +1,21 @@
+import Baton
+import Foundation
+
+extension NodeChange {
+    /// The event `Store.apply` writes for this change (the store twin writes the same): its kind, when
+    /// it happened (nil: at the commit), and its detail, with `dueText` writing the due time. A NUL
+    /// in the error is dropped: a text column cannot hold one.
+    public func eventRecord(dueText: (Date) -> String) -> (kind: String, at: Date?, detail: JSON) {
+        var detail: [(key: String, value: JSON)] = [("attempt", .int(Int64(attempt)))]
+        if let error {
+            let text = error.replacingOccurrences(of: "\u{0}", with: "")
+            detail.append((status == .skipped || status == .cancelled ? "reason" : "error", .string(text)))
+        }
+        if let worker { detail.append(("worker", .string(worker))) }
+        if let dueAt { detail.append(("due_at", .string(dueText(dueAt)))) }
+        switch status {
+        case .running: return (event ?? "started", startedAt, .object(JSONObject(detail)))
+        default: return (event ?? status.rawValue, status.isTerminal ? finishedAt : nil, .object(JSONObject(detail)))
+        }
+    }
+}
