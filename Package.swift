@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "BatonAMQP", dependencies: ["CRabbitMQ", "CAMQPShim"]),
         .target(name: "BatonStore", dependencies: ["Baton", "BatonPostgres"]),
         .target(name: "BatonCoordinator", dependencies: [
-            "Baton", "BatonStore", "BatonPostgres", "BatonAMQP",
+            "Baton", "BatonStore", "BatonAMQP",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
