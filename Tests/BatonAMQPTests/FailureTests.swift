@@ -59,7 +59,8 @@ import Testing
         var url = try AMQPURL(Broker.url)
         url.password = "wrong-secret-\(UUID().uuidString)"
         let error = try #require(#expect(throws: AMQPError.self) { try AMQPConnection(url: url) })
-        #expect(error.kind == .connectionFailed)
+        #expect(error.kind == .loginRefused)
+        #expect(error.disposition == .configuration, "a wrong password is not a reason to reconnect for ever")
         #expect(!"\(error)".contains("wrong-secret"))
     }
 

@@ -8,7 +8,19 @@ import Foundation
 /// One side of the store contract: the real `Store` on PostgreSQL, or a `MemoryStore` connection.
 /// The operations the simulator uses beyond `CoordinatorStore` (submit, request) go through it too.
 struct ContractBackend {
-    static let databaseURL = ProcessInfo.processInfo.environment["BATON_DATABASE_URL"] ?? "postgresql://postgres@127.0.0.1:5432/baton_test"
+    /// A database of the contract tests' own, beside the integration tests' (created on first use):
+    /// their coordinators hold the leadership lock of theirs, which the leadership contract takes.
+    static let databaseURL: String = {
+        let base = ProcessInfo.processInfo.environment["BATON_DATABASE_URL"] ?? "postgresql://postgres@127.0.0.1:5432/baton_test"
+        guard let slash = base.lastIndex(of: "/") else { return base }
+        let query = base[slash...].firstIndex(of: "?").map { String(base[$0...]) } ?? ""
+        let url = base[..<slash] + "/baton_contract" + query
+        if let admin = try? PGConnection(url: base) {
+            _ = try? admin.execute("create database baton_contract")  // 42P04 when it exists: fine
+            admin.close()
+        }
+        return String(url)
+    }()
 
     let name: String
     let store: any CoordinatorStore
