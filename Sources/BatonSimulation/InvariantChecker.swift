@@ -56,7 +56,10 @@ struct InvariantChecker {
                 } else if let first = ended[id] {
                     violate("run \(run.runID) node \(row.key) ended \(first.status.rawValue), then became \(row.status.rawValue) again")
                 }
-                if let claim = run.graph.claims[row.key], row.status == .queued || row.status == .running {
+                // A run that ended (failed as a whole, say) keeps its rows as they were; it holds nothing.
+                if let claim = run.graph.claims[row.key], row.status == .queued || row.status == .running,
+                    store.run(run.runID)?.status.isTerminal == false
+                {
                     holding[claim.name, default: []].append(id)
                 }
             }
