@@ -37,8 +37,11 @@ public final class ClusterSimulation {
         let clock = self.clock
         store = MemoryStore(clock: { clock.now })
         report = SimulationReport(seed: seed)
-        for i in 0..<options.coordinators { coordinators.append(SimulatedCoordinator(index: i, make: makeCoordinator)) }
-        for i in 0..<options.workers { workers.append(SimulatedWorker(index: i, make: makeWorker)) }
+        // Unowned: the processes live inside this simulation, and a strong capture would keep every seed's cluster alive.
+        for i in 0..<options.coordinators {
+            coordinators.append(SimulatedCoordinator(index: i, make: { [unowned self] in makeCoordinator($0, $1) }))
+        }
+        for i in 0..<options.workers { workers.append(SimulatedWorker(index: i, make: { [unowned self] in makeWorker($0, $1) })) }
         broker.onAck = { [weak self] ack in
             guard let self, ack.queue == BatonTopology.resultsQueue else { return }
             self.checker.acked(report: ack.message.body, store: self.store)
@@ -107,6 +110,9 @@ public final class ClusterSimulation {
             healed += 1
         }
         checker.finish(store: store, runs: submitted)
+        // The processes go (what they still hold refers back to them): nothing of this seed outlives it.
+        for c in coordinators where c.isUp { c.crash(restartAfter: 0) }
+        for w in workers where w.isUp { w.crash(restartAfter: 0) }
         report.violations = checker.violations
         report.runsEnded = submitted.filter { store.run($0.runID)?.status.isTerminal == true }.count
         report.nodesEnded = checker.nodesEnded
