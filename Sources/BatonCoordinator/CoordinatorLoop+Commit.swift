@@ -124,7 +124,7 @@ extension CoordinatorLoop {
             settled = lastSequence
         }
         let release = backlog.settled(through: settled)
-        lastPublisherService = now()
+        brokerServiced = true
         if let number = release.confirmedBatch { pending.confirmedBatch = max(pending.confirmedBatch ?? number, number) }
         if let receipt = release.ackThrough { try broker.ackReports(through: receipt) }
     }

@@ -20,12 +20,10 @@ extension CoordinatorLoop {
 
     /// Reads every watched queue's message count (one queue.declare each) into `baton_tasks_waiting`.
     func readQueueDepths(_ metrics: CoordinatorMetrics) throws {
-        lastDepthReading = now()
         guard connected else { return }
         for queue in watchedQueues {
             let count = try broker.taskQueueDepth(pool: queue.pool, procedure: queue.procedure)
             metrics.tasksWaiting(pool: queue.pool, procedure: queue.procedure, count: count)
         }
-        lastPublisherService = now()
     }
 }

@@ -25,12 +25,11 @@ final class CoordinatorLoop: @unchecked Sendable {
     var runs: [String: RunState] = [:]
     /// Runs that ended recently, so late reports for them need no lookup.
     var finished = RecentSet<String>(capacity: 10_000)
-    private var lastPoll = Date.distantPast
-    /// librabbitmq answers broker heartbeats only inside a call: an idle publisher is serviced every second.
-    var lastPublisherService = Date.distantPast
+    /// The loop's decisions: what to do next, when to poll, check leases, back off or stop.
+    private var machine: CoordinatorStateMachine
+    /// The broker's confirms were read during this batch's commit (which answers its heartbeats too).
+    var brokerServiced = false
     private var leases: LeaseTracker
-    private var lastLeaseCheck = Date.distantPast
-    private let receive: ReceivePolicy
     var pending = PendingBatch()
     /// Committed batches whose results are acked once the broker confirmed their tasks.
     var backlog = ConfirmBacklog()
@@ -56,16 +55,16 @@ final class CoordinatorLoop: @unchecked Sendable {
     /// A store connection that stands by for leadership.
     private var standby: (any CoordinatorStore)?
     /// Not before this time does the next turn run (a back-off, or a standby's next try).
-    private(set) var resumeAt = Date.distantPast
-    private lazy var backoff = Backoff(random: configuration.random)
-    private var everConnected = false
+    var resumeAt: Date { machine.resumeAt }
     /// Runs failed as a whole whose failure is not written yet, with the message to write.
     var unrecordedFailures: [String: String] = [:]
     /// Dead letters that failed their node, counted once the batch is committed.
     var uncountedDeadLetters = 0
     /// Task queues whose depth `baton_tasks_waiting` reports (pool, procedure), and when they were last read.
     var watchedQueues: Set<QueueName> = []
-    var lastDepthReading = Date.distantPast
+    /// Dead letters and reports received in this batch, the newest of each (acked after the commit).
+    private var lastReport: BrokerReceipt?
+    private var lastDeadLetter: BrokerReceipt?
 
     /// The time, from the configuration's clock (the simulator's is virtual): no decision reads `Date()`.
     func now() -> Date { configuration.clock() }
@@ -74,7 +73,11 @@ final class CoordinatorLoop: @unchecked Sendable {
         self.configuration = configuration
         broker = configuration.makeBroker()
         leases = LeaseTracker(lease: configuration.lease)
-        receive = ReceivePolicy(batchSize: configuration.batchSize)
+        machine = CoordinatorStateMachine(
+            intervals: .init(
+                poll: configuration.pollInterval, leaseCheck: leases.checkInterval,
+                queueDepths: configuration.metrics?.queueDepthInterval ?? 5),
+            batchSize: configuration.batchSize, random: configuration.random)
     }
 
     /// Runs until stopped; returns the reason when it stopped on an error that retrying cannot help
@@ -94,32 +97,87 @@ final class CoordinatorLoop: @unchecked Sendable {
         return nil
     }
 
-    /// One turn: connect if need be (a standby asks for leadership at most once a second), else
-    /// one step; an error is decided by `FailureDecision` (reconnect after a back-off, or stop).
-    /// Returns the reason when the coordinator must stop. The simulator calls it directly.
+    /// One turn: the state machine's actions carried out one after another, each outcome fed
+    /// back as an event, until it ends the turn. An error is decided by `FailureDecision` and fed
+    /// back too. Returns the reason when the coordinator must stop. The simulator calls it directly.
     func turn() -> CoordinatorStop? {
-        guard now() >= resumeAt else { return nil }
-        do {
-            if store == nil || !connected {
-                guard try connect() else { return nil }  // standing by
-                everConnected = true
-                backoff.reset()
-            }
-            try step()
-        } catch {
-            let decision = FailureDecision.connection(error, everConnected: everConnected)
-            if case let .stop(message) = decision {
+        var action = machine.next(.turn, now: now(), facts: facts)
+        while true {
+            switch action {
+            case .wait, .endTurn:
+                return nil
+            case let .stop(message):
                 logger.critical("coordinator stopping: \(message)")
                 return CoordinatorStop(message)
+            default:
+                let event: CoordinatorStateMachine.Event
+                do {
+                    event = try carryOut(action)
+                } catch {
+                    let decision = FailureDecision.connection(error, everConnected: machine.everConnected)
+                    action = machine.next(.failed(decision), now: now(), facts: facts)
+                    guard case let .reconnect(delay) = action else { continue }  // stop
+                    logger.error("coordinator: \(error); reconnecting in \(String(format: "%.1f", delay)) s")
+                    disconnect()
+                    health.beat(quietFor: delay)
+                    return nil
+                }
+                action = machine.next(event, now: now(), facts: facts)
             }
-            let cap = if case let .reconnect(cap) = decision { cap } else { FailureDecision.reconnectCap }
-            let delay = min(cap, backoff.next(cappedAt: cap))
-            logger.error("coordinator: \(error); reconnecting in \(String(format: "%.1f", delay)) s")
-            disconnect()
-            health.beat(quietFor: delay)
-            resumeAt = now().addingTimeInterval(delay)
         }
-        return nil
+    }
+
+    /// What the state machine reads of the loop's state.
+    private var facts: CoordinatorStateMachine.Facts {
+        .init(nextWakeUp: nextWakeUp, hasPending: pending.hasDecisions, metrics: metrics != nil)
+    }
+
+    /// Carries out one action; returns what happened.
+    private func carryOut(_ action: CoordinatorStateMachine.Action) throws -> CoordinatorStateMachine.Event {
+        if case .connect = action { return try connect() ? .leading : .standingBy }
+        guard let store, connected else { throw CoordinatorError("not connected") }
+        switch action {
+        case .readNotifications:
+            health.beat()
+            lastReport = nil
+            lastDeadLetter = nil
+            var requests = false
+            for note in try store.notifications(timeout: 0) {
+                switch note {
+                case let .newRun(id): try startRun(id)
+                case .newRequest: requests = true
+                }
+            }
+            return .notified(requests: requests)
+        case .poll:
+            if !unrecordedFailures.isEmpty { try recordFailures() }
+            for id in try store.activeRunIDs() where runs[id] == nil { try startRun(id) }
+        case .takeRequests:
+            try takeRequests()
+        case .fireTimers:
+            fireTimers()
+        case .expireLeases:
+            expireLeases()
+        case .readQueueDepths:
+            if let metrics { try readQueueDepths(metrics) }
+        case .keepBrokerAlive:
+            try broker.keepAlive()
+        case let .receive(timeout):
+            guard let message = try broker.receive(timeout: timeout, confirmsDue: !backlog.isEmpty) else { return .received(false) }
+            try handle(message)
+            return .received(true)
+        case .commit:
+            brokerServiced = false
+            try settleConfirms()
+            try commit(ackUpTo: lastReport)
+            if let lastDeadLetter { try broker.ackDeadLetters(through: lastDeadLetter) }
+            lastReport = nil
+            lastDeadLetter = nil
+            return .committed(brokerServiced: brokerServiced)
+        case .connect, .wait, .endTurn, .reconnect, .stop:
+            break
+        }
+        return .done
     }
 
     // MARK: - Connections
@@ -145,7 +203,6 @@ final class CoordinatorLoop: @unchecked Sendable {
                 health.forget("rabbitmq")
             }
             standby = store
-            resumeAt = now().addingTimeInterval(1)
             return false
         }
         standby = nil
@@ -186,7 +243,6 @@ final class CoordinatorLoop: @unchecked Sendable {
         }
         holdingGrants = false
         deliver(admission.grantWaiting())
-        lastPoll = self.now()
         try commit(ackUpTo: nil)
         health.set("rabbitmq", connected: true)
         health.set(role: .leader)
@@ -218,69 +274,28 @@ final class CoordinatorLoop: @unchecked Sendable {
 
     // MARK: - One batch
 
-    /// One turn of the loop: notifications, polls, timers, leases, then a batch of messages,
-    /// committed, published and (once confirmed) acked. The simulator calls it directly.
-    func step() throws {
-        guard let store, connected else {
-            if !stop.isSet { throw CoordinatorError("not connected") }
-            return
-        }
-        health.beat()
-        var requestsWaiting = false
-        for note in try store.notifications(timeout: 0) {
-            switch note {
-            case let .newRun(id): try startRun(id)
-            case .newRequest: requestsWaiting = true
+    /// One message of the batch: a heartbeat, a dead letter or a report, fed to the runs' state machines.
+    private func handle(_ message: CoordinatorInbound) throws {
+        switch message {
+        case let .heartbeat(body):
+            handleHeartbeat(body)
+        case let .deadLetter(body, deliveries, queue, receipt):
+            lastDeadLetter = receipt
+            try handleDeadLetter(body, deliveries: deliveries, queue: queue)
+        case let .report(body, receipt):
+            let report: ReportMessage
+            do {
+                report = try ReportMessage(decoding: body)
+            } catch {
+                logger.warning("dead-lettering a report: \(error)")
+                try broker.rejectReport(receipt)
+                return
+            }
+            lastReport = receipt
+            if try startRun(report.runID) {
+                record(report.runID, runs[report.runID]!.handle(report.event, at: now(), random: configuration.random))
             }
         }
-        if now().timeIntervalSince(lastPoll) >= configuration.pollInterval {
-            lastPoll = now()
-            if !unrecordedFailures.isEmpty { try recordFailures() }
-            for id in try store.activeRunIDs() where runs[id] == nil { try startRun(id) }
-            requestsWaiting = true
-        }
-        if requestsWaiting { try takeRequests() }
-        if let wake = nextWakeUp, wake <= now() { fireTimers() }
-        if now().timeIntervalSince(lastLeaseCheck) >= leases.checkInterval { expireLeases() }
-
-        if let metrics, now().timeIntervalSince(lastDepthReading) >= metrics.queueDepthInterval { try readQueueDepths(metrics) }
-
-        if now().timeIntervalSince(lastPublisherService) >= 1 {
-            try broker.keepAlive()
-            lastPublisherService = now()
-        }
-
-        var lastReport: BrokerReceipt?
-        var lastDeadLetter: BrokerReceipt?
-        var received = 0
-        while let wait = receive.wait(received: received, hasPending: pending.hasDecisions, nextWakeUp: nextWakeUp, now: now()),
-            let message = try broker.receive(timeout: wait, confirmsDue: !backlog.isEmpty)
-        {
-            received += 1
-            switch message {
-            case let .heartbeat(body):
-                handleHeartbeat(body)
-            case let .deadLetter(body, deliveries, queue, receipt):
-                lastDeadLetter = receipt
-                try handleDeadLetter(body, deliveries: deliveries, queue: queue)
-            case let .report(body, receipt):
-                let report: ReportMessage
-                do {
-                    report = try ReportMessage(decoding: body)
-                } catch {
-                    logger.warning("dead-lettering a report: \(error)")
-                    try broker.rejectReport(receipt)
-                    continue
-                }
-                lastReport = receipt
-                if try startRun(report.runID) {
-                    record(report.runID, runs[report.runID]!.handle(report.event, at: now(), random: configuration.random))
-                }
-            }
-        }
-        try settleConfirms()
-        try commit(ackUpTo: lastReport)
-        if let lastDeadLetter { try broker.ackDeadLetters(through: lastDeadLetter) }
     }
 
     private func handleHeartbeat(_ body: [UInt8]) {
@@ -327,7 +342,6 @@ final class CoordinatorLoop: @unchecked Sendable {
 
     /// Workers silent for longer than the lease lose what they run: it goes out again as new attempts.
     private func expireLeases() {
-        lastLeaseCheck = now()
         for worker in leases.expired(at: now()) {
             logger.warning("worker \(worker) missed its lease (\(Int(configuration.lease)) s without a heartbeat); re-dispatching its attempts")
             for id in Array(runs.keys).sorted() { record(id, runs[id]!.handle(.workerLost(worker: worker), at: now(), random: configuration.random)) }
