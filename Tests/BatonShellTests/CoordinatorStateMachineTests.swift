@@ -27,8 +27,7 @@ struct CoordinatorStateMachineTests {
     }
 
     /// Feeds `.done` / `.received(false)` until the turn ends; returns every action asked for.
-    static func rest(of machine: inout Machine, after first: Machine.Action, now: Date, facts: Machine.Facts = .init()) -> [Machine.Action]
-    {
+    static func rest(of machine: inout Machine, after first: Machine.Action, now: Date, facts: Machine.Facts = .init()) -> [Machine.Action] {
         var actions = [first]
         var action = first
         while actions.count < 50 {
