@@ -43,9 +43,14 @@ public final class ClusterSimulation {
         }
         for i in 0..<options.workers { workers.append(SimulatedWorker(index: i, make: { [unowned self] in makeWorker($0, $1) })) }
         broker.onAck = { [weak self] ack in
-            guard let self, ack.queue == BatonTopology.resultsQueue else { return }
-            self.checker.acked(report: ack.message.body, store: self.store)
+            guard let self else { return }
+            if ack.queue == BatonTopology.resultsQueue {
+                self.checker.acked(report: ack.message.body, store: self.store)
+            } else if ack.queue.hasPrefix(BatonTopology.tasksExchange + ".") {
+                self.checker.acked(task: ack.message, store: self.store)
+            }
         }
+        broker.onConfirm = { [weak self] message in self?.checker.confirmed(message) }
     }
 
     // MARK: - Processes

@@ -1,4 +1,5 @@
 import Baton
+import BatonAMQP
 import Foundation
 
 /// The guarantees the simulator checks, after every step and at the end of a seed.
@@ -16,6 +17,48 @@ struct InvariantChecker {
 
     mutating func violate(_ line: String) {
         if !violations.contains(line) { violations.append(line) }
+    }
+
+    /// One attempt of one node (and phase), as tasks and reports name it.
+    struct Attempt: Hashable {
+        let runID: String
+        let key: String
+        let attempt: Int
+        let phase: String
+    }
+
+    /// Attempts whose result report the broker confirmed.
+    private var confirmedResults: Set<Attempt> = []
+    /// Per attempt, the newest copy of its task a worker published again (republished or handed
+    /// back) and the broker confirmed, by message number.
+    private var confirmedCopies: [Attempt: Int] = [:]
+
+    /// A message the broker confirmed to its publisher.
+    mutating func confirmed(_ message: MemoryMessage) {
+        if message.exchange.isEmpty, message.routingKey == BatonTopology.resultsQueue {
+            if let report = try? ReportMessage(decoding: message.body), report.kind == .result {
+                confirmedResults.insert(Attempt(runID: report.runID, key: report.key, attempt: report.attempt, phase: report.phase.rawValue))
+            }
+        } else if message.exchange == BatonTopology.tasksExchange, !message.publisher.hasPrefix("coordinator"),
+            let task = try? TaskDispatch(decoding: message.body)
+        {
+            let attempt = Attempt(runID: task.runID, key: task.key, attempt: task.attempt, phase: task.phase.rawValue)
+            confirmedCopies[attempt] = max(confirmedCopies[attempt] ?? 0, message.id)
+        }
+    }
+
+    /// A task a worker acked: its result must be confirmed at the broker already, or a copy of it
+    /// published again (confirmed, newer than the copy acked), or the node must have moved on to a
+    /// newer attempt in the store (a superseded copy is dropped). Otherwise a lost report would
+    /// leave its node waiting for ever.
+    mutating func acked(task message: MemoryMessage, store: MemoryStore) {
+        guard let task = try? TaskDispatch(decoding: message.body) else { return }
+        let attempt = Attempt(runID: task.runID, key: task.key, attempt: task.attempt, phase: task.phase.rawValue)
+        if confirmedResults.contains(attempt) || (confirmedCopies[attempt] ?? 0) > message.id { return }
+        if let row = store.node(task.key, ofRun: task.runID), row.attempts > task.attempt { return }
+        violate(
+            "run \(task.runID) node \(task.key) attempt \(task.attempt): a worker acked its task before its result (or a copy of the task) was confirmed"
+        )
     }
 
     /// A report the coordinator acked: its effect must be committed already.

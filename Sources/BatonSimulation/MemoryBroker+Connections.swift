@@ -79,6 +79,7 @@ extension MemoryBroker {
             priority: priority, deliveries: deliveries, queuedAt: queuedAt, redelivered: false, deathQueue: nil)
         nextMessageID += 1
         channel.inFlight.append(MemoryChannel.InFlight(sequence: channel.published, message: message))
+        channel.awaitingConfirm.append(message)
         return channel.published
     }
 

@@ -90,6 +90,9 @@ extension MemoryBroker {
     func confirm(_ channel: MemoryChannel) {
         arrive(channel)
         channel.confirmedThrough = channel.published
+        let confirmed = channel.awaitingConfirm
+        channel.awaitingConfirm = []
+        for message in confirmed { onConfirm?(message) }
     }
 
     /// Ends `connection`: publishes in flight arrive (`keepUnconfirmed`) or are lost, unacked
@@ -100,6 +103,7 @@ extension MemoryBroker {
         connections.removeAll { $0 === connection }
         for channel in connection.channels {
             if keepUnconfirmed { arrive(channel) } else { channel.inFlight = [] }
+            channel.awaitingConfirm = []  // never confirmed now
             let unacked = channel.unacked
             channel.unacked = []
             for delivery in unacked { requeue(delivery) }

@@ -49,6 +49,8 @@ public final class MemoryBroker: @unchecked Sendable {
     public internal(set) var acks: [MemoryAck] = []
     /// Called with each ack as it happens (after it is recorded in `acks`).
     public var onAck: ((MemoryAck) -> Void)?
+    /// Called with each message as its publisher is told it is confirmed.
+    public var onConfirm: ((MemoryMessage) -> Void)?
     /// Protocol violations by the clients (such as an ack of an unknown delivery tag), one line each.
     public internal(set) var protocolErrors: [String] = []
     /// While true, connecting fails (`.connectionFailed`): the broker is down or unreachable.

@@ -26,6 +26,8 @@ final class MemoryChannel {
     var inFlight: [InFlight] = []
     /// Every publish through this number is confirmed.
     var confirmedThrough: UInt64 = 0
+    /// Published and not yet confirmed, oldest first (for `MemoryBroker.onConfirm`).
+    var awaitingConfirm: [MemoryMessage] = []
 
     init(number: UInt16) { self.number = number }
 }

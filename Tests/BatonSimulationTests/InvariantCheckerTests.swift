@@ -68,4 +68,40 @@ struct InvariantCheckerTests {
         wrong.finish(store: store, runs: runs)
         #expect(wrong.violations.first?.contains("node c: output {\"sum\":4}, expected {\"sum\":3}") == true, "\(wrong.violations)")
     }
+
+    static func message(id: Int, publisher: String, exchange: String, routingKey: String, body: [UInt8]) -> MemoryMessage {
+        MemoryMessage(
+            id: id, publisher: publisher, exchange: exchange, routingKey: routingKey, body: body, persistent: true, priority: nil,
+            deliveries: nil, queuedAt: nil, redelivered: false, deathQueue: nil)
+    }
+
+    @Test func aTaskAckedBeforeItsResultIsConfirmedIsCaught() throws {
+        let (store, connection, runs) = try Self.submitted("chain")
+        let id = runs[0].runID
+        try Self.apply(connection, id, [.runStatus(.running, error: nil), .node(NodeChange(key: "a", status: .queued, attempt: 1, input: [:]))])
+        let task = TaskDispatch(runID: id, key: "a", attempt: 1, procedure: "baton.echo", input: [:], pool: "default", priority: 0)
+        let delivered = Self.message(
+            id: 1, publisher: "coordinator-0.1", exchange: "baton.tasks", routingKey: "default.baton.echo", body: task.encoded())
+        var early = InvariantChecker()
+        early.acked(task: delivered, store: store)
+        #expect(early.violations.first?.contains("a worker acked its task before its result") == true, "\(early.violations)")
+
+        let result = ReportMessage.result(
+            runID: id, AttemptResult<EncodedJSON>(key: "a", attempt: 1, outcome: .succeeded(EncodedJSON(["v": 1])), worker: "w"))
+        var confirmed = InvariantChecker()
+        confirmed.confirmed(Self.message(id: 2, publisher: "worker-0.1-reports", exchange: "", routingKey: "baton.results", body: result.encoded()))
+        confirmed.acked(task: delivered, store: store)
+        #expect(confirmed.violations.isEmpty, "\(confirmed.violations)")
+
+        var republished = InvariantChecker()
+        republished.confirmed(
+            Self.message(id: 3, publisher: "worker-0.1-tasks", exchange: "baton.tasks", routingKey: "default.baton.echo", body: task.encoded()))
+        republished.acked(task: delivered, store: store)
+        #expect(republished.violations.isEmpty, "a confirmed copy published again stands for the one acked: \(republished.violations)")
+
+        var superseded = InvariantChecker()
+        try Self.apply(connection, id, [.node(NodeChange(key: "a", status: .queued, attempt: 2, input: [:]))])
+        superseded.acked(task: delivered, store: store)
+        #expect(superseded.violations.isEmpty, "a copy of an attempt the store has moved past is dropped: \(superseded.violations)")
+    }
 }
