@@ -49,9 +49,19 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .target(name: "BatonWorker", dependencies: [
-            "Baton", "BatonAMQP",
+            "Baton", "BatonAMQP", "BatonCommandLine",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        // What `baton` and every worker binary (`WorkerMain`) share: flags, one-line errors, graph files, local runs.
+        .target(name: "BatonCommandLine", dependencies: [
+            "Baton", "BatonYAML", "BatonTesting", "BatonHTTP",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "CoreMetrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // The operator's HTTP endpoints (`--metrics`): Prometheus text, liveness and readiness, on Hummingbird.
@@ -73,19 +83,14 @@ let package = Package(
         ]),
         .executableTarget(name: "baton", dependencies: [
             "Baton", "BatonDemo", "BatonStore", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonTesting",
-            "BatonYAML", "BatonDrawing", "BatonHTTP", "BatonDashboard",
+            "BatonYAML", "BatonDrawing", "BatonHTTP", "BatonDashboard", "BatonCommandLine",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
         ]),
         // A worker for Baton's own tests: it also serves a procedure that kills its own process.
-        .executableTarget(name: "BatonTestWorker", dependencies: [
-            "Baton", "BatonDemo", "BatonWorker",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ]),
+        .executableTarget(name: "BatonTestWorker", dependencies: ["Baton", "BatonDemo", "BatonWorker"]),
         .executableTarget(name: "BatonChaos", dependencies: [
             "Baton", "BatonDemo", "BatonStore", "BatonAMQP", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -109,7 +114,7 @@ let package = Package(
         .testTarget(name: "BatonDashboardTests", dependencies: ["Baton", "BatonStore", "BatonHTTP", "BatonDashboard"]),
         // The shells' decisions (worker intake, coordinator batching, leases, failures) and wire formats: no services.
         .testTarget(name: "BatonShellTests", dependencies: [
-            "Baton", "BatonAMQP", "BatonPostgres", "BatonStore", "BatonCoordinator", "BatonWorker", "BatonHTTP",
+            "Baton", "BatonAMQP", "BatonPostgres", "BatonStore", "BatonCoordinator", "BatonWorker", "BatonHTTP", "BatonCommandLine",
         ]),
         // The deployment files (deploy/kubernetes, deploy/systemd, deploy/prometheus), checked structurally.
         .testTarget(name: "BatonDeployTests", dependencies: [.product(name: "Yams", package: "Yams")]),

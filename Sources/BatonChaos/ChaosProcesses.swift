@@ -24,7 +24,7 @@ final class ChaosProcesses {
         p.arguments = arguments
         p.environment = environment
         let url = logDirectory.appendingPathComponent("\(name).log")
-        if !FileManager.default.fileExists(atPath: url.path) { FileManager.default.createFile(atPath: url.path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: url.path) { _ = FileManager.default.createFile(atPath: url.path, contents: nil) }
         let handle = try FileHandle(forWritingTo: url)
         handle.seekToEndOfFile()
         p.standardOutput = handle

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BatonCommandLine
 import BatonStore
 import Foundation
 

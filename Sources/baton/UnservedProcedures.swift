@@ -1,4 +1,5 @@
 import Baton
+import BatonCommandLine
 import BatonStore
 
 /// The procedures of a graph that no live worker serves in the node's pool: their nodes

@@ -1,4 +1,5 @@
 import Baton
+import BatonCommandLine
 import BatonStore
 import Foundation
 

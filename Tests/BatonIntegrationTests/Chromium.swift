@@ -54,7 +54,7 @@ enum Chromium {
                 "--disable-extensions", "--user-data-dir=\(profile.path)",
             ] + arguments
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("baton-chromium-\(UUID().uuidString.prefix(8)).out")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let handle = try FileHandle(forWritingTo: output)
         defer { try? FileManager.default.removeItem(at: output) }
         process.standardOutput = handle

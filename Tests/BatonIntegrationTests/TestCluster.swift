@@ -60,7 +60,7 @@ final class TestCluster: @unchecked Sendable {
         env.merge(extra) { _, new in new }
         process.environment = env
         let log = logDirectory.appendingPathComponent("\(name).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         process.standardOutput = handle
         process.standardError = handle

@@ -9,12 +9,18 @@ extension Integration {
     @Suite("worker processes", .serialized)
     @MainActor  // blocking waits here must not starve the cooperative pool the async unit tests need
     struct WorkerProcessTests {
-        @Test("--processes 2 restarts a child killed with SIGKILL, and SIGTERM stops them all")
-        func supervisorRestartsAndStops() throws {
+        @Test(
+            "--processes 2 restarts a child killed with SIGKILL, and SIGTERM stops them all: `baton worker` and a WorkerMain binary alike",
+            arguments: ["baton worker", "WorkerMain"])
+        func supervisorRestartsAndStops(_ binary: String) throws {
             let cluster = TestCluster()
             defer { cluster.stopAll() }
             try cluster.startCoordinator()
-            let supervisor = try cluster.start(["worker", "--demo", "--processes", "2", "--concurrency", "2"], name: "supervised")
+            let supervisor =
+                binary == "WorkerMain"
+                ? try cluster.start(
+                    ["--processes", "2", "--concurrency", "2"], name: "supervised-main", executable: TestWorkerRestarter.executablePath)
+                : try cluster.start(["worker", "--demo", "--processes", "2", "--concurrency", "2"], name: "supervised")
             let store = try TestCluster.store()
             defer { store.close() }
 

@@ -21,7 +21,12 @@ if ! command -v chromium >/dev/null; then
 fi
 "$ROOT/deploy/local/services.sh" test-env
 "$ROOT/deploy/local/services.sh" chaos-env
-swift build --build-tests
+# Baton's own sources and tests build with no warnings (a fresh clone builds everything, so every warning shows).
+swift build --build-tests 2>&1 | tee "$ROOT/.data/build.log"
+if grep -E "^$ROOT/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:" "$ROOT/.data/build.log" | sort -u | grep .; then
+    echo "test: Baton's sources build with warnings (above); fix them" >&2
+    exit 1
+fi
 BATON_DATABASE_URL="${BATON_TEST_DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/baton_test}" \
 BATON_AMQP_URL="${BATON_TEST_AMQP_URL:-amqp://guest:guest@127.0.0.1:5672/baton-test}" \
     swift test --skip-build "$@"

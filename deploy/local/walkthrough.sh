@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The README's custom-worker walkthrough, copied literally from README.md: a package
-# `acme-worker` next to a checkout folder named `baton`, built and run beside a
-# coordinator and `baton worker --demo`; then greet.json and word-count runs beside it,
-# which must all succeed (each worker takes only the procedures it serves).
+# `acme-worker` next to a checkout folder named `baton` (its main.swift ends in
+# `WorkerMain.main`), built; its `validate` and `run --local` check and run greet.json with no
+# services; then it runs with `--processes 2` beside a coordinator and `baton worker --demo`,
+# greet.json and word-count runs go beside each other, one acme-worker process is killed, it
+# comes back, and more runs go through: all must succeed.
 # Uses the test database and vhost (deploy/local/services.sh test-env). Run by test.sh.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -45,10 +47,18 @@ say "building acme-worker (a package of its own; first build takes a few minutes
 (cd "$WORK/acme-worker" && swift build 2>&1 | tail -n 3)
 ACME="$WORK/acme-worker/.build/debug/acme-worker"
 
+# The worker binary checks and runs a graph of its own procedures with no services.
+"$ACME" validate "$WORK/greet.json" >&2
+"$ACME" run --local "$WORK/greet.json" | grep -q 'Hello, Ada!' || { say "acme-worker run --local did not greet"; exit 1; }
+# `baton validate` does not know acme.greet, and says where to check it.
+if "$BATON" validate "$WORK/greet.json" 2> "$WORK/validate.err"; then say "baton validate accepted an unknown procedure"; exit 1; fi
+grep -q "YOUR-WORKER validate FILE" "$WORK/validate.err" || { say "baton validate did not point at the worker's own validate"; cat "$WORK/validate.err" >&2; exit 1; }
+
 "$BATON" migrate >/dev/null
 "$BATON" coordinator > "$WORK/coordinator.log" 2>&1 & PIDS+=($!)
 "$BATON" worker --demo --concurrency 4 > "$WORK/baton-worker.log" 2>&1 & PIDS+=($!)
-"$ACME" > "$WORK/acme-worker.log" 2>&1 & PIDS+=($!)
+"$ACME" --processes 2 > "$WORK/acme-worker.log" 2>&1 & PIDS+=($!)
+ACME_PID=$!
 
 # Wait (with a deadline) until both workers announce their procedures.
 for _ in $(seq 1 120); do
@@ -58,16 +68,37 @@ for _ in $(seq 1 120); do
 done
 grep -qx acme.greet <<<"$served" || { say "acme-worker never announced acme.greet"; tail -n 20 "$WORK/acme-worker.log" >&2; exit 1; }
 
+# The supervised processes of `acme-worker --processes 2`, with a deadline.
+children() { pgrep -P "$ACME_PID" | sort; }
+for _ in $(seq 1 120); do [ "$(children | wc -l)" -eq 2 ] && break; sleep 0.5; done
+[ "$(children | wc -l)" -eq 2 ] || { say "acme-worker --processes 2 did not start 2 processes"; exit 1; }
+
 failures=0
-for i in 1 2 3 4 5; do
+runs() {
+for i in "$@"; do
     out="$("$BATON" submit "$WORK/greet.json" --wait --json --timeout 60)" || { failures=$((failures + 1)); say "greet run $i: $out"; continue; }
     id="$(python3 -c 'import json,sys; print(json.load(sys.stdin)["run_id"])' <<<"$out")"
     "$BATON" show "$id" --json | grep -q '"Hello, Ada!"' || { failures=$((failures + 1)); say "greet run $i lacks the greeting"; }
     "$BATON" submit "$ROOT/examples/word-count.json" --wait --timeout 60 >/dev/null || { failures=$((failures + 1)); say "word-count run $i failed"; }
 done
+}
+runs 1 2 3 4 5
+# Kill one acme-worker process: the supervisor starts it again, and runs go on.
+victim="$(children | head -n 1)"
+kill -9 "$victim"
+say "killed acme-worker process $victim"
+for _ in $(seq 1 120); do
+    now="$(children)"
+    [ "$(wc -l <<<"$now")" -eq 2 ] && ! grep -qx "$victim" <<<"$now" && break
+    sleep 0.5
+done
+now="$(children)"
+{ [ "$(wc -l <<<"$now")" -eq 2 ] && ! grep -qx "$victim" <<<"$now"; } || { say "the killed acme-worker process did not come back"; tail -n 20 "$WORK/acme-worker.log" >&2; exit 1; }
+grep -q "worker process .* ended with signal 9; restarting" "$WORK/acme-worker.log" || { say "the supervisor did not log the restart"; exit 1; }
+runs 6 7 8
 if [ "$failures" -ne 0 ]; then
-    say "$failures of 10 runs failed"; tail -n 20 "$WORK/acme-worker.log" "$WORK/baton-worker.log" >&2
+    say "$failures of 16 runs failed"; tail -n 20 "$WORK/acme-worker.log" "$WORK/baton-worker.log" >&2
     exit 1
 fi
-say "all 10 runs succeeded: 5 greet and 5 word-count, beside each other"
+say "all 16 runs succeeded: 8 greet and 8 word-count beside each other, with one acme-worker process killed and restarted between them"
 rm -rf "$WORK"

@@ -3,6 +3,8 @@ public struct GraphDecoder: Sendable {
     /// Procedures that may be named, or nil to accept any name.
     public var knownProcedures: Set<String>?
     public var limits: GraphLimits
+    /// What an unknown procedure's problem adds: where the known ones come from.
+    public var unknownProcedureHint = "no worker serves it; see `baton procedures`"
 
     public init(knownProcedures: Set<String>? = nil, limits: GraphLimits = GraphLimits()) {
         self.knownProcedures = knownProcedures
@@ -62,7 +64,8 @@ public struct GraphDecoder: Sendable {
             ])
         }
         for key in root.keys where !Self.graphFields.contains(key) {
-            problem(nil, key, "unknown field (expected one of: \(Self.graphFields.sorted().joined(separator: ", ")))")
+            let near = NearestName.suggestion(for: key, among: Self.graphFields).map { "did you mean '\($0)'? " } ?? ""
+            problem(nil, key, "unknown field (\(near)expected one of: \(Self.graphFields.sorted().joined(separator: ", ")))")
         }
 
         var name = defaultName
@@ -200,7 +203,8 @@ public struct GraphDecoder: Sendable {
         let kindName = kinds.first ?? "procedure"
         for field in fields.keys {
             if !Self.nodeFields.contains(field) {
-                problem(key, field, "unknown field (expected one of: \(Self.nodeFields.sorted().joined(separator: ", ")))")
+                let near = NearestName.suggestion(for: field, among: Self.nodeFields).map { "did you mean '\($0)'? " } ?? ""
+                problem(key, field, "unknown field (\(near)expected one of: \(Self.nodeFields.sorted().joined(separator: ", ")))")
             } else if kindName != "procedure", ["input", "repeat"].contains(field) {
                 let instead = kindName == "map" ? " (each child's input is map/input)" : ""
                 problem(key, field, "a \(kindName) node has no \(field)\(instead)")
@@ -267,7 +271,8 @@ public struct GraphDecoder: Sendable {
 
     func checkKnown(_ procedure: String, node: String, field: String, problem: (String?, String, String) -> Void) {
         if let known = knownProcedures, !known.contains(procedure), procedure != DelayProcedure.name {  // the coordinator runs baton.delay
-            problem(node, field, "unknown procedure '\(procedure)' (no worker serves it; see `baton procedures`)")
+            let near = NearestName.suggestion(for: procedure, among: known).map { "did you mean '\($0)'? " } ?? ""
+            problem(node, field, "unknown procedure '\(procedure)' (\(near)\(unknownProcedureHint))")
         }
     }
 

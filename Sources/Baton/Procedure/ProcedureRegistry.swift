@@ -54,6 +54,14 @@ public struct ProcedureRegistry: Sendable {
         return EncodedJSON(Array(try JSONCoding.encoder.encode(output)))
     }
 
+    /// This registry with `other`'s procedures added; where both have a name, `other`'s wins.
+    public func merging(_ other: ProcedureRegistry) -> ProcedureRegistry {
+        var merged = self
+        merged.runners.merge(other.runners) { _, theirs in theirs }
+        merged.schemas.merge(other.schemas) { _, theirs in theirs }
+        return merged
+    }
+
     public var names: [String] { runners.keys.sorted() }
 
     public func contains(_ name: String) -> Bool { runners[name] != nil }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Baton
 import BatonAMQP
+import BatonCommandLine
 import BatonCoordinator
 import BatonHTTP
 import Logging

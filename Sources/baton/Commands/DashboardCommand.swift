@@ -1,4 +1,5 @@
 import ArgumentParser
+import BatonCommandLine
 import BatonDashboard
 import BatonHTTP
 import Foundation

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Baton
+import BatonCommandLine
 
 struct MigrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "migrate", abstract: "Create or upgrade the database schema (idempotent).")

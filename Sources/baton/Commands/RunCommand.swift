@@ -1,8 +1,7 @@
 import ArgumentParser
 import Baton
+import BatonCommandLine
 import BatonDemo
-import BatonTesting
-import Foundation
 
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,39 +13,15 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var runInput: RunInputOptions
     @OptionGroup var output: OutputOptions
 
+    static let local = LocalGraph(
+        registry: .demo,
+        unknownProcedureHint:
+            "`baton run --local` runs only the baton.* and demo.* procedures: run a graph of your own procedures with your worker's binary, `YOUR-WORKER run --local FILE` (see WorkerMain)"
+    )
+
     func run() async throws {
         guard local else { throw CLIFailure("`baton run` needs --local (use `baton submit --wait` to run on the cluster)", exitCode: 2) }
-        guard concurrency >= 1 else { throw CLIFailure("--concurrency must be at least 1", exitCode: 2) }
         try CLILogging.bootstrap()
-        let registry = ProcedureRegistry.demo
-        let graph = try GraphFile.load(
-            file, knownProcedures: Set(registry.names), input: try runInput.value(), schemas: registry.checkedSchemas)
-        var engine = LocalEngine(registry: registry, maxConcurrency: concurrency)
-        engine.limits = try Limits.fromEnvironment()
-        let state = await engine.run(graph)
-        let keys = NodeKey.treeOrder(state.graph.order)  // children of groups, maps and spawning nodes too
-        if output.json {
-            let nodes: [(key: String, value: JSON)] = keys.map { key in
-                let n = state.nodes[key]!
-                var fields: [(key: String, value: JSON)] = [("status", .string(n.status.rawValue)), ("attempts", .int(Int64(n.attempt)))]
-                if let input = n.input { fields.append(("input", input)) }
-                if let o = n.output { fields.append(("output", o)) }
-                if let e = n.error { fields.append(("error", .string(e))) }
-                return (key, .object(JSONObject(fields)))
-            }
-            var result: [(key: String, value: JSON)] = [("run_id", .string(state.runID)), ("status", .string(state.status.rawValue))]
-            if let error = state.error { result.append(("error", .string(error))) }
-            result.append(("nodes", .object(JSONObject(nodes))))
-            Output.json(.object(JSONObject(result)))
-        } else {
-            Output.table(
-                ["NODE", "STATUS", "OUTPUT / ERROR"],
-                keys.map { key in
-                    let n = state.nodes[key]!
-                    return [key, n.status.rawValue, Output.truncate(n.error ?? n.output?.serialized() ?? "", 100)]
-                })
-            print("run \(state.status.rawValue)")
-        }
-        if state.status != .succeeded { throw CLIFailure("run \(state.status.rawValue)\(state.error.map { ": \($0)" } ?? "")") }
+        try await Self.local.run(file: file, concurrency: concurrency, input: try runInput.value(), json: output.json)
     }
 }

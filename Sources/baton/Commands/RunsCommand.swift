@@ -1,5 +1,6 @@
 import ArgumentParser
 import Baton
+import BatonCommandLine
 
 struct RunsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "runs", abstract: "List recent runs, newest first.")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Baton
+import BatonCommandLine
 import BatonDemo
 import BatonStore
 import Foundation

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Baton
+import BatonCommandLine
 import BatonDemo
 
 struct ValidateCommand: ParsableCommand {
@@ -10,18 +11,18 @@ struct ValidateCommand: ParsableCommand {
     @OptionGroup var runInput: RunInputOptions
     @OptionGroup var output: OutputOptions
 
+    /// Without a database only the built-in and demo procedures are known: a worker of one's own checks its own.
+    static let local = LocalGraph(
+        registry: .demo,
+        unknownProcedureHint:
+            "`baton validate` knows only the baton.* and demo.* procedures: check a graph of your own procedures with your worker's binary, `YOUR-WORKER validate FILE` (see WorkerMain), or pass --allow-unknown-procedures"
+    )
+
     func run() throws {
         do {
-            // Without a database only the built-in and demo procedures' schemas are known.
-            let registry = ProcedureRegistry.demo
-            let known = allowUnknownProcedures ? nil : Set(registry.names)
-            let graph = try GraphFile.load(
-                file, knownProcedures: known, input: try runInput.value(), schemas: noTypeCheck ? nil : registry.checkedSchemas)
-            if output.json {
-                Output.json(["valid": true, "name": .string(graph.name), "nodes": .int(Int64(graph.order.count))])
-            } else {
-                print("\(file): valid (\(graph.order.count) node\(graph.order.count == 1 ? "" : "s"))")
-            }
+            try Self.local.validate(
+                file: file, allowUnknownProcedures: allowUnknownProcedures, typeCheck: !noTypeCheck, input: try runInput.value(),
+                json: output.json)
         } catch let failure as CLIFailure where output.json {
             Output.json(GraphFile.invalidReport(failure))
             throw ExitCode(failure.exitCode)

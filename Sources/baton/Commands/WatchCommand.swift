@@ -1,5 +1,6 @@
 import ArgumentParser
 import Baton
+import BatonCommandLine
 import BatonStore
 import Foundation
 

@@ -1,4 +1,4 @@
 /// The version of Baton, as `baton --version` prints it. The one place it is written.
-enum BatonVersion {
-    static let number = "0.3.0"
+public enum BatonVersion {
+    public static let number = "0.3.0"
 }

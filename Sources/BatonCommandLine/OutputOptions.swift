@@ -1,7 +1,9 @@
 import ArgumentParser
 
 /// `--json` for machine-readable output.
-struct OutputOptions: ParsableArguments {
+public struct OutputOptions: ParsableArguments {
     @Flag(name: .long, help: "Print machine-readable JSON.")
-    var json = false
+    public var json = false
+
+    public init() {}
 }

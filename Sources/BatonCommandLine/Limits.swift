@@ -2,9 +2,9 @@ import Baton
 import Foundation
 
 /// Limits from the `BATON_MAX_*` environment variables, with a bad value as a usage error.
-enum Limits {
+public enum Limits {
     /// The defaults, overridden by whichever `BATON_MAX_*` variables are set; a bad value is an error naming it.
-    static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> GraphLimits {
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> GraphLimits {
         var limits = GraphLimits()
         func read(_ name: String, _ range: ClosedRange<Int>, _ apply: (Int) -> Void) throws {
             guard let text = environment[name] else { return }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Baton
 import BatonHTTP
 import CoreMetrics
@@ -7,30 +6,14 @@ import Logging
 import Prometheus
 import ServiceLifecycle
 
-/// `--metrics HOST:PORT` of `baton coordinator` and `baton worker`: Prometheus text on `/metrics`,
-/// liveness on `/healthz`, readiness on `/readyz`. Off by default.
-struct MetricsOptions: ParsableArguments {
-    @Option(
-        help: ArgumentHelp(
-            "Serve /metrics (Prometheus), /healthz and /readyz over HTTP on HOST:PORT, e.g. 127.0.0.1:9464 (off by default).",
-            valueName: "host:port"))
-    var metrics: String?
-
-    /// The address to listen on, nil when off; a bad one is a usage error (exit 2).
-    func address() throws -> ListenAddress? {
-        guard let metrics else { return nil }
-        do { return try ListenAddress(parsing: metrics, flag: "--metrics") } catch { throw CLIFailure(error.description, exitCode: 2) }
-    }
-}
-
 /// One service's metrics: its own registry (nothing shared between services), the swift-metrics
 /// factory over it, and the HTTP server that serves it with the service's health.
-struct MetricsEndpoint {
-    let registry = PrometheusCollectorRegistry()
-    let factory: PrometheusMetricsFactory
-    let server: any Service
+public struct MetricsEndpoint {
+    public let registry = PrometheusCollectorRegistry()
+    public let factory: PrometheusMetricsFactory
+    public let server: any Service
 
-    init(address: ListenAddress, health: ServiceHealth, logger: Logger) {
+    public init(address: ListenAddress, health: ServiceHealth, logger: Logger) {
         factory = BatonPrometheus.factory(registry: registry)
         server = NamedServer(
             address: address,

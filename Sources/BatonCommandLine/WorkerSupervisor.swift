@@ -3,25 +3,30 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Starts P worker processes, restarts any that dies, and on shutdown sends each
-/// SIGTERM and waits for them to drain and exit.
-final class WorkerSupervisor: Service, @unchecked Sendable {
-    // Safe: `children` and `stopping` are only touched with `lock` held.
+/// Starts P worker processes, restarts any that dies (after a back-off that grows while it
+/// keeps dying at once: `RestartPolicy`), and on shutdown sends each SIGTERM and waits for
+/// them to drain and exit. The processes run this executable with `arguments`.
+public final class WorkerSupervisor: Service, @unchecked Sendable {
+    // Safe: `children`, `started`, `restarts` and `stopping` are only touched with `lock` held.
     private let processes: Int
     private let arguments: [String]
     private let logger: Logger
     private let lock = NSLock()
     private var children: [Int: Process] = [:]
     private var stopping = false
+    private var started: [Int: Date] = [:]
+    private var restarts = RestartPolicy()
     private let allExited = StopSignal()
+    /// Set on shutdown: ends a restart's back-off at once.
+    private let shutdown = StopSignal()
 
-    init(processes: Int, arguments: [String], logger: Logger) {
+    public init(processes: Int, arguments: [String], logger: Logger) {
         self.processes = processes
         self.arguments = arguments
         self.logger = logger
     }
 
-    func run() async throws {
+    public func run() async throws {
         for slot in 0..<processes { try launch(slot) }
         await withGracefulShutdownHandler {
             _ = try? await DedicatedThread.run(name: "baton-supervisor") { [allExited] in
@@ -32,6 +37,7 @@ final class WorkerSupervisor: Service, @unchecked Sendable {
                 stopping = true
                 return Array(children.values)
             }
+            shutdown.set()
             logger.info("stopping \(running.count) worker process(es)")
             for child in running where child.isRunning { kill(child.processIdentifier, SIGTERM) }
             if running.isEmpty { allExited.set() }
@@ -51,6 +57,7 @@ final class WorkerSupervisor: Service, @unchecked Sendable {
             guard !stopping else { return false }
             try process.run()
             children[slot] = process
+            self.started[slot] = Date()
             return true
         }
         if started { logger.info("worker process \(slot) started (pid \(process.processIdentifier))") }
@@ -59,13 +66,15 @@ final class WorkerSupervisor: Service, @unchecked Sendable {
     private func exited(_ slot: Int, _ process: Process) {
         let status = process.terminationStatus
         let reason = process.terminationReason == .uncaughtSignal ? "signal \(status)" : "exit \(status)"
-        let (restart, remaining): (Bool, Int) = lock.withLock {
+        let (restart, remaining, delay): (Bool, Int, Double) = lock.withLock {
             if stopping { children[slot] = nil }
-            return (!stopping, children.count)
+            let lived = Date().timeIntervalSince(started[slot] ?? Date())
+            return (!stopping, children.count, restarts.ended(slot: slot, after: lived))
         }
         if restart {
-            logger.warning("worker process \(slot) (pid \(process.processIdentifier)) ended with \(reason); restarting")
-            Thread.sleep(forTimeInterval: 0.5)
+            logger.warning(
+                "worker process \(slot) (pid \(process.processIdentifier)) ended with \(reason); restarting in \(String(format: "%.1f", delay)) s")
+            _ = shutdown.wait(delay)
             do { try launch(slot) } catch { logger.error("cannot restart worker process \(slot): \(error)") }
             // A shutdown during the pause finds no child for this slot: count it as ended.
             let remaining: Int? = lock.withLock {
@@ -80,7 +89,7 @@ final class WorkerSupervisor: Service, @unchecked Sendable {
         }
     }
 
-    static var executablePath: String {
+    public static var executablePath: String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 }

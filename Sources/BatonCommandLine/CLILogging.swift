@@ -2,10 +2,10 @@ import Foundation
 import Logging
 
 /// Sends logs to stderr at the level in $BATON_LOG_LEVEL (default info). Call once.
-enum CLILogging {
+public enum CLILogging {
     nonisolated(unsafe) private static var done = false
     /// Throws, as a usage error, if $BATON_LOG_LEVEL names no level.
-    static func bootstrap() throws {
+    public static func bootstrap() throws {
         guard !done else { return }
         let level = try level(ProcessInfo.processInfo.environment["BATON_LOG_LEVEL"])
         done = true
@@ -17,7 +17,7 @@ enum CLILogging {
     }
 
     /// The level `text` names (in any case), info if unset or empty.
-    static func level(_ text: String?) throws -> Logger.Level {
+    public static func level(_ text: String?) throws -> Logger.Level {
         guard let text, !text.isEmpty else { return .info }
         guard let level = Logger.Level(rawValue: text.lowercased()) else {
             let allowed = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")

@@ -3,26 +3,31 @@ import BatonYAML
 import Foundation
 
 /// Reads and validates a graph file (JSON, or YAML for `.yaml` and `.yml`), with errors that name the file.
-enum GraphFile {
+public enum GraphFile {
     /// `input` is the run's input (`--input`), merged over the graph's `input` defaults. With `schemas`,
     /// a graph whose inputs do not fit them (`TypeChecker`) is refused like an invalid one.
-    static func load(
-        _ path: String, knownProcedures: Set<String>?, input: JSON? = nil, schemas: [String: ProcedureSchema]? = nil
+    public static func load(
+        _ path: String, knownProcedures: Set<String>?, input: JSON? = nil, schemas: [String: ProcedureSchema]? = nil,
+        unknownProcedureHint: String? = nil
     )
         throws -> Graph
     {
-        try decode(try read(path), path: path, knownProcedures: knownProcedures, input: input, schemas: schemas)
+        try decode(
+            try read(path), path: path, knownProcedures: knownProcedures, input: input, schemas: schemas,
+            unknownProcedureHint: unknownProcedureHint)
     }
 
     /// As `load`, for the bytes `read` took from `path` (which names the file in errors, and whose
     /// extension says JSON or YAML): a command that reads the file before connecting reads it once.
-    static func decode(
-        _ bytes: [UInt8], path: String, knownProcedures: Set<String>?, input: JSON? = nil, schemas: [String: ProcedureSchema]? = nil
+    public static func decode(
+        _ bytes: [UInt8], path: String, knownProcedures: Set<String>?, input: JSON? = nil, schemas: [String: ProcedureSchema]? = nil,
+        unknownProcedureHint: String? = nil
     )
         throws -> Graph
     {
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        let decoder = GraphDecoder(knownProcedures: knownProcedures, limits: try Limits.fromEnvironment())
+        var decoder = GraphDecoder(knownProcedures: knownProcedures, limits: try Limits.fromEnvironment())
+        if let unknownProcedureHint { decoder.unknownProcedureHint = unknownProcedureHint }
         let decoded: (graph: Graph, yaml: YAMLDocument?)
         do { decoded = try GraphFileDecoding.decode(bytes, path: path, decoder: decoder, input: input, defaultName: name) } catch {
             switch error {
@@ -43,19 +48,19 @@ enum GraphFile {
 
     /// Every problem, one line each; in a YAML file, each with the line of the node or field it is
     /// about, as editors and CI logs link them.
-    static func invalid(_ path: String, _ problems: [GraphProblem], _ document: YAMLDocument?) -> CLIFailure {
+    public static func invalid(_ path: String, _ problems: [GraphProblem], _ document: YAMLDocument?) -> CLIFailure {
         let n = problems.count
         let lines = GraphFileDecoding.lines(problems, path: path, yaml: document).map { "  - " + $0 }
         return CLIFailure("\(path): invalid graph (\(n) problem\(n == 1 ? "" : "s")):\n" + lines.joined(separator: "\n"), exitCode: 2)
     }
 
     /// What `--json` prints for a graph file that `load` or `read` refused (`validate` and `submit` alike).
-    static func invalidReport(_ failure: CLIFailure) -> JSON {
+    public static func invalidReport(_ failure: CLIFailure) -> JSON {
         ["valid": false, "error": .string(failure.message)]
     }
 
     /// The file's bytes, read to its end: a pipe too (`baton submit <(generate-graph)`), which can be read only once.
-    static func read(_ path: String) throws -> [UInt8] {
+    public static func read(_ path: String) throws -> [UInt8] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CLIFailure("\(path): no such file", exitCode: 2)

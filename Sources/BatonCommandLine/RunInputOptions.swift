@@ -3,15 +3,17 @@ import Baton
 import BatonYAML
 
 /// `--input JSON` or `--input @FILE`: the run's input, merged over the graph's `input` defaults.
-struct RunInputOptions: ParsableArguments {
+public struct RunInputOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "The run's input: a JSON object, or @FILE (JSON, or YAML for .yaml/.yml), merged over the graph's `input` defaults.",
             valueName: "json|@file"))
-    var input: String?
+    public var input: String?
+
+    public init() {}
 
     /// The parsed input, or nil when `--input` was not given; a one-line error for every bad form.
-    func value() throws -> JSON? {
+    public func value() throws -> JSON? {
         guard let input else { return nil }
         let limits = try Limits.fromEnvironment()
         let maxDepth = limits.maxDepth
