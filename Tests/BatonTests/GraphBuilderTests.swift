@@ -159,6 +159,8 @@ struct GraphBuilderTests {
             #expect(text.contains { $0.hasPrefix("node 'first', field 'input': key path") && $0.contains("stored properties only") })
             #expect(text.contains("node 'first': a node with this key was already added"))
             #expect(
+                text.filter { $0.contains("'first'") && ($0.contains("already") || $0.contains("duplicate")) }.count == 1, "reported once: \(text)")
+            #expect(
                 text.contains(
                     "node 'grp/loud': references outer node 'split', but the group has a child with that key, which the reference would name"))
             #expect(

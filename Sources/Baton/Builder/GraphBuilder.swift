@@ -254,7 +254,9 @@ public struct GraphBuilder: Sendable {
         _ key: String, head: [(key: String, value: JSON)], values: [(field: String, value: GraphValue<JSON>)], options: NodeOptions
     ) -> NodeHandle<Output> {
         if nodes.contains(where: { $0.key == key }) {
+            // Reported here, once: the second node is left out, so the decoder sees no duplicate key.
             problems.append(GraphProblem(node: key, field: "", message: "a node with this key was already added"))
+            return NodeHandle(key: key, scope: scope)
         }
         for (field, value) in values { check(value, node: key, field: field, inMap: field == "map/input") }
         for (i, reference) in options.after.enumerated() {

@@ -54,7 +54,7 @@ extension ProcedureRegistry {
             } catch is CancellationError {
                 return .failed(message: "cancelled while running", permanent: false)
             } catch {
-                return .failed(message: "\(task.procedure) threw \(String(reflecting: error))", permanent: false)
+                return .failed(message: "\(task.procedure) threw \(ErrorText.typeName(error)): \(ErrorText.describe(error))", permanent: false)
             }
         }
         var outcome: AttemptOutcome<EncodedJSON>

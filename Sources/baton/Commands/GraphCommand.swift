@@ -56,7 +56,8 @@ struct GraphCommand: ParsableCommand {
     private func fileDrawing() throws -> GraphDrawing {
         let registry = ProcedureRegistry.demo
         let graph = try GraphFile.load(
-            target, knownProcedures: allowUnknownProcedures ? nil : Set(registry.names), schemas: noTypeCheck ? nil : registry.checkedSchemas)
+            target, knownProcedures: allowUnknownProcedures ? nil : Set(registry.names), schemas: noTypeCheck ? nil : registry.checkedSchemas,
+            unknownProcedureHint: ValidateCommand.local.unknownProcedureHint)
         return GraphDrawing(graph: graph)
     }
 
