@@ -17,6 +17,16 @@ struct TypeCheckerTests {
                 == [#"node 'sum', field 'input/values': expected array of number, found string "abc""#])
     }
 
+    @Test func anInjectedObjectNamesTheMemberItLacksAndTheMembersItHas() throws {
+        let text = #"""
+            {"nodes": {
+              "cd": {"procedure": "demo.countdown", "input": {"from": 2}},
+              "st": {"procedure": "demo.steps", "input": {"$from": "cd"}}
+            }}
+            """#
+        #expect(try typeProblems(text) == ["node 'st', field 'input': missing member 'seconds' (output of 'cd' has 'remaining')"])
+    }
+
     @Test func wrongElementsAreEachReported() throws {
         #expect(
             try typeProblems(#"{"nodes": {"sum": {"procedure": "baton.add", "input": {"values": [1, "two", 3.5, true, null]}}}}"#)
@@ -96,7 +106,7 @@ struct TypeCheckerTests {
                 "node 'whole', field 'input/seconds': expected number, found object (output of 'nap')",
                 "node 'counts', field 'input/counts': expected object of integer, found integer (output of 'count' at '/total')",
                 "node 'merge', field 'input/counts/2': expected object of integer, found integer (output of 'count' at '/total')",
-                "node 'words', field 'input/counts/0': expected object of integer, found object (output of 'top' at '/0')",
+                "node 'words', field 'input/counts/0': member 'word': expected integer, found string (output of 'top' at '/0')",
             ])
     }
 
@@ -165,7 +175,7 @@ struct TypeCheckerTests {
         #expect(
             found == [
                 // Each element of the map's output is {counts, total}, not a counts object: a real mistake.
-                "node 'merge', field 'input/counts': expected array of object of integer, found array of object (output of 'count')",
+                "node 'merge', field 'input/counts': each item: member 'counts': expected integer, found object of integer (output of 'count')",
                 "node 'wrong', field 'map/input/seconds': expected number, found string ($item)",
                 "node 'index', field 'map/input/text': expected string, found integer ($index)",
                 "node 'scalar', field 'map/over': expected array, found integer (output of 'merge' at '/total')",

@@ -181,8 +181,8 @@ public struct TypeChecker: Sendable {
                 return
             case (.reference, _), (.item, _), (.index, _):
                 guard let injected = found(template) else { return }
-                if let problem = TypeChecker.incompatibility(injected.shape, expected) {
-                    mismatch(field, problem.expected, "\(problem.found) (\(injected.source))")
+                if let problem = TypeChecker.mismatch(injected.shape, expected) {
+                    problems.append(GraphProblem(node: node, field: field, message: problem.message(source: injected.source)))
                 }
             case (.literal(.null), .nullable), (.literal(.null), .null):
                 return
@@ -242,14 +242,13 @@ public struct TypeChecker: Sendable {
         }
     }
 
-    /// Why a value of shape `found` cannot be what `expected` asks for, or nil if it may be. Only
-    /// certain conflicts count: a `number` may be whole, a nullable value may not be null, an
-    /// optional member may be there.
-    static func incompatibility(_ found: TypeSchema, _ expected: TypeSchema) -> (expected: TypeSchema, found: String)? {
+    /// Whether a value of shape `found` fits `expected` (nil: it does, or it may); else what and
+    /// where it differs, down to the member.
+    static func mismatch(_ found: TypeSchema, _ expected: TypeSchema) -> TypeMismatch? {
         if found == .null {
             switch expected {
             case .any, .null, .nullable: return nil
-            default: return (expected, "null")
+            default: return .types(expected: expected, found: "null")
             }
         }
         switch (found.nonNull, expected.nonNull) {
@@ -258,30 +257,41 @@ public struct TypeChecker: Sendable {
             return nil
         case let (.string(found), .string(allowed)):
             guard let allowed, let found else { return nil }  // any string may happen to be allowed
-            return found.allSatisfy(allowed.contains) ? nil : (expected, TypeSchema.string(values: found).summary)
+            return found.allSatisfy(allowed.contains) ? nil : .types(expected: expected, found: TypeSchema.string(values: found).summary)
         case let (.array(foundItems), .array(expectedItems)):
-            guard let inner = incompatibility(foundItems, expectedItems) else { return nil }
-            return (expected, "array of \(inner.found)")
+            guard let inner = mismatch(foundItems, expectedItems) else { return nil }
+            if case let .types(_, innerFound) = inner { return .types(expected: expected, found: "array of \(innerFound)") }
+            return .items(inner)
         case let (.object(foundProperties, foundAdditional), .object(expectedProperties, expectedAdditional)):
             for property in expectedProperties {
                 if let match = foundProperties.first(where: { $0.name == property.name }) {
-                    if incompatibility(match.schema, property.schema) != nil { return (expected, found.summary) }
+                    if let inner = mismatch(match.schema, property.schema) { return .member(property.name, inner) }
                 } else if let foundAdditional {
-                    if incompatibility(foundAdditional, property.schema) != nil { return (expected, found.summary) }
+                    if let inner = mismatch(foundAdditional, property.schema) { return .member(property.name, inner) }
                 } else if property.required {
-                    return (expected, found.summary)
+                    return .missing(member: property.name, has: foundProperties.map(\.name))
                 }
             }
             if let expectedAdditional {
-                let others = foundProperties.filter { p in !expectedProperties.contains { $0.name == p.name } }.map(\.schema)
-                for shape in others + (foundAdditional.map { [$0] } ?? []) where incompatibility(shape, expectedAdditional) != nil {
-                    return (expected, found.summary)
+                let others = foundProperties.filter { p in !expectedProperties.contains { $0.name == p.name } }
+                for property in others {
+                    if let inner = mismatch(property.schema, expectedAdditional) { return .member(property.name, inner) }
+                }
+                if let foundAdditional, mismatch(foundAdditional, expectedAdditional) != nil {
+                    return .types(expected: expected, found: found.summary)
                 }
             }
             return nil
         default:
-            return (expected, found.summary)
+            return .types(expected: expected, found: found.summary)
         }
+    }
+
+    /// `mismatch` as the expected shape and what was found, for callers that only say that.
+    static func incompatibility(_ found: TypeSchema, _ expected: TypeSchema) -> (expected: TypeSchema, found: String)? {
+        guard let problem = mismatch(found, expected) else { return nil }
+        if case let .types(expected, found) = problem { return (expected, found) }
+        return (expected, found.summary)
     }
 
     /// A member name as a JSON pointer token.
