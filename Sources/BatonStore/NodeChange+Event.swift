@@ -14,8 +14,8 @@ extension NodeChange {
         if let worker { detail.append(("worker", .string(worker))) }
         if let dueAt { detail.append(("due_at", .string(dueText(dueAt)))) }
         switch status {
-        case .running: return (event ?? "started", startedAt, .object(JSONObject(detail)))
-        default: return (event ?? status.rawValue, status.isTerminal ? finishedAt : nil, .object(JSONObject(detail)))
+        case .running: return (eventKind, startedAt, .object(JSONObject(detail)))
+        default: return (eventKind, status.isTerminal ? finishedAt : nil, .object(JSONObject(detail)))
         }
     }
 }

@@ -1,9 +1,12 @@
 import Baton
 import Foundation
 
-/// Something that happened in a test run, at its virtual time: a node's change of state
-/// (`kind` is the status or the event, such as `retrying`), a progress or log event,
-/// a dispatch, or the run's status (`run_succeeded`, ...).
+/// Something that happened in a test run, at its virtual time, named as a cluster names it in
+/// `baton.events` (`NodeChange.eventKind`): a node's change of state (`queued`, `started`,
+/// `succeeded`, `failed`, `retrying`, `timed_out`, `skipped`, `cancelled`, ...), a progress or
+/// log event, or the run's status (`run_running`, `run_succeeded`, ...). Two kinds are the test
+/// kit's own: `dispatched` (the task sent, with its input as `detail`) and `expanded` / `pruned`
+/// (a map or spawn adding or removing children).
 public struct TestEvent: Sendable {
     public let at: Date
     /// The node, or nil for the run's own status.

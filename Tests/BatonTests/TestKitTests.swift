@@ -42,6 +42,8 @@ struct TestKitTests {
         #expect(try run.output(of: "after") == .string(text))
         #expect(run.time(of: "succeeded", for: "wait") == fired)
         #expect(run.time(of: "dispatched", for: "after") == fired)
+        #expect(run.time(of: "started", for: "after") == fired, "named as the cluster names it, not `running`")
+        #expect(run.events(of: "after").map(\.kind) == ["queued", "dispatched", "started", "succeeded"])
     }
 
     @Test func jitterIsRepeatableWithASeed() async throws {

@@ -38,3 +38,11 @@ public struct NodeChange: Sendable, Equatable {
         self.dueAt = dueAt
     }
 }
+
+extension NodeChange {
+    /// The kind of the event this change is recorded as, the same on a cluster (`baton.events`)
+    /// and in a test run (`TestRun.events`): `started` for a node that begins running, its named
+    /// event (`retrying`, `timed_out`, ...) if it has one, else its new status (`queued`,
+    /// `succeeded`, `failed`, `skipped`, `cancelled`, ...).
+    public var eventKind: String { event ?? (status == .running ? "started" : status.rawValue) }
+}
