@@ -1,5 +1,4 @@
 import Baton
-import BatonPostgres
 import BatonStore
 import Foundation
 
@@ -191,8 +190,8 @@ extension MemoryStore {
                 try Self.requireUUID(e.runID)
                 guard before.runs[e.runID] != nil else { throw Self.missingRun(e.runID, table: "holds") }
                 guard before.holds[e.seq] == nil, t.holds[e.seq] == nil else {
-                    throw PostgresError(
-                        kind: .query, message: "duplicate key value violates unique constraint \"holds_pkey\"", sqlState: "23505",
+                    throw DatabaseError.statement(
+                        "duplicate key value violates unique constraint \"holds_pkey\"", sqlState: "23505",
                         detail: "Key (seq)=(\(e.seq)) already exists.")
                 }
                 _ = try Self.text(e.key)
@@ -228,15 +227,15 @@ extension MemoryStore {
         if updates.count >= arraysFrom && updates.contains(where: { nul($0.key) || nul($0.error) || nul($0.worker) })
             || events.count >= arraysFrom && events.contains(where: { nul($0.node) || nul($0.kind) })
         {
-            throw PostgresError(kind: .query, message: "parameter contains a NUL byte", sqlState: "22021")
+            throw DatabaseError.statement("parameter contains a NUL byte", sqlState: "22021")
         }
     }
 
     /// `text` as a text column takes it: PostgreSQL rejects a NUL character.
     static func text(_ text: String?) throws -> String? {
         guard let text, text.utf8.contains(0) else { return text }
-        throw PostgresError(
-            kind: .query, message: "unsupported Unicode escape sequence", sqlState: "22P05", detail: "\\u0000 cannot be converted to text.")
+        throw DatabaseError.statement(
+            "unsupported Unicode escape sequence", sqlState: "22P05", detail: "\\u0000 cannot be converted to text.")
     }
 
     static func text(_ text: String) throws -> String { try Self.text(Optional(text))! }
@@ -247,11 +246,11 @@ extension MemoryStore {
         guard let value else { return nil }
         let text = value.serialized()
         if text.contains("\\u0000") {
-            throw PostgresError(
-                kind: .query, message: "unsupported Unicode escape sequence", sqlState: "22P05", detail: "\\u0000 cannot be converted to text.")
+            throw DatabaseError.statement(
+                "unsupported Unicode escape sequence", sqlState: "22P05", detail: "\\u0000 cannot be converted to text.")
         }
         do { return try JSONParser.parse(text, maxDepth: 100_000) } catch {
-            throw PostgresError(kind: .query, message: "invalid input syntax for type json", sqlState: "22P02", detail: "\(error)")
+            throw DatabaseError.statement("invalid input syntax for type json", sqlState: "22P02", detail: "\(error)")
         }
     }
 }

@@ -1,8 +1,7 @@
-import BatonPostgres
 import BatonStore
 
 extension MemoryStore {
-    /// Fails the next `count` calls of `operation` (on any connection) with a `PostgresError` of
+    /// Fails the next `count` calls of `operation` (on any connection) with an error (`DatabaseError`) of
     /// `failure`'s class (or of `sqlState`), which `StoreFailure(error)` classifies as production
     /// would. A failing call changes nothing; a `.reconnect` failure also ends the caller's session.
     /// With `afterCommit`, a write (`apply`, `failRun`) commits and then fails: the reply was lost.

@@ -1,5 +1,4 @@
 import Baton
-import BatonPostgres
 import BatonStore
 import Foundation
 
@@ -68,13 +67,13 @@ public final class MemoryStore: @unchecked Sendable {
     /// Throws a data error of PostgreSQL's for a run id that is not a UUID (`$1::uuid`).
     static func requireUUID(_ id: String) throws {
         guard UUID(uuidString: id) == nil else { return }
-        throw PostgresError(kind: .query, message: "invalid input syntax for type uuid: \"\(id)\"", sqlState: "22P02")
+        throw DatabaseError.statement("invalid input syntax for type uuid: \"\(id)\"", sqlState: "22P02")
     }
 
     /// The error PostgreSQL gives for a row of `table` naming a run that does not exist.
-    static func missingRun(_ id: String, table: String) -> PostgresError {
-        PostgresError(
-            kind: .query, message: "insert or update on table \"\(table)\" violates foreign key constraint \(table)_run_id_fkey",
-            sqlState: "23503", detail: "Key (run_id)=(\(id)) is not present in table \"runs\".")
+    static func missingRun(_ id: String, table: String) -> any Error {
+        DatabaseError.statement(
+            "insert or update on table \"\(table)\" violates foreign key constraint \(table)_run_id_fkey", sqlState: "23503",
+            detail: "Key (run_id)=(\(id)) is not present in table \"runs\".")
     }
 }

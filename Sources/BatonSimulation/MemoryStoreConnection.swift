@@ -1,5 +1,4 @@
 import Baton
-import BatonPostgres
 import BatonStore
 import Foundation
 
@@ -42,7 +41,7 @@ public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable 
     /// Runs `body` as call `operation` of this session: fails if the session ended or a fault is due.
     private func call<T>(_ operation: MemoryStore.Operation, writes: Bool = false, _ body: () throws -> T) throws -> T {
         guard isOpen else {
-            throw PostgresError(kind: .connection, message: ending, sqlState: ending == "connection is closed" ? "08003" : "08006")
+            throw DatabaseError.connection(ending, sqlState: ending == "connection is closed" ? "08003" : "08006")
         }
         guard let fault = store.takeFault(operation, connection: id) else { return try body() }
         if fault.afterCommit && writes { _ = try body() }

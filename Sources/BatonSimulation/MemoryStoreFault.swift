@@ -1,8 +1,7 @@
-import BatonPostgres
 import BatonStore
 
-/// A failure `MemoryStore` injects into the next calls of one operation: a real `PostgresError`
-/// whose SQLSTATE `StoreFailure` classifies as production would.
+/// A failure `MemoryStore` injects into the next calls of one operation: an error as PostgreSQL
+/// raises it (`DatabaseError`), whose SQLSTATE `StoreFailure` classifies as production would.
 struct MemoryStoreFault {
     let operation: MemoryStore.Operation
     let failure: StoreFailure
@@ -14,24 +13,21 @@ struct MemoryStoreFault {
     let afterCommit: Bool
 
     /// The error a call sees.
-    var error: PostgresError { Self.error(failure, sqlState: sqlState) }
+    var error: any Error { Self.error(failure, sqlState: sqlState) }
 
-    /// A `PostgresError` of `failure`'s class: a lost connection (08006), a serialization failure
+    /// An error of `failure`'s class: a lost connection (08006), a serialization failure
     /// (40001), an invalid parameter value (22023) or an insufficient privilege (42501), unless `sqlState` is given.
-    static func error(_ failure: StoreFailure, sqlState: String? = nil) -> PostgresError {
+    static func error(_ failure: StoreFailure, sqlState: String? = nil) -> any Error {
         switch failure {
         case .reconnect:
-            return PostgresError(
-                kind: .connection, message: "server closed the connection unexpectedly (injected by MemoryStore)",
-                sqlState: sqlState ?? "08006")
+            return DatabaseError.connection("server closed the connection unexpectedly (injected by MemoryStore)", sqlState: sqlState ?? "08006")
         case .retry:
-            return PostgresError(
-                kind: .query, message: "could not serialize access due to concurrent update (injected by MemoryStore)",
-                sqlState: sqlState ?? "40001")
+            return DatabaseError.statement(
+                "could not serialize access due to concurrent update (injected by MemoryStore)", sqlState: sqlState ?? "40001")
         case .rejectData:
-            return PostgresError(kind: .query, message: "invalid parameter value (injected by MemoryStore)", sqlState: sqlState ?? "22023")
+            return DatabaseError.statement("invalid parameter value (injected by MemoryStore)", sqlState: sqlState ?? "22023")
         case .fatal:
-            return PostgresError(kind: .query, message: "permission denied (injected by MemoryStore)", sqlState: sqlState ?? "42501")
+            return DatabaseError.statement("permission denied (injected by MemoryStore)", sqlState: sqlState ?? "42501")
         }
     }
 }
