@@ -1,3 +1,4 @@
+import ArgumentParser
 import Baton
 import BatonTesting
 import Foundation
@@ -16,9 +17,17 @@ public struct LocalGraph: Sendable {
     }
 
     /// Checks `file` (procedures known to the registry unless `allowUnknownProcedures`, inputs against
-    /// their schemas if `typeCheck`); prints what it found. Throws a `CLIFailure` naming every problem.
-    public func validate(file: String, allowUnknownProcedures: Bool, typeCheck: Bool, input: JSON?, json: Bool) throws {
-        let graph = try load(file, known: allowUnknownProcedures ? nil : Set(registry.names), input: input, typeCheck: typeCheck)
+    /// their schemas if `typeCheck`); prints what it found. Throws a `CLIFailure` naming every problem;
+    /// with `json`, the report goes to stdout instead and only the exit status is thrown.
+    /// `input` reads the run's input (`--input`), so a bad one is reported the same way.
+    public func validate(file: String, allowUnknownProcedures: Bool, typeCheck: Bool, input: () throws -> JSON?, json: Bool) throws {
+        let graph: Graph
+        do {
+            graph = try load(file, known: allowUnknownProcedures ? nil : Set(registry.names), input: try input(), typeCheck: typeCheck)
+        } catch let failure as CLIFailure where json {
+            Output.json(GraphFile.invalidReport(failure))
+            throw ExitCode(failure.exitCode)
+        }
         if json {
             Output.json(["valid": true, "name": .string(graph.name), "nodes": .int(Int64(graph.order.count))])
         } else {

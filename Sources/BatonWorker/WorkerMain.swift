@@ -75,14 +75,9 @@ struct WorkerMainCommand: AsyncParsableCommand {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            do {
-                try WorkerMainContext.local.validate(
-                    file: file, allowUnknownProcedures: allowUnknownProcedures, typeCheck: !noTypeCheck, input: try runInput.value(),
-                    json: output.json)
-            } catch let failure as CLIFailure where output.json {
-                Output.json(GraphFile.invalidReport(failure))
-                throw ExitCode(failure.exitCode)
-            }
+            try WorkerMainContext.local.validate(
+                file: file, allowUnknownProcedures: allowUnknownProcedures, typeCheck: !noTypeCheck, input: runInput.value,
+                json: output.json)
         }
     }
 

@@ -19,13 +19,7 @@ struct ValidateCommand: ParsableCommand {
     )
 
     func run() throws {
-        do {
-            try Self.local.validate(
-                file: file, allowUnknownProcedures: allowUnknownProcedures, typeCheck: !noTypeCheck, input: try runInput.value(),
-                json: output.json)
-        } catch let failure as CLIFailure where output.json {
-            Output.json(GraphFile.invalidReport(failure))
-            throw ExitCode(failure.exitCode)
-        }
+        try Self.local.validate(
+            file: file, allowUnknownProcedures: allowUnknownProcedures, typeCheck: !noTypeCheck, input: runInput.value, json: output.json)
     }
 }
