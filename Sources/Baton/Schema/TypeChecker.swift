@@ -287,13 +287,6 @@ public struct TypeChecker: Sendable {
         }
     }
 
-    /// `mismatch` as the expected shape and what was found, for callers that only say that.
-    static func incompatibility(_ found: TypeSchema, _ expected: TypeSchema) -> (expected: TypeSchema, found: String)? {
-        guard let problem = mismatch(found, expected) else { return nil }
-        if case let .types(expected, found) = problem { return (expected, found) }
-        return (expected, found.summary)
-    }
-
     /// A member name as a JSON pointer token.
     static func escaped(_ name: String) -> String {
         guard name.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return name }
