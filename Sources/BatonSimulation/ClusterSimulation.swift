@@ -156,24 +156,16 @@ public final class ClusterSimulation {
     }
 
     private func restartWhatIsDue() {
-        for c in coordinators where !c.isUp {
-            if c.downFor > 0 {
-                c.downFor -= 1
+        let processes: [any SimulatedProcess] = coordinators + workers
+        for p in processes where !p.isUp {
+            if p.downFor > 0 {
+                p.downFor -= 1
             } else {
-                c.start()
-                trace("\(c.name) starts")
+                p.start()
+                trace("\(p.name) starts")
             }
         }
-        for w in workers where !w.isUp {
-            if w.downFor > 0 {
-                w.downFor -= 1
-            } else {
-                w.start()
-                trace("\(w.name) starts")
-            }
-        }
-        for c in coordinators where c.pausedFor > 0 { c.pausedFor -= 1 }
-        for w in workers where w.pausedFor > 0 { w.pausedFor -= 1 }
+        for p in processes where p.pausedFor > 0 { p.pausedFor -= 1 }
         if confirmsHeldFor > 0 { confirmsHeldFor -= 1 }
     }
 

@@ -3,7 +3,7 @@ import Foundation
 
 /// One coordinator process of the simulated cluster: the real coordinator (`SteppedCoordinator`),
 /// its store and broker connections the twins'. A crash ends the process; a restart is a new one.
-final class SimulatedCoordinator {
+final class SimulatedCoordinator: SimulatedProcess {
     let index: Int
     private(set) var generation = 0
     private(set) var process: SteppedCoordinator?

@@ -3,7 +3,7 @@ import Foundation
 
 /// One worker process of the simulated cluster: the real consumer and publisher (`SteppedWorker`),
 /// its broker connections the twin's, its procedures run by a `SimulatedExecutor`.
-final class SimulatedWorker {
+final class SimulatedWorker: SimulatedProcess {
     let index: Int
     private(set) var generation = 0
     private(set) var process: SteppedWorker?
