@@ -71,12 +71,6 @@ struct CoordinatorStateMachine: Sendable {
         var hasPending = false
         /// Metrics are on (the queue depths are read).
         var metrics = false
-
-        init(nextWakeUp: Date? = nil, hasPending: Bool = false, metrics: Bool = false) {
-            self.nextWakeUp = nextWakeUp
-            self.hasPending = hasPending
-            self.metrics = metrics
-        }
     }
 
     /// Intervals of the periodic duties, in seconds.
