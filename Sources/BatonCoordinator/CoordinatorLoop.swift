@@ -344,8 +344,18 @@ final class CoordinatorLoop: @unchecked Sendable {
     /// Workers silent for longer than the lease lose what they run: it goes out again as new attempts.
     private func expireLeases() {
         for worker in leases.expired(at: now()) {
-            logger.warning("worker \(worker) missed its lease (\(Int(configuration.lease)) s without a heartbeat); re-dispatching its attempts")
-            for id in Array(runs.keys).sorted() { record(id, runs[id]!.handle(.workerLost(worker: worker), at: now(), random: configuration.random)) }
+            var taken = 0
+            for id in Array(runs.keys).sorted() {
+                let commands = runs[id]!.handle(.workerLost(worker: worker), at: now(), random: configuration.random)
+                taken += commands.count { if case .event(_, "lease_expired", _) = $0 { true } else { false } }
+                record(id, commands)
+            }
+            // A worker that stopped with nothing in hand (or whose tasks the broker already gave to
+            // another) leaves nothing to say.
+            if taken > 0 {
+                logger.warning(
+                    "worker \(worker) missed its lease (\(Int(configuration.lease)) s without a heartbeat); re-dispatching \(taken) attempt(s)")
+            }
         }
     }
 

@@ -20,6 +20,7 @@ public enum DashboardJSON {
             "attempts": .int(Int64(row.attempts)), "input": row.input ?? .null, "output": row.output ?? .null,
             "error": optional(row.error), "worker": optional(row.worker), "queued_at": optional(row.queuedAt),
             "started_at": optional(row.startedAt), "finished_at": optional(row.finishedAt), "seconds": row.seconds.map(JSON.double) ?? .null,
+            "lost_workers": .array((row.lostWorkers ?? []).map(JSON.string)),
         ]
     }
 

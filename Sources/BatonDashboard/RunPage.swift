@@ -81,7 +81,7 @@ public struct RunPage: Sendable {
         """
         <tr class="node-row" data-node="\(HTML.escape(node.key))" data-status="\(HTML.escape(node.status))" tabindex="0">\
         <td class="mono">\(HTML.escape(node.key))</td><td class="mono muted">\(HTML.escape(node.procedure))</td>\
-        <td>\(PageLayout.badge(node.status))</td><td>\(node.attempts)</td><td class="mono muted">\(HTML.escape(node.worker ?? ""))</td>\
+        <td>\(PageLayout.badge(node.status))</td><td>\(node.attempts)</td><td class="mono muted">\(HTML.escape(node.workerText ?? ""))</td>\
         <td class="time">\(node.seconds.map { HTML.escape(DisplayTime.duration($0)) } ?? "")</td></tr>
         """
     }

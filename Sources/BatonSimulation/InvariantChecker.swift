@@ -139,11 +139,29 @@ struct InvariantChecker {
                 violate("run \(run.runID) (\(run.graph.name)) ended \(row.status.rawValue): \(row.error ?? "no error")")
                 continue
             }
+            checkHistory(store: store, runID: run.runID)
             for (key, expected) in run.graph.outputs.sorted(by: { $0.key < $1.key }) {
                 let got = store.node(key, ofRun: run.runID)?.output ?? .null
                 if !Self.same(got, expected) {
                     violate("run \(run.runID) (\(run.graph.name)) node \(key): output \(got.serialized()), expected \(expected.serialized())")
                 }
+            }
+        }
+    }
+
+    /// A succeeded node's record names the worker that finished it, and its history says that
+    /// worker started its last attempt (after whatever redelivery happened on the way).
+    mutating func checkHistory(store: MemoryStore, runID: String) {
+        let events = store.events(ofRun: runID)
+        for row in store.nodes(ofRun: runID) where row.status == .succeeded {
+            guard let worker = row.worker else { continue }  // not run by a worker (cached, a group's end)
+            let started = events.last { $0.node == row.key && $0.kind == "started" }
+            guard let started, started.detail["worker"] == .string(worker), started.detail["attempt"] == .int(Int64(row.attempts)) else {
+                violate(
+                    "run \(runID) node \(row.key): finished by \(worker) in attempt \(row.attempts), but its last started event says "
+                        + (started.map { "\($0.detail["worker"]?.serialized() ?? "no worker"), attempt \($0.detail["attempt"]?.serialized() ?? "?")" }
+                            ?? "nothing"))
+                continue
             }
         }
     }

@@ -39,6 +39,11 @@ final class SimulatedExecutor: AttemptExecutor, @unchecked Sendable {
         let id = nextID
         var seconds = 0.001 + random.unit() * 0.2
         if task.procedure == SleepProcedure.name, let s = task.input["seconds"]?.numberValue { seconds = max(0, s) }
+        // As TaskExecutor does, an attempt that is not over at once says it started (there after
+        // 10 ms; here at once, which only moves the report earlier).
+        if seconds > 0.01 {
+            report(.started(runID: task.runID, key: task.key, attempt: task.attempt, worker: configuration.id, at: clock.now))
+        }
         attempts.append(
             Attempt(
                 id: id, task: task, configuration: configuration, report: report, result: result, finished: finished,

@@ -16,9 +16,52 @@ public struct NodeRow: Sendable, Codable {
     public let startedAt: String?
     public let finishedAt: String?
     public let seconds: Double?
+    /// The workers that lost an attempt of the node before `worker`, oldest first (nil: none):
+    /// the attempt was delivered again to another worker (event `redelivered`) or sent out anew
+    /// when the worker's lease ran out (`lease_expired`).
+    public let lostWorkers: [String]?
 
     enum CodingKeys: String, CodingKey {
         case key, procedure, status, attempts, input, output, error, worker, seconds
-        case queuedAt = "queued_at", startedAt = "started_at", finishedAt = "finished_at"
+        case queuedAt = "queued_at", startedAt = "started_at", finishedAt = "finished_at", lostWorkers = "lost_workers"
+    }
+
+    /// The query of the nodes of `baton.nodes n` that match `condition`, with what `init(_:row:)` reads.
+    static func select(where condition: String) -> String {
+        """
+        with lost as (
+            select e.node_key, jsonb_agg(e.detail->'worker' order by e.id)::text as workers from baton.events e
+            where e.run_id = $1::uuid and e.kind in ('redelivered', 'lease_expired') and e.node_key is not null group by e.node_key)
+        select n.key, n.procedure, n.status, n.attempts, n.input::text as input, n.output::text as output, n.error, n.worker,
+               n.queued_at::text as queued_at, n.started_at::text as started_at, n.finished_at::text as finished_at,
+               extract(epoch from n.finished_at - n.started_at)::float8 as seconds, lost.workers as lost_workers
+        from baton.nodes n left join lost on lost.node_key = n.key
+        where \(condition)
+        """
+    }
+
+    /// The worker, followed by those that lost an attempt of the node before it, if any:
+    /// `w2 (after w1)`.
+    public var workerText: String? {
+        let before = (lostWorkers ?? []).filter { $0 != worker }
+        guard !before.isEmpty else { return worker }
+        return "\(worker ?? "-") (after \(before.joined(separator: ", ")))"
+    }
+
+    /// Row `i` of a result of `select(where:)`.
+    init(_ r: PGResult, row i: Int) {
+        key = r[row: i, column: "key"]!
+        procedure = r[row: i, column: "procedure"]!
+        status = r[row: i, column: "status"]!
+        attempts = r.int(i, "attempts") ?? 0
+        input = r[row: i, column: "input"].flatMap { try? JSONParser.parse($0, maxDepth: 1024) }
+        output = r[row: i, column: "output"].flatMap { try? JSONParser.parse($0, maxDepth: 1024) }
+        error = r[row: i, column: "error"]
+        worker = r[row: i, column: "worker"]
+        queuedAt = r[row: i, column: "queued_at"]
+        startedAt = r[row: i, column: "started_at"]
+        finishedAt = r[row: i, column: "finished_at"]
+        seconds = r[row: i, column: "seconds"].flatMap(Double.init)
+        lostWorkers = r[row: i, column: "lost_workers"].flatMap { try? JSONParser.parse($0) }?.arrayValue?.compactMap(\.stringValue)
     }
 }

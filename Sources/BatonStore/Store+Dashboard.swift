@@ -29,22 +29,8 @@ extension Store {
 
     /// One node of a run, or nil if the run has no node `key`.
     public func node(ofRun id: String, key: String) throws -> NodeRow? {
-        let r = try connection.query(
-            """
-            select key, procedure, status, attempts, input::text as input, output::text as output, error, worker,
-                   queued_at::text as queued_at, started_at::text as started_at, finished_at::text as finished_at,
-                   extract(epoch from finished_at - started_at)::float8 as seconds
-            from baton.nodes where run_id = $1::uuid and key = $2
-            """, [id, key])
-        guard r.rowCount == 1 else { return nil }
-        return NodeRow(
-            key: r[row: 0, column: "key"]!, procedure: r[row: 0, column: "procedure"]!, status: r[row: 0, column: "status"]!,
-            attempts: r.int(0, "attempts") ?? 0,
-            input: r[row: 0, column: "input"].flatMap { try? JSONParser.parse($0, maxDepth: 1024) },
-            output: r[row: 0, column: "output"].flatMap { try? JSONParser.parse($0, maxDepth: 1024) },
-            error: r[row: 0, column: "error"], worker: r[row: 0, column: "worker"],
-            queuedAt: r[row: 0, column: "queued_at"], startedAt: r[row: 0, column: "started_at"],
-            finishedAt: r[row: 0, column: "finished_at"], seconds: r[row: 0, column: "seconds"].flatMap(Double.init))
+        let r = try connection.query(NodeRow.select(where: "n.run_id = $1::uuid and n.key = $2"), [id, key])
+        return r.rowCount == 1 ? NodeRow(r, row: 0) : nil
     }
 
     /// The events of one node of a run (its progress and log lines among them), oldest first, at most `limit`.

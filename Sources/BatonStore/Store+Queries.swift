@@ -58,23 +58,8 @@ extension Store {
 
     /// The nodes of a run in graph order, each child (`parent/child`) after its parent.
     public func nodes(ofRun id: String) throws -> [NodeRow] {
-        let r = try connection.query(
-            """
-            select key, procedure, status, attempts, input::text as input, output::text as output, error, worker,
-                   queued_at::text as queued_at, started_at::text as started_at, finished_at::text as finished_at,
-                   extract(epoch from finished_at - started_at)::float8 as seconds
-            from baton.nodes where run_id = $1::uuid order by position
-            """, [id])
-        let rows = (0..<r.rowCount).map { i in
-            NodeRow(
-                key: r[row: i, column: "key"]!, procedure: r[row: i, column: "procedure"]!, status: r[row: i, column: "status"]!,
-                attempts: r.int(i, "attempts") ?? 0,
-                input: r[row: i, column: "input"].flatMap { try? JSONParser.parse($0, maxDepth: 1024) },
-                output: r[row: i, column: "output"].flatMap { try? JSONParser.parse($0, maxDepth: 1024) },
-                error: r[row: i, column: "error"], worker: r[row: i, column: "worker"],
-                queuedAt: r[row: i, column: "queued_at"], startedAt: r[row: i, column: "started_at"],
-                finishedAt: r[row: i, column: "finished_at"], seconds: r[row: i, column: "seconds"].flatMap(Double.init))
-        }
+        let r = try connection.query(NodeRow.select(where: "n.run_id = $1::uuid") + " order by n.position", [id])
+        let rows = (0..<r.rowCount).map { NodeRow(r, row: $0) }
         guard rows.contains(where: { $0.key.contains("/") }) else { return rows }
         var byKey: [String: NodeRow] = [:]
         for row in rows { byKey[row.key] = row }

@@ -200,6 +200,32 @@ extension Integration {
             #expect(!rescued.isEmpty)
             #expect(rescued.allSatisfy { $0.worker != nil && $0.worker != victimID }, "\(rescued.map { ($0.key, $0.worker ?? "-") })")
             #expect(finished.first { $0.key == "join" }?.output?.arrayValue?.count == 12)
+            // The history says so: the victim's attempt was delivered again, to the worker that finished it.
+            let events = try store.events(ofRun: runID)
+            for node in rescued {
+                let mine = events.filter { $0.node == node.key }
+                let again = mine.firstIndex { $0.kind == "redelivered" }
+                #expect(again != nil, "\(node.key): \(mine.map(\.kind))")
+                guard let again else { continue }
+                #expect(mine[again].detail["worker"] == .string(victimID))
+                #expect(mine[again].detail["to"] == .string(node.worker ?? ""))
+                #expect(mine[(again + 1)...].first { $0.kind == "started" }?.detail["worker"] == .string(node.worker ?? ""))
+            }
+            // baton show names both workers.
+            let show = try TestCluster.cli(["show", runID])
+            let first = rescued.first?.key ?? "?"
+            let line = show.stdout.split(separator: "\n").first { $0.hasPrefix(first + " ") } ?? ""
+            #expect(line.contains("\(rescued.first?.worker ?? "?") (after \(victimID))"), "\(show.stdout)")
+            let json = try JSONParser.parse(try TestCluster.cli(["show", runID, "--json"]).stdout)
+            let shown = json["nodes"]?.arrayValue?.first { $0["key"] == .string(rescued.first?.key ?? "") }
+            #expect(shown?["lost_workers"] == [.string(victimID)])
+            // So does the dashboard, in the table and in the node's panel, with the redelivered event.
+            guard (try? Chromium.executable()) != nil else { return }
+            let port = try DashboardTests.startDashboard(cluster)
+            let page = try Chromium.dumpDOM("http://127.0.0.1:\(port)/runs/\(runID)#node=\(first)", budget: 8000)
+            #expect(page.contains("<h2 class=\"mono\">\(first)</h2>"), "the node panel did not open: \(page.suffix(3000))")
+            #expect(page.components(separatedBy: "(after \(victimID))").count >= 3, "table and panel: \(page.suffix(4000))")
+            #expect(page.contains("redelivered"))
         }
     }
 }

@@ -45,6 +45,14 @@ struct SimulatorTests {
         #expect(result.stdout.hasSuffix("violations 0\n"))
     }
 
+    /// Seed 1 found an attempt delivered again recorded as its first worker's: a node finished by
+    /// worker-2.1 whose last started event named worker-1.1.
+    @Test func theSeedThatFoundUnrecordedRedeliveryPasses() throws {
+        let result = try Self.sim(["--seed", "1", "--steps", "2000"])
+        #expect(result.status == 0, "\(result.stdout.suffix(3_000))")
+        #expect(result.stdout.hasSuffix("violations 0\n"))
+    }
+
     /// The short form: seeds under faults, every guarantee checked after every step.
     @Test func theShortFormPasses() throws {
         let result = try Self.sim(["--seeds", "40", "--first-seed", "1000", "--steps", "1500"])

@@ -35,6 +35,38 @@ struct LeaseTests {
         #expect(h.state.nodes["c"]?.input == ["from-a": ["fresh": true]])
     }
 
+    @Test func anAttemptDeliveredAgainToAnotherWorkerIsRecordedAsSuchAndIsTheNewWorkers() throws {
+        var h = Harness(try graph(Self.text))
+        h.start()
+        h.send(.started(key: "a", attempt: 1, worker: "w1", at: h.now))
+        // w1 died; the broker gave attempt 1 to w2, which says it started.
+        let again = h.send(.started(key: "a", attempt: 1, worker: "w2", at: h.now))
+        #expect(again.events.map(\.kind) == ["redelivered"])
+        #expect(again.events.first?.detail["worker"] == "w1")
+        #expect(again.events.first?.detail["to"] == "w2")
+        #expect(again.nodeChanges.map(\.eventKind) == ["started"])
+        #expect(again.nodeChanges.first?.worker == "w2")
+        #expect(h.state.nodes["a"]?.worker == "w2")
+        // w1's lease running out takes nothing from w2: no re-dispatch, no lease_expired.
+        #expect(h.send(.workerLost(worker: "w1")).isEmpty)
+        // A second "started" from w2 (a duplicate report) says nothing new.
+        #expect(h.send(.started(key: "a", attempt: 1, worker: "w2", at: h.now)).isEmpty)
+        h.succeed("a", ["done": true], attempt: 1, worker: "w2")
+        #expect(h.state.nodes["a"]?.status == .succeeded && h.state.nodes["a"]?.worker == "w2")
+    }
+
+    @Test func aQuickAttemptDeliveredAgainIsRecordedFromItsResult() throws {
+        var h = Harness(try graph(Self.text))
+        h.start()
+        h.send(.started(key: "a", attempt: 1, worker: "w1", at: h.now))
+        // w2 ran it too quickly to send "started": the result says where it ran.
+        let result = h.succeed("a", ["done": true], attempt: 1, worker: "w2")
+        #expect(result.events.filter { $0.key == "a" }.map(\.kind) == ["redelivered"])
+        #expect(result.changes(for: "a").map(\.eventKind) == ["started", "succeeded"])
+        #expect(result.changes(for: "a").map(\.worker) == ["w2", "w2"])
+        #expect(h.state.nodes["a"]?.worker == "w2")
+    }
+
     @Test func anUnknownOrIdleWorkerChangesNothing() throws {
         var h = Harness(try graph(Self.text))
         h.start()

@@ -40,8 +40,14 @@ extension RunState {
         return node.input ?? .null
     }
 
+    /// A worker began an attempt. The attempt already running on another worker was delivered
+    /// again (the worker that had it stopped before it reported): that is recorded as a
+    /// `redelivered` event naming the lost worker, then a `started` event for the new one, whose
+    /// attempt it now is (so the lost worker's lease running out takes nothing from it).
     mutating func started(_ key: String, attempt: Int, worker: String, at: Date, into out: inout Commands) {
-        guard var node = nodes[key], node.status == .queued, node.attempt == attempt else { return }
+        guard var node = nodes[key], node.attempt == attempt else { return }
+        if redelivered(key, node, to: worker, into: &out) { node.status = .queued }  // started again below, on the new worker
+        guard node.status == .queued else { return }
         node.status = .running
         node.worker = intern(worker)
         if node.phase == .run, let timeout = graph.nodes[key]!.policies.timeout {
@@ -52,6 +58,21 @@ extension RunState {
             NodeChange(
                 key: key, status: .running, attempt: attempt, worker: worker, startedAt: at,
                 event: node.phase == .condition ? "condition_started" : nil), into: &out)
+    }
+
+    /// Records that the attempt `node` runs on one worker reached another (`worker`): the broker
+    /// delivered it again (the first stopped, or lost its connection, before it reported). Returns
+    /// false when it did not.
+    mutating func redelivered(_ key: String, _ node: NodeState, to worker: String, into out: inout Commands) -> Bool {
+        guard node.status == .running, children[key] == nil, let lost = node.worker, lost != worker else { return false }
+        out.append(
+            .event(
+                key: key, kind: "redelivered",
+                detail: [
+                    "attempt": .int(Int64(node.attempt)), "worker": .string(lost), "to": .string(worker),
+                    "message": .string("attempt \(node.attempt) was delivered again, to \(worker); \(lost) had it and did not report its result"),
+                ]))
+        return true
     }
 
     /// Decides each node whose dependencies have all ended, and everything that follows from it.

@@ -8,9 +8,11 @@ extension RunState {
             children[result.key] == nil  // a node running what it spawned has had its attempt's result
         else { return }  // stale or duplicate
         let key = result.key
+        if let worker = result.worker, redelivered(key, node, to: worker, into: &out) { node.status = .queued }
         node.worker = result.worker.map { intern($0) } ?? node.worker
         if node.status == .queued {
-            // The worker skipped its "started" report (a quick attempt): record the start the result implies.
+            // The worker skipped its "started" report (a quick attempt, or one delivered again): record
+            // the start the result implies.
             node.status = .running
             set(
                 key, node,

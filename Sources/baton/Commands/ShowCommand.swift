@@ -34,8 +34,11 @@ struct ShowCommand: ParsableCommand {
             nodes.map { n in
                 [
                     n.key, n.procedure, n.status, String(n.attempts), n.seconds.map { String(format: "%.3f", $0) } ?? "-",
-                    n.worker ?? "-", Output.truncate(n.error ?? n.output?.serialized() ?? "", 80),
+                    n.workerText ?? "-", Output.truncate(n.error ?? n.output?.serialized() ?? "", 80),
                 ]
             })
+        if nodes.contains(where: { $0.lostWorkers != nil }) {
+            print("\n(after w): worker w had an attempt of the node and stopped before it reported; see baton events \(id.prefix(8))")
+        }
     }
 }
