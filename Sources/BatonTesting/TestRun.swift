@@ -57,17 +57,10 @@ public struct TestRun: Sendable {
 
     // MARK: - Assertions
 
-    /// Throws unless the run succeeded, listing every node that did not.
+    /// Throws unless the run succeeded, with the run's `table`.
     @discardableResult
     public func expectSucceeded() throws -> TestRun {
-        guard status == .succeeded else {
-            let bad = state.graph.order.compactMap { key -> String? in
-                let n = state.nodes[key]!
-                guard n.status != .succeeded && n.status != .skipped else { return nil }
-                return "  \(key): \(n.status.rawValue)\(n.error.map { " - \($0)" } ?? "")"
-            }
-            throw TestFailure("run \(status.rawValue)\(error.map { ": \($0)" } ?? ""), expected succeeded\n" + bad.joined(separator: "\n"))
-        }
+        guard status == .succeeded else { throw TestFailure("expected the run to succeed\n" + table) }
         return self
     }
 
@@ -77,7 +70,7 @@ public struct TestRun: Sendable {
         let node = try node(key)
         guard node.status == expected else {
             throw TestFailure(
-                "node '\(key)' is \(node.status.rawValue), expected \(expected.rawValue)\(node.error.map { " (error: \($0))" } ?? "")")
+                "node '\(key)' is \(node.status.rawValue), expected \(expected.rawValue)\(node.error.map { " (error: \($0))" } ?? "")\n\(table)")
         }
         return self
     }
@@ -98,7 +91,7 @@ public struct TestRun: Sendable {
         let node = try node(key)
         guard node.status == .failed, node.error?.contains(text) == true else {
             throw TestFailure(
-                "node '\(key)' is \(node.status.rawValue) with error \(node.error.map { "'\($0)'" } ?? "none"), expected a failure containing '\(text)'"
+                "node '\(key)' is \(node.status.rawValue) with error \(node.error.map { "'\($0)'" } ?? "none"), expected a failure containing '\(text)'\n\(table)"
             )
         }
         return self

@@ -132,10 +132,16 @@ struct TestKitTests {
             do { try body() } catch let failure as TestFailure { return failure.description } catch { return "\(error)" }
             return nil
         }
-        #expect(
-            message { try run.expectSucceeded() }
-                == "run failed: node 'greet' failed: name is empty, expected succeeded\n  greet: failed - name is empty")
-        #expect(message { try run.expect("greet", is: .succeeded) } == "node 'greet' is failed, expected succeeded (error: name is empty)")
+        let table = """
+            run failed: node 'greet' failed: name is empty (2 nodes)
+              NODE   STATUS     ATTEMPTS  ERROR
+              greet  failed     1         name is empty
+              echo   succeeded  1
+            """
+        #expect(message { try run.expectSucceeded() } == "expected the run to succeed\n" + table)
+        #expect(message { try run.expect("greet", is: .succeeded) } == "node 'greet' is failed, expected succeeded (error: name is empty)\n" + table)
+        // Printed by a failed #expect, a run is that table, not a dump of its state.
+        #expect(String(describing: run) == table && String(reflecting: run) == table)
         #expect(message { try run.expectOutput(of: "echo", equals: ["v": 2]) } == #"node 'echo': output is {"v":1}, expected {"v":2}"#)
         #expect(message { _ = try run.output(of: "greet", as: Greet.Output.self) } == "node 'greet' has no output: it is failed (name is empty)")
         #expect(
@@ -144,6 +150,31 @@ struct TestKitTests {
         #expect(message { _ = try run.node("ghost") } == "no node 'ghost' in the run (nodes: greet, echo)")
         #expect(message { try run.expectFailure(of: "greet", containing: "empty") } == nil)
         #expect(message { try run.expect("echo", is: .succeeded).expectOutput(of: "echo", equals: ["v": 1]) } == nil)
+    }
+
+    @Test func theTableOfALargeRunIsCut() async throws {
+        var nodes: [(key: String, value: JSON)] = []
+        for i in 0..<100 { nodes.append(("n\(i)", ["procedure": "baton.echo", "input": ["i": .int(Int64(i))]])) }
+        let graph: JSON = .object(JSONObject([("nodes", .object(JSONObject(nodes)))]))
+        let run = try await GraphTest().run(json: graph.serialized())
+        let lines = run.table.split(separator: "\n")
+        #expect(lines.count == 2 + TestRun.tableRows + 1, "\(run.table)")
+        #expect(lines.last == "  … and 60 more")
+    }
+
+    /// A procedure's spawned graph is type-checked against the registry's schemas before it is
+    /// added: the spawning node fails with every problem, and nothing of the graph runs.
+    @Test func aSpawnedGraphThatDoesNotTypeCheckFailsItsNode() async throws {
+        var test = GraphTest()
+        test.register(Greet())
+        test.register(SpawnsBadGreetings())
+        let run = try await test.run(json: #"{"nodes": {"s": {"procedure": "test.spawns-bad-greetings", "retry": {"attempts": 3}}}}"#)
+        try run.expectFailure(of: "s", containing: "spawned an invalid graph (2 problems)")
+        let error = try run.error(of: "s") ?? ""
+        #expect(error.contains("node 'number', field 'input/name': expected string, found integer"), "\(error)")
+        #expect(error.contains("node 'nothing', field 'input/name': expected string, found nothing"), "\(error)")
+        #expect(run.state.graph.order == ["s"], "no child was added")
+        #expect(try run.attempts(of: "s") == 1, "a type error is permanent: no retry")
     }
 
     @Test func aRejectedGraphListsItsProblems() async throws {
@@ -182,5 +213,22 @@ extension TestKitTests {
         let given = try await GraphTest().run(
             file: Self.examples.appendingPathComponent("run-input.json").path, input: ["numbers": [4, 5, 6], "with_report": false])
         try given.expectSucceeded().expectOutput(of: "sum", equals: 15).expectOutput(of: "scaled", equals: 150).expect("report", is: .skipped)
+    }
+}
+
+/// Spawns a graph whose inputs do not fit `acme.greet`'s.
+struct SpawnsBadGreetings: SpawningProcedure {
+    static let name = "test.spawns-bad-greetings"
+    func execute(_ input: JSON, context: ProcedureContext) async throws -> Spawnable<JSON> {
+        .spawn(
+            SubGraph(
+                document: [
+                    "nodes": [
+                        "number": ["procedure": "acme.greet", "input": ["name": 7]],
+                        "nothing": ["procedure": "acme.greet", "input": [:]],
+                        "fine": ["procedure": "acme.greet", "input": ["name": "Ada"]],
+                    ],
+                    "output": ["$from": "fine"],
+                ]))
     }
 }

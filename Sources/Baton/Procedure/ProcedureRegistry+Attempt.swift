@@ -73,6 +73,8 @@ extension ProcedureRegistry {
             outcome = .failed(
                 message: "the spawned graph is \(graph.bytes.count) bytes, more than the limit of \(maxOutputBytes) (BATON_MAX_OUTPUT_BYTES)",
                 permanent: true)
+        case let .spawned(graph):
+            if let failure = spawnedTypeFailure(graph) { outcome = failure }
         default: break
         }
         let result = AttemptResult(
