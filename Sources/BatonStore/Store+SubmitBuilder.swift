@@ -1,17 +1,30 @@
 import Baton
 
 extension Store {
-    /// Validates a graph built in Swift as `baton submit` validates a file (every procedure must be
-    /// served by a live worker or built in, unless `allowUnknownProcedures`) and stores it as a new run.
+    /// Validates a graph built in Swift as `baton submit` validates a file, and stores it as a new
+    /// run: every procedure must be served by a live worker or built in (unless
+    /// `allowUnknownProcedures`), and node inputs must fit the schemas live workers published
+    /// (unless `typeCheck` is false: `baton submit --no-type-check`). A builder's typed handles
+    /// already make most mismatches compile errors; this catches what they cannot see (a JSON
+    /// input, `.with` fields, a worker whose procedures changed since this program was built).
     /// `input` is the run's input, merged over the graph's declared defaults (as `--input`).
     /// Throws `GraphValidationError` with every problem; nothing is stored then.
     public func submit(
-        _ builder: GraphBuilder, input: JSON? = nil, idempotencyKey: String? = nil, allowUnknownProcedures: Bool = false
+        _ builder: GraphBuilder, input: JSON? = nil, idempotencyKey: String? = nil, allowUnknownProcedures: Bool = false,
+        typeCheck: Bool = true
     ) throws -> SubmittedRun {
+        let workers = try liveWorkers()
         var known: Set<String>? = nil
         if !allowUnknownProcedures {
-            known = Set(ProcedureRegistry.builtIn.names).union(try liveWorkers().flatMap(\.procedures))
+            known = Set(ProcedureRegistry.builtIn.names).union(workers.flatMap(\.procedures))
         }
-        return try submit(try builder.build(knownProcedures: known, input: input), idempotencyKey: idempotencyKey)
+        let graph = try builder.build(knownProcedures: known, input: input)
+        if typeCheck {
+            // What live workers published wins over what this program was built with (they run the procedures).
+            let schemas = ProcedureRegistry.builtIn.checkedSchemas.merging(Self.agreedSchemas(of: workers)) { _, live in live }
+            let problems = TypeChecker(schemas: schemas).check(graph)
+            if !problems.isEmpty { throw GraphValidationError(problems: problems) }
+        }
+        return try submit(graph, idempotencyKey: idempotencyKey)
     }
 }

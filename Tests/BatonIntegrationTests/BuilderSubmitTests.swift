@@ -52,6 +52,28 @@ extension Integration {
             #expect(try JSONParser.parse(row[row: 0, column: "graph"]!)["nodes"]?["sum"]?["input"] == ["values": [3, 4]])
         }
 
+        /// Inputs are checked against the schemas live workers published, as `baton submit` checks a file's.
+        @Test func inputsThatDoNotFitALiveWorkersSchemasAreRefused() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.startCoordinator()  // it records the workers' heartbeats
+            // A procedure only this worker binary serves: its schema is known from its heartbeat alone.
+            try cluster.start(["--concurrency", "1"], name: "test-worker", executable: TestWorkerRestarter.executablePath)
+            let store = try TestCluster.store()
+            defer { store.close() }
+            try TestCluster.waitUntil(30, "a worker to publish test.stubborn-sleep's schema") {
+                try store.liveWorkers().contains { $0.schemas["test.stubborn-sleep"] != nil }
+            }
+            var g = GraphBuilder(name: "typed-mismatch")
+            g.add("nap", procedure: "test.stubborn-sleep", input: .literal(["seconds": "soon"]))
+            let before = try store.runs(limit: 1000).count
+            let error = #expect(throws: GraphValidationError.self) { try store.submit(g) }
+            #expect(error?.problems.map(\.description) == [#"node 'nap', field 'input/seconds': expected number, found string "soon""#])
+            #expect(try store.runs(limit: 1000).count == before)
+            // Asked not to, it stores the run as it is (`baton submit --no-type-check`).
+            #expect(try store.submit(g, typeCheck: false).created)
+        }
+
         @Test func anInvalidGraphIsRefusedWithNothingStored() throws {
             var g = GraphBuilder(name: "typed-refused")
             g.add("x", procedure: "acme.nobody-serves-this")
