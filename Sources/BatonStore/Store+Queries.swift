@@ -89,16 +89,25 @@ extension Store {
         return (0..<r.rowCount).map { r[row: $0, column: "key"]! }
     }
 
-    /// How many nodes of a run are in each status, and the run's own status.
-    public func progress(ofRun id: String) throws -> (status: RunStatus, error: String?, counts: [NodeStatus: Int]) {
+    /// The run's own status, and how many of its nodes are in each status.
+    public func progress(ofRun id: String) throws -> RunProgress {
         let run = try connection.query("select status, error from baton.runs where id = $1::uuid", [id])
         guard run.rowCount == 1 else { throw StoreError("no run with id \(id)") }
-        let r = try connection.query("select status, count(*) as n from baton.nodes where run_id = $1::uuid group by status", [id])
-        var counts: [NodeStatus: Int] = [:]
+        let r = try connection.query(
+            """
+            select status, strpos(key, '/') > 0 as child, count(*) as n from baton.nodes where run_id = $1::uuid group by 1, 2
+            """, [id])
+        var progress = RunProgress(
+            status: RunStatus(rawValue: run[row: 0, column: "status"]!) ?? .pending, error: run[row: 0, column: "error"], top: [:])
         for i in 0..<r.rowCount {
-            if let status = NodeStatus(rawValue: r[row: i, column: "status"]!) { counts[status] = r.int(i, "n") ?? 0 }
+            guard let status = NodeStatus(rawValue: r[row: i, column: "status"]!) else { continue }
+            if r[row: i, column: "child"] == "t" {
+                progress.children[status, default: 0] += r.int(i, "n") ?? 0
+            } else {
+                progress.top[status, default: 0] += r.int(i, "n") ?? 0
+            }
         }
-        return (RunStatus(rawValue: run[row: 0, column: "status"]!) ?? .pending, run[row: 0, column: "error"], counts)
+        return progress
     }
 }
 

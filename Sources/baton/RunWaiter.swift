@@ -17,21 +17,14 @@ struct RunWaiter {
         var unserved = ""
         var lastUnservedCheck = Date.distantPast
         while true {
-            let progress: (status: RunStatus, error: String?, counts: [NodeStatus: Int])
+            let progress: RunProgress
             do { progress = try store.progress(ofRun: runID) } catch { throw CLIFailure("lost track of run \(runID): \(error)") }
             if showProgress {
-                let total = progress.counts.values.reduce(0, +)
-                let done = progress.counts.filter(\.key.isTerminal).values.reduce(0, +)
-                let running = progress.counts[.running] ?? 0
-                let failed = progress.counts[.failed] ?? 0
-                let width = 30
-                let filled = total == 0 ? 0 : done * width / total
-                let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
-                var line = "[\(bar)] \(done)/\(total) nodes done"
-                if failed > 0 { line += ", \(failed) failed" }
-                if let waiting = progress.counts[.waiting], waiting > 0 { line += ", \(waiting) waiting" }
+                let counts = progress.counts
+                let running = counts[.running] ?? 0
+                var line = progress.line()
                 // Queued nodes no live worker can take are shown, so a missing worker is not a silent hang.
-                if (progress.counts[.queued] ?? 0) > 0 {
+                if (counts[.queued] ?? 0) > 0 {
                     if Date().timeIntervalSince(lastUnservedCheck) >= 1 {
                         lastUnservedCheck = Date()
                         unserved =

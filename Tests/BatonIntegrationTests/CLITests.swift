@@ -16,6 +16,28 @@ extension Integration {
             #expect(result.stderr.isEmpty)
         }
 
+        /// fib spawns hundreds of nodes below its one: the total stays the graph's 1 while they are counted apart.
+        @Test func submitWaitCountsSpawnedChildrenApartFromTheTotal() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.startCoordinator()
+            try cluster.startWorker()
+            let result = try TestCluster.cli([
+                "submit", GraphFixtures.examplesDirectory.appendingPathComponent("fib.json").path, "--wait", "--timeout", "120",
+            ])
+            #expect(result.status == 0, "\(result.stderr)")
+            let lines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("[") }
+            #expect(!lines.isEmpty && lines.allSatisfy { $0.contains("/1 nodes done") }, "\(result.stderr)")
+            let store = try TestCluster.store()
+            defer { store.close() }
+            let runID = String(result.stdout.firstMatch(of: /run ([0-9a-f-]{36}) succeeded/)?.1 ?? "")
+            let children = try store.nodes(ofRun: runID).filter { $0.key.contains("/") }.count
+            #expect(children > 1)
+            #expect(lines.last?.hasSuffix("] 1/1 nodes done (+\(children) children, \(children) done)") == true, "\(result.stderr)")
+            let known = lines.compactMap { $0.firstMatch(of: /\(\+(\d+) children/).map { Int($0.1)! } }
+            #expect(known == known.sorted(), "children are only ever added: \(known)")
+        }
+
         @Test(
             "submit --json on a bad graph file prints what validate --json prints",
             arguments: [

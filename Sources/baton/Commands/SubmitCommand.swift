@@ -75,7 +75,7 @@ struct SubmitCommand: ParsableCommand {
             if existing, let key = idempotencyKey {
                 Output.error("run \(run.id) already exists (key \(key)); waiting")
             } else {
-                Output.error("run \(run.id) submitted (\(graph.order.count) nodes)")
+                Output.error("run \(run.id) submitted (\(graph.order.count) node\(graph.order.count == 1 ? "" : "s"))")
             }
         }
         let final = try RunWaiter(store: store, runID: run.id, showProgress: !output.json, timeout: timeout).wait()
