@@ -11,6 +11,7 @@ extension NodeChange {
             let text = error.replacingOccurrences(of: "\u{0}", with: "")
             detail.append((status == .skipped || status == .cancelled ? "reason" : "error", .string(text)))
         }
+        if let errorType { detail.append(("error_type", .string(errorType))) }
         if let worker { detail.append(("worker", .string(worker))) }
         if let dueAt { detail.append(("due_at", .string(dueText(dueAt)))) }
         switch status {

@@ -115,9 +115,11 @@ public struct LocalEngine: Sendable {
                 let ref = TaskRef(key: result.key, attempt: result.attempt)
                 running[ref] = nil
                 if clock != nil {  // the attempt's times on the clock the run sees
+                    let errorType = result.errorType
                     result = NodeResult(
                         key: result.key, attempt: result.attempt, phase: result.phase, outcome: result.outcome,
                         worker: result.worker, startedAt: startedAt.removeValue(forKey: ref) ?? now(), finishedAt: now())
+                    result.errorType = errorType
                 }
                 apply(state.handle(.result(result), at: now(), random: random))
             case let .progress(key, attempt, fraction, message):

@@ -30,6 +30,13 @@ struct WireFormatTests {
         let failed = AttemptResult<EncodedJSON>(key: "n", attempt: 1, outcome: .failed(message: "boom", permanent: true))
         guard case let .result(f) = try ReportMessage(decoding: ReportMessage.result(runID: "r", failed).encoded()).event else { return }
         #expect(f.outcome == .failed(message: "boom", permanent: true))
+        #expect(f.errorType == nil)
+        var thrown = AttemptResult<EncodedJSON>(key: "n", attempt: 1, outcome: .failed(message: "p threw QuotaError: over", permanent: false))
+        thrown.errorType = "QuotaError"
+        let thrownBody = ReportMessage.result(runID: "r", thrown).encoded()
+        #expect(String(decoding: thrownBody, as: UTF8.self).contains(#""error_type":"QuotaError""#))
+        guard case let .result(t) = try ReportMessage(decoding: thrownBody).event else { return }
+        #expect(t.errorType == "QuotaError")
 
         guard
             case let .started(key, attempt, worker, when) = try ReportMessage(

@@ -177,6 +177,24 @@ struct TestKitTests {
         #expect(try run.attempts(of: "s") == 1, "a type error is permanent: no retry")
     }
 
+    /// A thrown error's type name is kept apart from its message, in each failure's change and event.
+    @Test func aThrownErrorsTypeIsRecordedApart() async throws {
+        var test = GraphTest()
+        test.register(OverQuota())
+        test.register(Greet())
+        let run = try await test.run(
+            json: #"""
+                {"nodes": {"q": {"procedure": "test.over-quota", "retry": {"attempts": 2}},
+                           "g": {"procedure": "acme.greet", "input": {"name": ""}}}}
+                """#)
+        let failures = run.events(of: "q").compactMap(\.change).filter { $0.error != nil }
+        #expect(failures.map(\.eventKind) == ["retrying", "failed"])
+        #expect(failures.allSatisfy { $0.errorType == "OverQuota.QuotaError" }, "\(failures)")
+        #expect(failures.last?.error == "test.over-quota threw OverQuota.QuotaError: QuotaError(used: 11, limit: 10)")
+        // A ProcedureFailure is the author's own words: no type.
+        #expect(run.events(of: "g").compactMap(\.change).last { $0.error != nil }?.errorType == nil)
+    }
+
     @Test func aRejectedGraphListsItsProblems() async throws {
         await #expect(throws: TestFailure.self) {
             try await GraphTest().run(json: #"{"nodes": {"x": {"procedure": "acme.unknown"}}}"#)
@@ -231,4 +249,11 @@ struct SpawnsBadGreetings: SpawningProcedure {
                     "output": ["$from": "fine"],
                 ]))
     }
+}
+
+/// Always throws an error of its own type.
+struct OverQuota: Procedure {
+    static let name = "test.over-quota"
+    struct QuotaError: Error { let used: Int, limit: Int }
+    func execute(_ input: JSON, context: ProcedureContext) async throws -> JSON { throw QuotaError(used: 11, limit: 10) }
 }

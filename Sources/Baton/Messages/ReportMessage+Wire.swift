@@ -30,6 +30,7 @@ extension ReportMessage: WireMessage, Codable {
         if m.kind == .started { try c.optional("at", &m.startedAt) }
         try c.required("attempt", &m.attempt)
         if failed { try c.required("error", &m.failure!.message) }
+        if failed { try c.optional("error_type", &m.errorType) }
         if result { try c.optional("finished_at", &m.finishedAt) }
         if m.kind == .progress { try c.member("fraction", &m.fraction, required: true) }
         if m.kind == .progress || m.kind == .log { try c.member("message", &m.message, required: m.kind == .log) }

@@ -18,6 +18,8 @@ public struct ReportMessage: Sendable {
     /// For a result: true if `output` is a graph the procedure returned to run in its place.
     public var spawned = false
     public var failure: (message: String, permanent: Bool)?
+    /// For a failed result: the type name of the error the procedure threw (`AttemptResult.errorType`).
+    public var errorType: String?
     public var fraction: Double?
     public var message: String?
     /// A result's output as the procedure encoded it (sending side only).
@@ -44,6 +46,7 @@ public struct ReportMessage: Sendable {
         m.worker = result.worker
         m.startedAt = result.startedAt
         m.finishedAt = result.finishedAt
+        m.errorType = result.errorType
         switch result.outcome {
         case let .succeeded(output): m.encodedOutput = output
         case let .spawned(document):
@@ -76,10 +79,10 @@ public struct ReportMessage: Sendable {
             let outcome: NodeResult.Outcome =
                 failure.map { .failed(message: $0.message, permanent: $0.permanent) }
                 ?? (spawned ? .spawned(output ?? .null) : .succeeded(output ?? .null))
-            return .result(
-                NodeResult(
-                    key: key, attempt: attempt, phase: phase, outcome: outcome, worker: worker,
-                    startedAt: startedAt, finishedAt: finishedAt))
+            var result = NodeResult(
+                key: key, attempt: attempt, phase: phase, outcome: outcome, worker: worker, startedAt: startedAt, finishedAt: finishedAt)
+            result.errorType = failure == nil ? nil : errorType
+            return .result(result)
         case .progress:
             return .progress(key: key, attempt: attempt, fraction: fraction ?? 0, message: message)
         case .log:

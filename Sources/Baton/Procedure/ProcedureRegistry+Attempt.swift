@@ -43,6 +43,7 @@ extension ProcedureRegistry {
         let context = ProcedureContext(
             runID: task.runID, nodeKey: task.key, attempt: task.attempt, logger: logger,
             previousOutput: task.previousOutput, progress: progress, log: log)
+        let thrown = ThrownType()
         let run: @Sendable () async -> AttemptOutcome<EncodedJSON> = { [self] in
             do {
                 switch try await self.run(task.procedure, input: task.input, context: context) {
@@ -54,7 +55,9 @@ extension ProcedureRegistry {
             } catch is CancellationError {
                 return .failed(message: "cancelled while running", permanent: false)
             } catch {
-                return .failed(message: "\(task.procedure) threw \(ErrorText.typeName(error)): \(ErrorText.describe(error))", permanent: false)
+                let type = ErrorText.typeName(error)
+                thrown.set(type)
+                return .failed(message: "\(task.procedure) threw \(type): \(ErrorText.describe(error))", permanent: false)
             }
         }
         var outcome: AttemptOutcome<EncodedJSON>
@@ -77,9 +80,13 @@ extension ProcedureRegistry {
             if let failure = spawnedTypeFailure(graph) { outcome = failure }
         default: break
         }
-        let result = AttemptResult(
+        var result = AttemptResult(
             key: task.key, attempt: task.attempt, phase: task.phase, outcome: outcome, worker: worker,
             startedAt: started, finishedAt: Date())
+        // Only for the failure that error made (not a timeout that won the race against it).
+        if case let .failed(message, _) = outcome, let type = thrown.value, message.hasPrefix("\(task.procedure) threw \(type): ") {
+            result.errorType = type
+        }
         return (result, body)
     }
 

@@ -11,6 +11,9 @@ public struct AttemptResult<Output: Sendable>: Sendable {
     public let worker: String?
     public let startedAt: Date?
     public let finishedAt: Date?
+    /// For a failure from an error a procedure threw (not a `ProcedureFailure`): the error's type
+    /// name (`ErrorText.typeName`), kept apart from the message so failures can be grouped by it.
+    public var errorType: String?
 
     public init(
         key: String, attempt: Int, phase: TaskPhase = .run, outcome: Outcome, worker: String? = nil,
@@ -33,9 +36,11 @@ public struct AttemptResult<Output: Sendable>: Sendable {
         case let .spawned(document): outcome = .spawned(try transform(document))
         case let .failed(message, permanent): outcome = .failed(message: message, permanent: permanent)
         }
-        return AttemptResult<New>(
+        var mapped = AttemptResult<New>(
             key: key, attempt: attempt, phase: phase, outcome: outcome, worker: worker,
             startedAt: startedAt, finishedAt: finishedAt)
+        mapped.errorType = errorType
+        return mapped
     }
 }
 

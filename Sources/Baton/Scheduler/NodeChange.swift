@@ -8,6 +8,8 @@ public struct NodeChange: Sendable, Equatable {
     public var input: JSON?
     public var output: JSON?
     public var error: String?
+    /// The type name of the error the procedure threw, when this change records that failure.
+    public var errorType: String?
     public var worker: String?
     public var startedAt: Date?
     public var finishedAt: Date?

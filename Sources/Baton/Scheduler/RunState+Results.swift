@@ -67,8 +67,10 @@ extension RunState {
                     key, as: .succeeded, output: output, worker: result.worker, startedAt: result.startedAt,
                     finishedAt: result.finishedAt, into: &out), into: &out)
         case let .failed(message, permanent):
+            out.thrown = result.errorType.map { (key, $0) }
             failAttempt(
                 key, message: message, permanent: permanent, event: nil, startedAt: result.startedAt, finishedAt: result.finishedAt, into: &out)
+            out.thrown = nil
         }
     }
 

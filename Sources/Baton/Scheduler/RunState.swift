@@ -165,6 +165,9 @@ public struct RunState: Sendable {
         let now: Date
         let random: () -> Double
         var list: [SchedulerCommand] = []
+        /// While a failed attempt's result is applied: its node and the type name of the error its
+        /// procedure threw, which the node's change records (see `set`).
+        var thrown: (key: String, type: String)?
         mutating func append(_ command: SchedulerCommand) { list.append(command) }
     }
 
@@ -194,6 +197,7 @@ public struct RunState: Sendable {
         var change = change
         change.bookkeeping = state.bookkeeping
         if change.dueAt == nil { change.dueAt = state.dueAt }
+        if let thrown = out.thrown, thrown.key == key, change.error != nil { change.errorType = thrown.type }
         out.append(.node(change))
     }
 
