@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The README's custom-worker walkthrough, copied literally from README.md: a package
+# The README's custom-worker walkthrough, copied literally from README.md (and docs/procedures.md,
+# whose examples extend it: a second procedure, a map graph, tests): a package
 # `acme-worker` next to a checkout folder named `baton` (its main.swift ends in
 # `WorkerMain.main`), built; its `validate` and `run --local` check and run greet.json with no
 # services; then it runs with `--processes 2` beside a coordinator and `baton worker --demo`,
@@ -30,22 +31,30 @@ mkdir -p "$WORK/baton"
 tar -C "$ROOT" --exclude=./.build --exclude='./.build-*' --exclude='./.build_*' --exclude=./.data --exclude=./.git -cf - . \
     | tar -C "$WORK/baton" -xf -
 # Every block the README marks with <!-- walkthrough: PATH --> is written to PATH, as it stands.
-python3 - "$ROOT/README.md" "$WORK" <<'PY'
+# Then docs/procedures.md's, whose blocks go on from the README's (a block of the same path replaces it).
+python3 - "$WORK" "$ROOT/README.md" "$ROOT/docs/procedures.md" <<'PY'
 import os, re, sys
-text = open(sys.argv[1], encoding="utf-8").read()
-blocks = re.findall(r"<!-- walkthrough: (\S+) -->\n```[a-z]*\n(.*?)```", text, re.S)
-if len(blocks) < 3:
-    sys.exit(f"walkthrough: expected 3 marked blocks in README.md, found {len(blocks)}")
-for path, body in blocks:
-    target = os.path.join(sys.argv[2], path)
-    os.makedirs(os.path.dirname(target), exist_ok=True)
-    open(target, "w", encoding="utf-8").write(body)
-    print(f"walkthrough: wrote {path}", file=sys.stderr)
+for source in sys.argv[2:]:
+    text = open(source, encoding="utf-8").read()
+    blocks = re.findall(r"<!-- walkthrough: (\S+) -->\n```[a-z]*\n(.*?)```", text, re.S)
+    if len(blocks) < 3:
+        sys.exit(f"walkthrough: expected at least 3 marked blocks in {source}, found {len(blocks)}")
+    for path, body in blocks:
+        target = os.path.join(sys.argv[1], path)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        open(target, "w", encoding="utf-8").write(body)
+        print(f"walkthrough: wrote {path} from {os.path.basename(source)}", file=sys.stderr)
 PY
 
 say "building acme-worker (a package of its own; first build takes a few minutes)"
 (cd "$WORK/acme-worker" && swift build 2>&1 | tail -n 3)
 ACME="$WORK/acme-worker/.build/debug/acme-worker"
+# Its tests: the README's and docs/procedures.md's, on the test kit, no services.
+say "running acme-worker's tests (swift test)"
+(cd "$WORK/acme-worker" && swift test 2>&1 | tail -n 5) || { say "acme-worker's tests failed"; exit 1; }
+# docs/procedures.md's graph, checked and run in process by the worker binary.
+"$ACME" validate "$WORK/stores.json" >&2
+"$ACME" run --local "$WORK/stores.json" | grep -q 'Hello, Mandal!' || { say "acme-worker run --local stores.json did not greet Mandal"; exit 1; }
 
 # The worker binary checks and runs a graph of its own procedures with no services.
 "$ACME" validate "$WORK/greet.json" >&2
