@@ -71,7 +71,11 @@ extension Integration {
             #expect(error?.problems.map(\.description) == [#"node 'nap', field 'input/seconds': expected number, found string "soon""#])
             #expect(try store.runs(limit: 1000).count == before)
             // Asked not to, it stores the run as it is (`baton submit --no-type-check`).
-            #expect(try store.submit(g, typeCheck: false).created)
+            // ... and the worker then fails the node, naming the field (the run ends: nothing is left for later tests).
+            let stored = try store.submit(g, typeCheck: false)
+            #expect(try TestCluster.waitForRun(stored.id, store: store, seconds: 30) == "failed")
+            let failure = try store.run(stored.id)?.error ?? ""
+            #expect(failure.contains("seconds"), "\(failure)")
         }
 
         @Test func anInvalidGraphIsRefusedWithNothingStored() throws {
