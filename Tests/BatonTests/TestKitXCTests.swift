@@ -18,7 +18,8 @@ final class TestKitXCTests: XCTestCase {
     func testAFailedExpectationSaysWhy() async throws {
         let run = try await GraphTest().run(json: #"{"nodes": {"bad": {"procedure": "baton.fail", "input": {"message": "no"}}}}"#)
         XCTAssertThrowsError(try run.expect("bad", is: .succeeded)) { error in
-            XCTAssertEqual("\(error)", "node 'bad' is failed, expected succeeded (error: no)")
+            XCTAssertEqual("\(error)", "node 'bad' is failed, expected succeeded (error: no)\n" + run.table)
+            XCTAssertTrue(run.table.hasSuffix("  bad   failed  1         no"), run.table)
         }
     }
 }
