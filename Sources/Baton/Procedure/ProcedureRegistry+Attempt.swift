@@ -35,7 +35,7 @@ extension ProcedureRegistry {
     private func startAttempt(
         _ task: TaskDispatch, worker: String, logger: Logger, maxOutputBytes: Int,
         progress: @escaping @Sendable (Double, String?) -> Void, log: @escaping @Sendable (String) -> Void
-    ) async -> (result: AttemptResult<EncodedJSON>, body: Task<AttemptOutcome<EncodedJSON>, Never>?) {
+    ) async -> (result: AttemptResult<EncodedJSON>, body: Task<ProcedureEnd, Never>?) {
         let started = Date()
         var logger = logger
         logger[metadataKey: "run"] = "\(task.runID)"
@@ -43,30 +43,30 @@ extension ProcedureRegistry {
         let context = ProcedureContext(
             runID: task.runID, nodeKey: task.key, attempt: task.attempt, logger: logger,
             previousOutput: task.previousOutput, progress: progress, log: log)
-        let thrown = ThrownType()
-        let run: @Sendable () async -> AttemptOutcome<EncodedJSON> = { [self] in
+        let run: @Sendable () async -> ProcedureEnd = { [self] in
             do {
                 switch try await self.run(task.procedure, input: task.input, context: context) {
-                case let .output(output): return .succeeded(output)
-                case let .spawn(graph): return .spawned(graph)
+                case let .output(output): return ProcedureEnd(.succeeded(output))
+                case let .spawn(graph): return ProcedureEnd(.spawned(graph))
                 }
             } catch let failure as ProcedureFailure {
-                return .failed(message: failure.message, permanent: failure.permanent)
+                return ProcedureEnd(.failed(message: failure.message, permanent: failure.permanent))
             } catch is CancellationError {
-                return .failed(message: "cancelled while running", permanent: false)
+                return ProcedureEnd(.failed(message: "cancelled while running", permanent: false))
             } catch {
                 let type = ErrorText.typeName(error)
-                thrown.set(type)
-                return .failed(message: "\(task.procedure) threw \(type): \(ErrorText.describe(error))", permanent: false)
+                return ProcedureEnd(
+                    .failed(message: "\(task.procedure) threw \(type): \(ErrorText.describe(error))", permanent: false), errorType: type)
             }
         }
-        var outcome: AttemptOutcome<EncodedJSON>
-        var body: Task<AttemptOutcome<EncodedJSON>, Never>?
+        var ran: ProcedureEnd
+        var body: Task<ProcedureEnd, Never>?
         if let timeout = task.timeout {
-            (outcome, body) = await Self.race(run, timeout: timeout)
+            (ran, body) = await Self.race(run, timeout: timeout, timedOut: { ProcedureEnd(Self.timedOut(after: timeout)) })
         } else {
-            outcome = await run()
+            ran = await run()
         }
+        var outcome = ran.outcome
         switch outcome {
         case let .succeeded(output) where output.bytes.count > maxOutputBytes:
             outcome = .failed(
@@ -83,10 +83,7 @@ extension ProcedureRegistry {
         var result = AttemptResult(
             key: task.key, attempt: task.attempt, phase: task.phase, outcome: outcome, worker: worker,
             startedAt: started, finishedAt: Date())
-        // Only for the failure that error made (not a timeout that won the race against it).
-        if case let .failed(message, _) = outcome, let type = thrown.value, message.hasPrefix("\(task.procedure) threw \(type): ") {
-            result.errorType = type
-        }
+        result.errorType = ran.errorType
         return (result, body)
     }
 
@@ -119,15 +116,30 @@ extension ProcedureRegistry {
         timeout: Double,
         sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(nanoseconds: UInt64($0 * 1_000_000_000)) }
     ) async -> (outcome: AttemptOutcome<Output>, body: Task<AttemptOutcome<Output>, Never>) {
+        await race(run, timeout: timeout, timedOut: { timedOut(after: timeout) }, sleep: sleep)
+    }
+
+    /// The failure of an attempt that ran out of time.
+    static func timedOut<Output>(after timeout: Double) -> AttemptOutcome<Output> {
+        .failed(message: "timed out after \(DurationText.format(timeout))", permanent: false)
+    }
+
+    /// `race` for any value the procedure's task ends with: `timedOut()` is the value when time is up.
+    static func race<Value: Sendable>(
+        _ run: @escaping @Sendable () async -> Value,
+        timeout: Double,
+        timedOut: @escaping @Sendable () -> Value,
+        sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(nanoseconds: UInt64($0 * 1_000_000_000)) }
+    ) async -> (outcome: Value, body: Task<Value, Never>) {
         let once = OnceFlag()
         let work = Task { await run() }
         let outcome = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<AttemptOutcome<Output>, Never>) in
+            await withCheckedContinuation { (continuation: CheckedContinuation<Value, Never>) in
                 let sleeper = Task {
                     try? await sleep(min(timeout, 366 * 24 * 3600))
                     if !Task.isCancelled, once.claim() {
                         work.cancel()
-                        continuation.resume(returning: .failed(message: "timed out after \(DurationText.format(timeout))", permanent: false))
+                        continuation.resume(returning: timedOut())
                     }
                 }
                 Task {
