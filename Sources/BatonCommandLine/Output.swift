@@ -14,20 +14,11 @@ public enum Output {
 
     /// A fixed-width table: one header line, then rows.
     public static func table(_ header: [String], _ rows: [[String]]) {
-        var widths = header.map(\.count)
-        for row in rows { for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) } }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { i, c in i == cells.count - 1 ? c : c.padding(toLength: widths[i], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ")
-        }
-        print(line(header))
-        for row in rows { print(line(row)) }
+        for line in TextTable.lines(header, rows) { print(line) }
     }
 
     /// `text` cut to `limit` characters with an ellipsis.
-    public static func truncate(_ text: String, _ limit: Int) -> String {
-        text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
-    }
+    public static func truncate(_ text: String, _ limit: Int) -> String { TextTable.truncate(text, limit) }
 
     /// A timestamp as PostgreSQL prints it, shortened to seconds.
     public static func time(_ text: String?) -> String {

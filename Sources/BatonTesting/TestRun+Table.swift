@@ -7,19 +7,14 @@ extension TestRun: CustomStringConvertible, CustomDebugStringConvertible {
     /// The run in a few lines, as a failed expectation prints it: its status and error, then a
     /// table of nodes in graph order with state, attempts and error (cut to 100 characters).
     public var table: String {
-        var rows = [["NODE", "STATUS", "ATTEMPTS", "ERROR"]]
-        for key in state.graph.order.prefix(Self.tableRows) {
+        let rows = state.graph.order.prefix(Self.tableRows).map { key in
             let node = state.nodes[key]!
-            var error = node.error ?? ""
-            if error.count > 100 { error = String(error.prefix(99)) + "…" }
-            rows.append([key, node.status.rawValue, String(node.attempt), error])
+            return [key, node.status.rawValue, String(node.attempt), TextTable.truncate(node.error ?? "", 100)]
         }
-        let widths = (0..<3).map { column in rows.map { $0[column].count }.max()! }
         var lines = ["run \(status.rawValue)\(error.map { ": \($0)" } ?? "") (\(state.graph.order.count) nodes)"]
-        for row in rows {
-            let padded = (0..<3).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) } + [row[3]]
-            var line = "  " + padded.joined(separator: "  ")
-            while line.last == " " { line.removeLast() }
+        for row in TextTable.lines(["NODE", "STATUS", "ATTEMPTS", "ERROR"], rows) {
+            var line = "  " + row
+            while line.last == " " { line.removeLast() }  // an empty error leaves the padding of the column before it
             lines.append(line)
         }
         let more = state.graph.order.count - Self.tableRows
