@@ -169,15 +169,11 @@ enum DashboardScript {
                 cell(tr, n.procedure, 'mono muted');
                 cell(tr, null).appendChild(badge(n.status));
                 cell(tr, n.attempts);
-                cell(tr, workerText(n) || '', 'mono muted');
+                cell(tr, n.worker_text || '', 'mono muted');
                 cell(tr, n.seconds === null ? '' : duration(n.seconds), 'time');
                 return tr;
               }));
               mark();
-            }
-            function workerText(n) {
-              const before = (n.lost_workers || []).filter(w => w !== n.worker);
-              return before.length ? (n.worker || '—') + ' (after ' + before.join(', ') + ')' : n.worker;
             }
             function section(title, content) {
               const s = el('section', 'panel-section');
@@ -194,7 +190,7 @@ enum DashboardScript {
               head.appendChild(badge(n.status));
               parts.push(head);
               const facts = el('dl', 'kv');
-              const rows = [['Procedure', n.procedure], ['Attempts', n.attempts], ['Worker', workerText(n) || '—'],
+              const rows = [['Procedure', n.procedure], ['Attempts', n.attempts], ['Worker', n.worker_text || '—'],
                 ['Queued', shortTime(n.queued_at) || '—'], ['Started', shortTime(n.started_at) || '—'],
                 ['Finished', shortTime(n.finished_at) || '—'],
                 ['Time', n.seconds === null ? durationBetween(n.started_at, n.finished_at) || '—' : duration(n.seconds)]];
