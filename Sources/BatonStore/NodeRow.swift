@@ -26,8 +26,9 @@ public struct NodeRow: Sendable, Codable {
         case queuedAt = "queued_at", startedAt = "started_at", finishedAt = "finished_at", lostWorkers = "lost_workers"
     }
 
-    /// The query of the nodes of `baton.nodes n` that match `condition`, with what `init(_:row:)` reads.
-    static func select(where condition: String) -> String {
+    /// The query of the nodes of run `$1` (`baton.nodes n`), and only those that match `condition`
+    /// if given, with what `init(_:row:)` reads; `$1` is also the run whose events it reads.
+    static func select(andWhere condition: String? = nil) -> String {
         """
         with lost as (
             select e.node_key, jsonb_agg(e.detail->'worker' order by e.id)::text as workers from baton.events e
@@ -36,7 +37,7 @@ public struct NodeRow: Sendable, Codable {
                n.queued_at::text as queued_at, n.started_at::text as started_at, n.finished_at::text as finished_at,
                extract(epoch from n.finished_at - n.started_at)::float8 as seconds, lost.workers as lost_workers
         from baton.nodes n left join lost on lost.node_key = n.key
-        where \(condition)
+        where n.run_id = $1::uuid\(condition.map { " and " + $0 } ?? "")
         """
     }
 
@@ -48,7 +49,7 @@ public struct NodeRow: Sendable, Codable {
         return "\(worker ?? "-") (after \(before.joined(separator: ", ")))"
     }
 
-    /// Row `i` of a result of `select(where:)`.
+    /// Row `i` of a result of `select(andWhere:)`.
     init(_ r: PGResult, row i: Int) {
         key = r[row: i, column: "key"]!
         procedure = r[row: i, column: "procedure"]!

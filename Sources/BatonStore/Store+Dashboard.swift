@@ -29,7 +29,7 @@ extension Store {
 
     /// One node of a run, or nil if the run has no node `key`.
     public func node(ofRun id: String, key: String) throws -> NodeRow? {
-        let r = try connection.query(NodeRow.select(where: "n.run_id = $1::uuid and n.key = $2"), [id, key])
+        let r = try connection.query(NodeRow.select(andWhere: "n.key = $2"), [id, key])
         return r.rowCount == 1 ? NodeRow(r, row: 0) : nil
     }
 
