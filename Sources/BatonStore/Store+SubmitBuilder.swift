@@ -16,13 +16,11 @@ extension Store {
         let workers = try liveWorkers()
         var known: Set<String>? = nil
         if !allowUnknownProcedures {
-            known = Set(ProcedureRegistry.builtIn.names).union(workers.flatMap(\.procedures))
+            known = Self.knownProcedures(of: workers, beside: .builtIn)
         }
         let graph = try builder.build(knownProcedures: known, input: input)
         if typeCheck {
-            // What live workers published wins over what this program was built with (they run the procedures).
-            let schemas = ProcedureRegistry.builtIn.checkedSchemas.merging(Self.agreedSchemas(of: workers)) { _, live in live }
-            let problems = TypeChecker(schemas: schemas).check(graph)
+            let problems = TypeChecker(schemas: Self.inputSchemas(of: workers, over: .builtIn)).check(graph)
             if !problems.isEmpty { throw GraphValidationError(problems: problems) }
         }
         return try submit(graph, idempotencyKey: idempotencyKey)

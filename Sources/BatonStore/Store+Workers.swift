@@ -79,6 +79,17 @@ extension Store {
         return result
     }
 
+    /// The schemas graph inputs are checked against: `base`'s (what this program was built with),
+    /// with what live workers published winning, since they run the procedures.
+    public static func inputSchemas(of workers: [WorkerRow], over base: ProcedureRegistry) -> [String: ProcedureSchema] {
+        base.checkedSchemas.merging(agreedSchemas(of: workers)) { _, live in live }
+    }
+
+    /// The procedure names a graph may use: `base`'s own and those live workers serve.
+    public static func knownProcedures(of workers: [WorkerRow], beside base: ProcedureRegistry) -> Set<String> {
+        Set(base.names).union(workers.flatMap(\.procedures))
+    }
+
     private func schemas(_ text: String?) throws -> [String: ProcedureSchema] {
         guard let text, let members = try JSONParser.parse(text).objectValue else { return [:] }
         return Dictionary(members.map { ($0.key, ProcedureSchema(json: $0.value)) }, uniquingKeysWith: { first, _ in first })

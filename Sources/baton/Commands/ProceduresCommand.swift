@@ -16,7 +16,7 @@ struct ProceduresCommand: ParsableCommand {
         let workers = try store.liveWorkers()
         let names = Set(workers.flatMap(\.procedures)).sorted()
         // What the workers published; for a worker that published none yet, what this baton knows.
-        let schemas = ProcedureRegistry.demo.checkedSchemas.merging(Store.agreedSchemas(of: workers)) { _, live in live }
+        let schemas = Store.inputSchemas(of: workers, over: .demo)
         if output.json {
             Output.json(
                 .array(

@@ -39,10 +39,9 @@ struct SubmitCommand: ParsableCommand {
         do { liveWorkers = try store.liveWorkers() } catch { throw CLIFailure("cannot read the live workers: \(error)") }
         var known: Set<String>? = nil
         if !allowUnknownProcedures {
-            known = Set(ProcedureRegistry.demo.names).union(liveWorkers.flatMap(\.procedures))
+            known = Store.knownProcedures(of: liveWorkers, beside: .demo)
         }
-        // What live workers published wins over what this baton was built with (they run the procedures).
-        let schemas = ProcedureRegistry.demo.checkedSchemas.merging(Store.agreedSchemas(of: liveWorkers)) { _, live in live }
+        let schemas = Store.inputSchemas(of: liveWorkers, over: .demo)
         let graph: Graph
         do {
             graph = try GraphFile.decode(bytes, path: file, knownProcedures: known, input: input, schemas: noTypeCheck ? nil : schemas)
