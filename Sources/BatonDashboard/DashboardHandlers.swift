@@ -18,11 +18,12 @@ struct DashboardHandlers: Sendable {
     func runsPage(_ request: Request) async -> Response {
         await page {
             let query = try RunsQuery(parameters: QueryParameters.parse(request.uri.query))
-            let (rows, total, counts) = try await pool.run { store in
+            let (rows, total, counts, failures) = try await pool.run { store in
                 let page = try store.runs(status: query.status, nameContains: query.name, limit: query.perPage, offset: query.offset)
-                return (page.rows, page.total, try store.runCounts())
+                return (page.rows, page.total, try store.runCounts(), try store.failureGroups(ofRuns: page.rows.map(\.id)))
             }
-            return RunsPage(query: query, runs: rows, total: total, counts: counts, now: Date().timeIntervalSince1970).render(layout: layout)
+            return RunsPage(query: query, runs: rows, total: total, counts: counts, now: Date().timeIntervalSince1970, failures: failures)
+                .render(layout: layout)
         }
     }
 
@@ -34,7 +35,8 @@ struct DashboardHandlers: Sendable {
                 let nodes = try store.nodes(ofRun: id)
                 let counts = try store.progress(ofRun: id).counts
                 let svg = Self.svg(run: run, graph: graph, nodes: nodes)
-                return RunPage(run: run, counts: counts, svg: svg, nodes: nodes, now: Date().timeIntervalSince1970)
+                let failures = (counts[.failed] ?? 0) > 0 ? try store.failureGroups(ofRuns: [id]) : []
+                return RunPage(run: run, counts: counts, svg: svg, nodes: nodes, now: Date().timeIntervalSince1970, failures: failures)
             }
             return page.render(layout: layout)
         }

@@ -18,7 +18,8 @@ public enum DashboardJSON {
         [
             "key": .string(row.key), "procedure": .string(row.procedure), "status": .string(row.status),
             "attempts": .int(Int64(row.attempts)), "input": row.input ?? .null, "output": row.output ?? .null,
-            "error": optional(row.error), "worker": optional(row.worker), "worker_text": optional(row.workerText),
+            "error": optional(row.error), "error_type": optional(row.errorType), "worker": optional(row.worker),
+            "worker_text": optional(row.workerText),
             "queued_at": optional(row.queuedAt),
             "started_at": optional(row.startedAt), "finished_at": optional(row.finishedAt), "seconds": row.seconds.map(JSON.double) ?? .null,
             "lost_workers": .array((row.lostWorkers ?? []).map(JSON.string)),

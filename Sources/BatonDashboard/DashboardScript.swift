@@ -206,7 +206,7 @@ enum DashboardScript {
                   (j.progress.message ? ' · ' + j.progress.message : '')));
                 parts.push(section('Progress', p));
               }
-              if (n.error) parts.push(section('Error', code(n.error, 'error-text')));
+              if (n.error) parts.push(section(n.error_type ? 'Error · ' + n.error_type : 'Error', code(n.error, 'error-text')));
               parts.push(section('Input', code(n.input === null ? '—' : pretty(n.input))));
               parts.push(section('Output', code(n.output === null ? '—' : pretty(n.output))));
               if (j.logs.length) {
@@ -256,6 +256,8 @@ enum DashboardScript {
             }
             graph.addEventListener('click', pick);
             byId('nodes-body').addEventListener('click', pick);
+            const failures = byId('failures-body');
+            if (failures) failures.addEventListener('click', e => { if (e.target.closest('[data-node]')) { e.preventDefault(); pick(e); } });
             byId('nodes-body').addEventListener('keydown', e => { if (e.key === 'Enter') pick(e); });
 
             async function act(action) {

@@ -13,8 +13,11 @@ public struct RunPage: Sendable {
     public var svg: String
     public var nodes: [NodeRow]
     public var now: Double
+    /// The run's failed nodes, by procedure and error type.
+    public var failures: [FailureGroup]
 
-    public init(run: RunRow, counts: [NodeStatus: Int], svg: String, nodes: [NodeRow], now: Double) {
+    public init(run: RunRow, counts: [NodeStatus: Int], svg: String, nodes: [NodeRow], now: Double, failures: [FailureGroup] = []) {
+        self.failures = failures
         self.run = run
         self.counts = counts
         self.svg = svg
@@ -58,6 +61,7 @@ public struct RunPage: Sendable {
             </dl>
             <div class="run-error" id="run-error"\(run.error == nil ? " hidden" : "")>\(HTML.escape(run.error ?? ""))</div>
             <div class="chips" id="node-counts">\(chips)</div>
+            \(FailuresCard(groups: failures, scope: "this run", withinRun: true).render())
             <div class="run-layout">
             <section class="card graph-card"><div class="card-title">Graph <span class="muted">click a node for its details</span></div>
             <div class="graph" id="graph">\(svg)</div></section>

@@ -10,13 +10,16 @@ public struct RunsPage: Sendable {
     public var counts: [RunStatus: Int]
     /// Seconds since 1970, for the running runs' durations.
     public var now: Double
+    /// The failed nodes of the runs listed, by procedure and error type.
+    public var failures: [FailureGroup]
 
-    public init(query: RunsQuery, runs: [RunRow], total: Int, counts: [RunStatus: Int], now: Double) {
+    public init(query: RunsQuery, runs: [RunRow], total: Int, counts: [RunStatus: Int], now: Double, failures: [FailureGroup] = []) {
         self.query = query
         self.runs = runs
         self.total = total
         self.counts = counts
         self.now = now
+        self.failures = failures
     }
 
     public func render(layout: PageLayout) -> String {
@@ -62,6 +65,7 @@ public struct RunsPage: Sendable {
             </div>
             <div class="pager"><span id="page-info">\(total) run\(total == 1 ? "" : "s") · page \(query.page) of \(pages)</span>\
             <span class="pager-links">\(previous)\(next)</span></div>
+            \(FailuresCard(groups: failures, scope: "the runs on this page", withinRun: false).render())
             """
         return layout.page(title: "Runs", section: .runs, attributes: [("query", query.queryString())], body: body)
     }

@@ -12,6 +12,8 @@ public struct MemoryNodeRow: Sendable, Equatable {
     public internal(set) var input: JSON?
     public internal(set) var output: JSON?
     public internal(set) var error: String?
+    /// The type name of the error a failed attempt threw (with `error`; nil when it had none).
+    public internal(set) var errorType: String?
     public internal(set) var worker: String?
     /// The input as written in the graph, with its references.
     public internal(set) var template: JSON?

@@ -13,6 +13,7 @@ struct MemoryStagedRow {
     var setOutput = false
     var output: JSON?
     var error: String?
+    var errorType: String?
     var worker: String?
     var reset = false
     var setFragment = false
@@ -53,6 +54,7 @@ struct MemoryStagedRow {
         status = change.status
         attempts = change.attempt
         error = change.error?.replacingOccurrences(of: "\u{0}", with: "")  // as `Store.apply`: a NUL is dropped
+        errorType = change.errorType
         if let input = change.input { setInput = true; self.input = input }
         if let output = change.output { setOutput = true; self.output = output }
         if let worker = change.worker { self.worker = worker }

@@ -109,7 +109,8 @@ extension MemoryStore {
             t.nodes[u.runID, default: [:]][u.key] = MemoryNodeRow(
                 runID: u.runID, key: try Self.text(u.key), procedure: try Self.text(u.procedure ?? ""), status: u.status,
                 attempts: u.attempts, input: try Self.json(u.input), output: try Self.json(u.output), error: try Self.text(u.error),
-                worker: try Self.text(u.worker), template: try Self.json(u.template), position: u.position ?? 0, pool: try Self.text(u.pool ?? ""),
+                errorType: try Self.text(u.errorType), worker: try Self.text(u.worker), template: try Self.json(u.template),
+                position: u.position ?? 0, pool: try Self.text(u.pool ?? ""),
                 dueAt: u.dueAt.map(MemoryTimestamp.rounded), scheduler: try Self.json(u.scheduler) ?? .object(JSONObject()),
                 dispatchBatch: u.status == .queued ? batchNumber : nil, queuedAt: u.queuedAt, startedAt: u.startedAt,
                 finishedAt: u.finishedAt, fragment: try Self.json(u.fragment))
@@ -117,7 +118,7 @@ extension MemoryStore {
         for id in rowOrder where !inserted.contains(id) {
             let u = rows[id]!
             try Self.requireUUID(u.runID)
-            _ = try (Self.text(u.key), Self.text(u.error), Self.text(u.worker), Self.json(u.input), Self.json(u.output))
+            _ = try (Self.text(u.key), Self.text(u.error), Self.text(u.errorType), Self.text(u.worker), Self.json(u.input), Self.json(u.output))
             _ = try (Self.json(u.scheduler), Self.json(u.fragment))
             guard var n = before.nodes[u.runID]?[u.key], t.nodes[u.runID]?[u.key] != nil else { continue }
             n.status = u.status
@@ -125,6 +126,7 @@ extension MemoryStore {
             if u.setInput { n.input = try Self.json(u.input) }
             if u.setOutput { n.output = try Self.json(u.output) } else if u.reset { n.output = nil }
             n.error = u.error
+            n.errorType = u.errorType
             n.worker = u.reset ? u.worker : (u.worker ?? n.worker)
             n.dueAt = u.dueAt.map(MemoryTimestamp.rounded)
             if let scheduler = try Self.json(u.scheduler) { n.scheduler = scheduler }
@@ -224,7 +226,7 @@ extension MemoryStore {
     ) throws {
         let arraysFrom = 32
         let nul: (String?) -> Bool = { $0?.utf8.contains(0) ?? false }
-        if updates.count >= arraysFrom && updates.contains(where: { nul($0.key) || nul($0.error) || nul($0.worker) })
+        if updates.count >= arraysFrom && updates.contains(where: { nul($0.key) || nul($0.error) || nul($0.errorType) || nul($0.worker) })
             || events.count >= arraysFrom && events.contains(where: { nul($0.node) || nul($0.kind) })
         {
             throw DatabaseError.statement("parameter contains a NUL byte", sqlState: "22021")

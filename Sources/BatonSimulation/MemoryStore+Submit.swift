@@ -20,7 +20,8 @@ extension MemoryStore {
             let node = graph.nodes[key]!
             rows[key] = MemoryNodeRow(
                 runID: id, key: key, procedure: node.procedure, status: .pending, attempts: 0, input: nil, output: nil, error: nil,
-                worker: nil, template: written?[key]?["input"] ?? .object(JSONObject()), position: position, pool: node.pool, dueAt: nil,
+                errorType: nil, worker: nil, template: written?[key]?["input"] ?? .object(JSONObject()), position: position, pool: node.pool,
+                dueAt: nil,
                 scheduler: .object(JSONObject()), dispatchBatch: nil, queuedAt: nil, startedAt: nil, finishedAt: nil, fragment: nil)
         }
         tables.nodes[id] = rows

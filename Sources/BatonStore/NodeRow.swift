@@ -11,6 +11,8 @@ public struct NodeRow: Sendable, Codable {
     public let input: JSON?
     public let output: JSON?
     public let error: String?
+    /// The type name of the error the failed attempt threw, when it threw one (`AttemptResult.errorType`).
+    public let errorType: String?
     public let worker: String?
     public let queuedAt: String?
     public let startedAt: String?
@@ -24,6 +26,7 @@ public struct NodeRow: Sendable, Codable {
     enum CodingKeys: String, CodingKey {
         case key, procedure, status, attempts, input, output, error, worker, seconds
         case queuedAt = "queued_at", startedAt = "started_at", finishedAt = "finished_at", lostWorkers = "lost_workers"
+        case errorType = "error_type"
     }
 
     /// The query of the nodes of run `$1` (`baton.nodes n`), and only those that match `condition`
@@ -33,7 +36,7 @@ public struct NodeRow: Sendable, Codable {
         with lost as (
             select e.node_key, jsonb_agg(e.detail->'worker' order by e.id)::text as workers from baton.events e
             where e.run_id = $1::uuid and e.kind in ('redelivered', 'lease_expired') and e.node_key is not null group by e.node_key)
-        select n.key, n.procedure, n.status, n.attempts, n.input::text as input, n.output::text as output, n.error, n.worker,
+        select n.key, n.procedure, n.status, n.attempts, n.input::text as input, n.output::text as output, n.error, n.error_type, n.worker,
                n.queued_at::text as queued_at, n.started_at::text as started_at, n.finished_at::text as finished_at,
                extract(epoch from n.finished_at - n.started_at)::float8 as seconds, lost.workers as lost_workers
         from baton.nodes n left join lost on lost.node_key = n.key
@@ -58,6 +61,7 @@ public struct NodeRow: Sendable, Codable {
         input = r[row: i, column: "input"].flatMap { try? JSONParser.parse($0, maxDepth: 1024) }
         output = r[row: i, column: "output"].flatMap { try? JSONParser.parse($0, maxDepth: 1024) }
         error = r[row: i, column: "error"]
+        errorType = r[row: i, column: "error_type"]
         worker = r[row: i, column: "worker"]
         queuedAt = r[row: i, column: "queued_at"]
         startedAt = r[row: i, column: "started_at"]

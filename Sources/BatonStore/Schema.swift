@@ -207,5 +207,13 @@ enum Schema {
                 "alter table baton.nodes set (fillfactor = 70)"
             ]
         ),
+        (
+            10,
+            [
+                // The type name of the error a failed node's procedure threw (`AttemptResult.errorType`), beside
+                // its message: failures group by procedure and error type in SQL and on the dashboard.
+                "alter table baton.nodes add column if not exists error_type text"
+            ]
+        ),
     ]
 }

@@ -137,17 +137,18 @@ extension Store {
                 "children_added",
                 """
                 insert into baton.nodes as n (
-                    run_id, key, procedure, status, attempts, input, output, error, worker, template, position, pool,
+                    run_id, key, procedure, status, attempts, input, output, error, error_type, worker, template, position, pool,
                     due_at, scheduler, dispatch_batch, queued_at, started_at, finished_at, fragment)
-                select u.run_id, u.key, u.procedure, u.status, u.attempts, u.input, u.output, u.error, u.worker, u.template, u.position,
-                    u.pool, u.due_at, coalesce(u.scheduler, '{}'::jsonb), \(insertStamp), u.queued_at, u.started_at, u.finished_at, u.fragment
+                select u.run_id, u.key, u.procedure, u.status, u.attempts, u.input, u.output, u.error, u.error_type, u.worker, u.template,
+                    u.position, u.pool, u.due_at, coalesce(u.scheduler, '{}'::jsonb), \(insertStamp), u.queued_at, u.started_at,
+                    u.finished_at, u.fragment
                 from jsonb_to_recordset(\(insertsParameter)::jsonb) as u(
-                    run_id uuid, key text, procedure text, status text, attempts int, input jsonb, output jsonb, error text, worker text,
-                    template jsonb, position int, pool text, due_at timestamptz, scheduler jsonb,
+                    run_id uuid, key text, procedure text, status text, attempts int, input jsonb, output jsonb, error text,
+                    error_type text, worker text, template jsonb, position int, pool text, due_at timestamptz, scheduler jsonb,
                     queued_at timestamptz, started_at timestamptz, finished_at timestamptz, fragment jsonb)
                 on conflict (run_id, key) do update set
                     procedure = excluded.procedure, status = excluded.status, attempts = excluded.attempts, input = excluded.input,
-                    output = excluded.output, error = excluded.error, worker = excluded.worker, template = excluded.template,
+                    output = excluded.output, error = excluded.error, error_type = excluded.error_type, worker = excluded.worker, template = excluded.template,
                     position = excluded.position, pool = excluded.pool, due_at = excluded.due_at, scheduler = excluded.scheduler,
                     dispatch_batch = excluded.dispatch_batch, queued_at = excluded.queued_at, started_at = excluded.started_at,
                     finished_at = excluded.finished_at, fragment = excluded.fragment
@@ -161,7 +162,8 @@ extension Store {
                     .init(name: "run_id", type: "uuid"), .init(name: "key", type: "text"), .init(name: "status", type: "text"),
                     .init(name: "attempts", type: "int"), .init(name: "set_input", type: "bool"), .init(name: "input", type: "jsonb"),
                     .init(name: "set_output", type: "bool"), .init(name: "output", type: "jsonb"), .init(name: "error", type: "text"),
-                    .init(name: "worker", type: "text"), .init(name: "reset", type: "bool"), .init(name: "set_fragment", type: "bool"),
+                    .init(name: "error_type", type: "text"), .init(name: "worker", type: "text"), .init(name: "reset", type: "bool"),
+                    .init(name: "set_fragment", type: "bool"),
                     .init(name: "fragment", type: "jsonb"), .init(name: "queued_at", type: "timestamptz"),
                     .init(name: "started_at", type: "timestamptz"), .init(name: "finished_at", type: "timestamptz"),
                     .init(name: "due_at", type: "timestamptz"), .init(name: "scheduler", type: "jsonb"),
@@ -175,6 +177,7 @@ extension Store {
                     input = case when u.set_input then u.input else n.input end,
                     output = case when u.set_output then u.output when u.reset then null else n.output end,
                     error = u.error,
+                    error_type = u.error_type,
                     worker = case when u.reset then u.worker else coalesce(u.worker, n.worker) end,
                     due_at = u.due_at,
                     scheduler = coalesce(u.scheduler, n.scheduler),
@@ -269,6 +272,7 @@ extension Store {
         row["attempts"] = .int(Int64(change.attempt))
         // A text column cannot hold NUL (a worker's message may): it is dropped rather than failing the run.
         row["error"] = change.error.map { .string($0.replacingOccurrences(of: "\u{0}", with: "")) } ?? .null
+        row["error_type"] = change.errorType.map(JSON.string) ?? .null
         if let input = change.input { row["set_input"] = true; row["input"] = input }
         if let output = change.output { row["set_output"] = true; row["output"] = output }
         if let worker = change.worker { row["worker"] = .string(worker) }

@@ -27,6 +27,32 @@ extension Store {
         return counts
     }
 
+    /// The failed nodes of runs `ids`, grouped by procedure and error type, the largest groups
+    /// first, at most `limit` groups.
+    public func failureGroups(ofRuns ids: [String], limit: Int = 20) throws -> [FailureGroup] {
+        guard !ids.isEmpty else { return [] }
+        let r = try connection.query(
+            """
+            with failed as (
+                select n.run_id, n.key, n.procedure, n.error_type, n.error, n.finished_at from baton.nodes n
+                where n.run_id = any($1::uuid[]) and n.status = 'failed'),
+            latest as (
+                select distinct on (procedure, error_type) procedure, error_type, run_id, key, error, finished_at from failed
+                order by procedure, error_type, finished_at desc nulls last, run_id, key)
+            select f.procedure, f.error_type, count(*) as nodes, count(distinct f.run_id) as runs, l.run_id::text as latest_run,
+                   l.key as latest_node, l.error as latest_error, l.finished_at::text as latest_at
+            from failed f join latest l on l.procedure = f.procedure and l.error_type is not distinct from f.error_type
+            group by f.procedure, f.error_type, l.run_id, l.key, l.error, l.finished_at
+            order by nodes desc, f.procedure, f.error_type nulls last limit $2::int
+            """, [PGArray.literal(ids), String(limit)])
+        return (0..<r.rowCount).map { i in
+            FailureGroup(
+                procedure: r[row: i, column: "procedure"]!, errorType: r[row: i, column: "error_type"], nodes: r.int(i, "nodes") ?? 0,
+                runs: r.int(i, "runs") ?? 0, latestError: r[row: i, column: "latest_error"], latestRunID: r[row: i, column: "latest_run"]!,
+                latestNode: r[row: i, column: "latest_node"]!, latestAt: r[row: i, column: "latest_at"])
+        }
+    }
+
     /// One node of a run, or nil if the run has no node `key`.
     public func node(ofRun id: String, key: String) throws -> NodeRow? {
         let r = try connection.query(NodeRow.select(andWhere: "n.key = $2"), [id, key])

@@ -138,6 +138,91 @@ extension Integration {
             #expect(try browser.evaluate("document.getElementById('offline') === null || document.getElementById('offline').hidden") == true)
         }
 
+        /// Errors a procedure throws keep their type (`nodes.error_type`): failed nodes group by procedure
+        /// and error type in SQL, in `baton show --json`, and in the failures card of both pages.
+        @Test func failuresGroupByProcedureAndErrorType() throws {
+            _ = try Chromium.executable()
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.startCoordinator()
+            try cluster.start(["--concurrency", "4"], name: "test-worker", executable: TestWorkerRestarter.executablePath)
+            let store = try TestCluster.store()
+            defer { store.close() }
+            try TestCluster.waitUntil(30, "a worker serving test.throw") {
+                try store.liveWorkers().contains { $0.procedures.contains("test.throw") }
+            }
+            let name = "failures-\(UUID().uuidString.prefix(8).lowercased())"
+            func thrower(_ error: String, _ sku: String) -> JSON {
+                ["procedure": "test.throw", "input": ["error": .string(error), "sku": .string(sku)], "on_failure": "ignore"]
+            }
+            let first = try TestCluster.submit([
+                "name": .string(name),
+                "nodes": [
+                    "a": thrower("out-of-stock", "A-1"), "b": thrower("out-of-stock", "B-2"), "c": thrower("lookup", "C-3"),
+                    "d": ["procedure": "baton.fail", "input": ["message": "declined", "permanent": true], "on_failure": "ignore"],
+                ],
+            ])
+            let second = try TestCluster.submit([
+                "name": .string(name), "nodes": ["e": ["procedure": "test.throw", "input": ["error": "out-of-stock", "sku": "E-5"]]],
+            ])
+            #expect(try TestCluster.waitForRun(first, store: store) == "succeeded")
+            #expect(try TestCluster.waitForRun(second, store: store) == "failed")
+
+            let nodes = try TestCluster.nodes(store, first)
+            #expect(nodes["a"]?.errorType == "InventoryError" && nodes["b"]?.errorType == "InventoryError")
+            #expect(nodes["a"]?.error == "test.throw threw InventoryError: InventoryError.outOfStock(sku: \"A-1\")", "\(nodes["a"]?.error ?? "-")")
+            #expect(nodes["c"]?.errorType == "LookupError" && nodes["c"]?.error == "test.throw threw LookupError: no item 'C-3'")
+            #expect(nodes["d"]?.status == "failed" && nodes["d"]?.errorType == nil, "a ProcedureFailure has no type to group by")
+            let groups = try store.failureGroups(ofRuns: [first, second])
+            #expect(
+                groups.map { "\($0.procedure) \($0.errorType ?? "-") \($0.nodes) \($0.runs)" } == [
+                    "test.throw InventoryError 3 2", "baton.fail - 1 1", "test.throw LookupError 1 1",
+                ], "\(groups)")
+            #expect(["a", "b", "e"].contains(groups.first?.latestNode ?? ""))
+
+            // The same grouping in plain SQL, on the column.
+            let sql = try TestCluster.sql()
+            defer { sql.close() }
+            let counted = try sql.query(
+                """
+                select procedure, coalesce(error_type, '-') as type, count(*) as n from baton.nodes
+                where run_id in ($1::uuid, $2::uuid) and status = 'failed' group by 1, 2 order by 3 desc, 1, 2
+                """, [first, second])
+            #expect(
+                (0..<counted.rowCount).map { "\(counted[row: $0, column: "type"]!) \(counted.int($0, "n")!)" } == [
+                    "InventoryError 3", "- 1", "LookupError 1",
+                ])
+
+            let show = try TestCluster.cli(["show", first, "--json"])
+            #expect(show.status == 0, "\(show.stderr)")
+            let shown = try JSONParser.parse(show.stdout)["nodes"]?.arrayValue ?? []
+            #expect(shown.first { $0["key"] == "c" }?["error_type"] == "LookupError", "\(show.stdout.prefix(2000))")
+
+            // The runs page groups the failures of the runs it lists; the run page those of the run,
+            // and a group's node opens in the panel with its error type.
+            let port = try Self.startDashboard(cluster)
+            let base = "http://127.0.0.1:\(port)"
+            let runs = try Chromium.dumpDOM(base + "/?name=" + name)
+            #expect(runs.contains("id=\"failures\"") && runs.contains("Failures in the runs on this page"), "\(runs.suffix(3000))")
+            #expect(
+                runs.contains(
+                    #"data-procedure="test.throw" data-error-type="InventoryError"><td class="mono">test.throw</td><td><span class="mono">InventoryError</span></td><td>3</td><td>2</td>"#
+                ),
+                "\(runs.suffix(3000))")
+            let browser = try ChromiumSession(url: base + "/runs/\(first)")
+            defer { browser.close() }
+            let card = try browser.waitFor(15, "the failures card", "document.getElementById('failures-body')?.textContent ?? ''") {
+                ($0.stringValue ?? "").contains("LookupError")
+            }
+            #expect(card.stringValue?.contains("baton.fail") == true)
+            _ = try browser.evaluate("document.querySelector('#failures-body a[data-node=\"c\"]').click(), true")
+            let panel = try browser.waitFor(15, "node c's panel", "document.getElementById('panel-body').textContent") {
+                ($0.stringValue ?? "").contains("Error · LookupError")
+            }
+            #expect(panel.stringValue?.contains("no item 'C-3'") == true)
+            #expect(try browser.evaluate("location.hash") == "#node=c")
+        }
+
         @Test func theStorePoolReconnectsAfterItsConnectionsAreKilled() async throws {
             _ = TestCluster()
             let pool = StorePool(url: TestCluster.databaseURL, size: 2)

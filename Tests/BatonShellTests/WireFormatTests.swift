@@ -37,6 +37,12 @@ struct WireFormatTests {
         #expect(String(decoding: thrownBody, as: UTF8.self).contains(#""error_type":"QuotaError""#))
         guard case let .result(t) = try ReportMessage(decoding: thrownBody).event else { return }
         #expect(t.errorType == "QuotaError")
+        // A worker's error type is a name to group by: no NUL (a text column refuses it), at most 200 characters.
+        for (sent, read) in [("Bad\u{0}Type", "BadType"), (String(repeating: "T", count: 500), String(repeating: "T", count: 200)), ("\u{0}", nil)] {
+            thrown.errorType = sent
+            guard case let .result(r) = try ReportMessage(decoding: ReportMessage.result(runID: "r", thrown).encoded()).event else { return }
+            #expect(r.errorType == read)
+        }
 
         guard
             case let .started(key, attempt, worker, when) = try ReportMessage(

@@ -28,6 +28,8 @@ struct ContractBackend {
     let request: (RunRequest.Kind, String) throws -> Int
     /// A run's events as `node kind at detail` lines (the time of `submitted`, which PostgreSQL stamps, left out).
     let events: (String) throws -> [String]
+    /// A run's nodes as `key status error error_type` lines, in key order.
+    let nodeErrors: (String) throws -> [String]
     /// Another session with the same database.
     let connect: () throws -> any CoordinatorStore
     /// The database, for the memory side.
@@ -42,7 +44,9 @@ struct ContractBackend {
         return ContractBackend(
             name: "postgres", store: store, submit: { try store.submit($0).id },
             request: { try store.request($0, runID: $1) },
-            events: { id in try store.events(ofRun: id).map { line($0.node, $0.kind, $0.at, $0.detail) } }, connect: { try Store(url: databaseURL) },
+            events: { id in try store.events(ofRun: id).map { line($0.node, $0.kind, $0.at, $0.detail) } },
+            nodeErrors: { id in try store.nodes(ofRun: id).sorted { $0.key < $1.key }.map { errorLine($0.key, $0.status, $0.error, $0.errorType) } },
+            connect: { try Store(url: databaseURL) },
             finish: { ids in
                 if let sql = try? PGConnection(url: databaseURL) {
                     for id in ids { _ = try? sql.execute("delete from baton.runs where id = $1::uuid", [id]) }
@@ -60,8 +64,16 @@ struct ContractBackend {
             name: "memory", store: store, submit: { database.submit($0) },
             request: { try database.request($0, runID: $1) },
             events: { id in database.events(ofRun: id).map { line($0.node, $0.kind, MemoryTimestamp.text($0.at), $0.detail) } },
+            nodeErrors: { id in
+                database.nodes(ofRun: id).sorted { $0.key < $1.key }.map { errorLine($0.key, $0.status.rawValue, $0.error, $0.errorType) }
+            },
             connect: { try database.connect() }, memory: database,
             finish: { _ in store.close() })
+    }
+
+    /// One node's error columns as compared.
+    static func errorLine(_ key: String, _ status: String, _ error: String?, _ type: String?) -> String {
+        "\(key) \(status) \(error ?? "-") \(type ?? "-")"
     }
 
     /// One event as compared.

@@ -92,6 +92,39 @@ struct StoreContractTests {
         #expect(snapshots.last?.nodes["m/1"]?.attempt ?? 0 > 1)
     }
 
+    /// A failure's error type is stored beside its error (in the row and the event) and cleared with
+    /// it when the node is queued again, the same on both.
+    @Test func anErrorTypeIsStoredAndClearedTheSame() throws {
+        let graph = try Self.graph(#"{"nodes": {"a": {"procedure": "p"}, "b": {"procedure": "p"}}}"#)
+        var results: [[String]] = []
+        for backend in [try ContractBackend.postgres(), try ContractBackend.memory()] {
+            let id = try backend.submit(graph)
+            defer { backend.finish([id]) }
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            func apply(_ commands: [SchedulerCommand]) throws {
+                _ = try backend.store.apply([(id, commands)], heartbeats: [], handledRequests: [], confirmedBatch: nil, holds: [], now: now)
+            }
+            var failed = NodeChange(key: "a", status: .failed, attempt: 1, error: "p threw Boom: x", worker: "w1")
+            failed.errorType = "Boom"
+            var waiting = NodeChange(key: "b", status: .waiting, attempt: 1, error: "p threw Flaky: y", event: "retrying", dueAt: now)
+            waiting.errorType = "Flaky"
+            try apply([
+                .runStatus(.running, error: nil), .node(NodeChange(key: "a", status: .queued, attempt: 1, input: [:])),
+                .node(NodeChange(key: "b", status: .queued, attempt: 1, input: [:])),
+            ])
+            try apply([.node(failed), .node(waiting)])
+            let stored = try backend.nodeErrors(id)
+            try apply([.node(NodeChange(key: "b", status: .queued, attempt: 2, input: [:]))])
+            results.append(stored + (try backend.nodeErrors(id)) + (try backend.events(id)).filter { $0.contains("error_type") })
+        }
+        #expect(results[0] == results[1])
+        #expect(
+            Array(results[1].prefix(4)) == [
+                "a failed p threw Boom: x Boom", "b waiting p threw Flaky: y Flaky", "a failed p threw Boom: x Boom", "b queued - -",
+            ])
+        #expect(results[1].count == 6, "the failed and retrying events carry error_type: \(results[1])")
+    }
+
     /// `failRun` ends an unfinished run with its error and releases its holds; a finished run stays as it was.
     @Test func failRunEndsTheRunAndReleasesItsHolds() throws {
         let graph = try Self.graph(#"{"nodes": {"a": {"procedure": "p", "mutex": ["db"]}}}"#)

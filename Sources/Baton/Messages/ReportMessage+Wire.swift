@@ -52,9 +52,13 @@ extension ReportMessage: WireMessage, Codable {
     }
 
     static func checked(_ m: ReportMessage) throws -> ReportMessage {
+        var m = m
+        if let type = m.errorType {  // a name to group by: no NUL (a text column refuses it), at most 200 characters
+            let clean = String(type.replacingOccurrences(of: "\u{0}", with: "").prefix(200))
+            m.errorType = clean.isEmpty ? nil : clean
+        }
         guard m.kind == .progress, let fraction = m.fraction else { return m }
         guard fraction.isFinite else { throw MessageError("report: progress fraction is not a finite number") }
-        var m = m
         m.fraction = min(max(fraction, 0), 1)
         return m
     }
