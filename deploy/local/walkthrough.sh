@@ -46,12 +46,23 @@ for source in sys.argv[2:]:
         print(f"walkthrough: wrote {path} from {os.path.basename(source)}", file=sys.stderr)
 PY
 
-say "building acme-worker (a package of its own; first build takes a few minutes)"
-(cd "$WORK/acme-worker" && swift build 2>&1 | tail -n 3)
-ACME="$WORK/acme-worker/.build/debug/acme-worker"
-# Its tests: the README's and docs/procedures.md's, on the test kit, no services.
-say "running acme-worker's tests (swift test)"
-(cd "$WORK/acme-worker" && swift test 2>&1 | tail -n 5) || { say "acme-worker's tests failed"; exit 1; }
+say "building acme-worker for production (swift build -c release; a package of its own: the first build takes a few minutes)"
+(cd "$WORK/acme-worker" && swift build -c release 2>&1 | tee "$WORK/acme-build.log" | tail -n 3)
+# A user's release build of Baton's sources, and of the README's code, has no warnings (test.sh checks the debug build;
+# `#if DEBUG` code differs between the two).
+if grep -E "^$WORK/(baton|acme-worker)/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:" "$WORK/acme-build.log" | sort -u | grep .; then
+    say "acme-worker's release build warns (above): fix the code, in Baton or in the README"
+    exit 1
+fi
+ACME="$WORK/acme-worker/.build/release/acme-worker"
+# Its tests: the README's and docs/procedures.md's, on the test kit, no services; in release, on the build above
+# (they need no @testable import).
+say "running acme-worker's tests (swift test -c release --disable-testable-imports: on the same build)"
+(cd "$WORK/acme-worker" && swift test -c release --disable-testable-imports 2>&1 | tee "$WORK/acme-test.log" | tail -n 5) || { say "acme-worker's tests failed"; exit 1; }
+if grep -E "^$WORK/(baton|acme-worker)/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:" "$WORK/acme-test.log" | sort -u | grep .; then
+    say "acme-worker's tests build with warnings (above): fix the code, in Baton or in the README"
+    exit 1
+fi
 # docs/procedures.md's graph, checked and run in process by the worker binary.
 "$ACME" validate "$WORK/stores.json" >&2
 "$ACME" run --local "$WORK/stores.json" | grep -q 'Hello, Mandal!' || { say "acme-worker run --local stores.json did not greet Mandal"; exit 1; }
