@@ -37,6 +37,15 @@ struct StoreContractTests {
 
     static func echo(_ task: TaskDispatch) -> NodeResult.Outcome { .succeeded(["key": .string(task.key), "input": task.input]) }
 
+    /// Runs `body` on PostgreSQL, then on the twin, each with a run of `graph` submitted there (deleted after).
+    static func onBoth(_ graph: Graph, _ body: (ContractBackend, String) throws -> Void) throws {
+        for backend in [try ContractBackend.postgres(), try ContractBackend.memory()] {
+            let id = try backend.submit(graph)
+            defer { backend.finish([id]) }
+            try body(backend, id)
+        }
+    }
+
     @Test func aChainRunsTheSame() throws {
         let snapshots = try expectSameRun(
             #"{"nodes": {"a": {"procedure": "p", "input": {"n": 1}}, "b": {"procedure": "p", "input": {"$from": "a"}}, "c": {"procedure": "p", "after": ["b"]}}}"#,
@@ -97,9 +106,7 @@ struct StoreContractTests {
     @Test func anErrorTypeIsStoredAndClearedTheSame() throws {
         let graph = try Self.graph(#"{"nodes": {"a": {"procedure": "p"}, "b": {"procedure": "p"}}}"#)
         var results: [[String]] = []
-        for backend in [try ContractBackend.postgres(), try ContractBackend.memory()] {
-            let id = try backend.submit(graph)
-            defer { backend.finish([id]) }
+        try Self.onBoth(graph) { backend, id in
             let now = Date(timeIntervalSince1970: 1_800_000_000)
             func apply(_ commands: [SchedulerCommand]) throws {
                 _ = try backend.store.apply([(id, commands)], heartbeats: [], handledRequests: [], confirmedBatch: nil, holds: [], now: now)
@@ -129,9 +136,7 @@ struct StoreContractTests {
     @Test func failRunEndsTheRunAndReleasesItsHolds() throws {
         let graph = try Self.graph(#"{"nodes": {"a": {"procedure": "p", "mutex": ["db"]}}}"#)
         var results: [String] = []
-        for backend in [try ContractBackend.postgres(), try ContractBackend.memory()] {
-            let id = try backend.submit(graph)
-            defer { backend.finish([id]) }
+        try Self.onBoth(graph) { backend, id in
             let store = backend.store
             let hold = AdmissionTable.Entry(
                 seq: 9_000_000 + Int64(results.count), runID: id, key: "a", claims: [AdmissionClaim(name: "db", limit: 1)], cache: nil,
@@ -156,9 +161,7 @@ struct StoreContractTests {
     @Test func aRejectedBatchFailsTheSameAndWritesNothing() throws {
         let graph = try Self.graph(#"{"nodes": {"a": {"procedure": "p"}}}"#)
         var outcomes: [String] = []
-        for backend in [try ContractBackend.postgres(), try ContractBackend.memory()] {
-            let id = try backend.submit(graph)
-            defer { backend.finish([id]) }
+        try Self.onBoth(graph) { backend, id in
             let store = backend.store
             let before = RunSnapshot(try #require(try store.loadRun(id)), numbered: false)
             let ghost = "0f0f0f0f-0000-4000-8000-00000000dead"
@@ -184,9 +187,7 @@ struct StoreContractTests {
     @Test func requestsAreOpenUntilHandled() throws {
         let graph = try Self.graph(#"{"nodes": {"a": {"procedure": "p"}}}"#)
         var seen: [[String]] = []
-        for backend in [try ContractBackend.postgres(), try ContractBackend.memory()] {
-            let id = try backend.submit(graph)
-            defer { backend.finish([id]) }
+        try Self.onBoth(graph) { backend, id in
             let first = try backend.request(.cancel, id)
             let second = try backend.request(.retry, id)
             let open = try backend.store.openRequests().filter { $0.runID == id }
@@ -206,9 +207,7 @@ struct StoreContractTests {
         let lookup = CacheLookup(procedure: procedure, input: #"{"n":1}"#, ttl: 60)
         let at = Date(timeIntervalSince1970: 1_800_000_000)
         var seen: [[String]] = []
-        for backend in [try ContractBackend.postgres(), try ContractBackend.memory()] {
-            let id = try backend.submit(graph)
-            defer { backend.finish([id]) }
+        try Self.onBoth(graph) { backend, id in
             let store = backend.store
             for (offset, output) in [(0.0, JSON.int(1)), (10, .int(2))] {
                 _ = try store.apply(
@@ -310,9 +309,7 @@ struct StoreContractTests {
     @Test func holdsAreStoredAsTheBatchesSay() throws {
         let graph = try Self.graph(#"{"nodes": {"a": {"procedure": "p"}, "b": {"procedure": "p"}}}"#)
         var seen: [[String]] = []
-        for backend in [try ContractBackend.postgres(), try ContractBackend.memory()] {
-            let id = try backend.submit(graph)
-            defer { backend.finish([id]) }
+        try Self.onBoth(graph) { backend, id in
             let store = backend.store
             let base = Int64(8_000_000 + 10 * seen.count)
             func entry(_ seq: Int64, _ key: String, granted: Bool) -> AdmissionTable.Entry {
@@ -353,9 +350,7 @@ struct StoreContractTests {
         let graph = try GraphDecoder().decode(
             JSON(["nodes": .object(JSONObject((0..<count).map { ("n\($0)", ["procedure": "p"] as JSON) }))]))
         var seen: [String] = []
-        for backend in [try ContractBackend.postgres(), try ContractBackend.memory()] {
-            let id = try backend.submit(graph)
-            defer { backend.finish([id]) }
+        try Self.onBoth(graph) { backend, id throws in
             let commands = (0..<count).map { i in
                 SchedulerCommand.node(NodeChange(key: "n\(i)", status: .failed, attempt: 1, error: i == 1 ? "nul \u{0} inside" : "e"))
             }
