@@ -23,6 +23,8 @@ extension SQLState {
         case "40", "53": return .retry
         case "55": return self == .lockNotAvailable ? .retry : .fatal
         case "22", "23", "54": return .rejectData
+        // Baton's fencing: nothing was written, and what this session believes it owns is stale: connect and load again.
+        case "BT": return .reconnect
         default: return .fatal
         }
     }

@@ -28,4 +28,6 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let invalidTextRepresentation = SQLState("22P02")
     public static let uniqueViolation = SQLState("23505")
     public static let programLimitExceeded = SQLState("54000")
+    /// Baton's own (`baton.require_epochs`): the coordinator no longer holds a partition it wrote for.
+    public static let partitionLost = SQLState("BT001")
 }

@@ -5,6 +5,8 @@ extension MemoryStore {
         case connect
         case requireSchema, tryLeadership, listenForWork, notifications, liveWorkers, loadHolds, activeRunIDs, openRequests
         case loadRun, apply, cacheLookup, failRun
+        /// Reading, taking, renewing or releasing partition leases.
+        case partitions
         /// Whichever call comes next.
         case any
     }

@@ -16,6 +16,7 @@ public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable 
     private var ending = ""
     /// Notifications not read yet.
     var inbox: [StoreNotification] = []
+    public var fence: PartitionFence?
 
     init(store: MemoryStore, id: Int) {
         self.store = store
@@ -85,7 +86,8 @@ public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable 
         confirmedBatch: Int64?, holds: [HoldChange], now: Date
     ) throws -> Int64? {
         try call(.apply, writes: true) {
-            try store.apply(
+            try store.checkFence(fence, runIDs: batch.filter { !$0.commands.isEmpty }.map(\.runID) + holds.compactMap(\.runID))
+            return try store.apply(
                 batch, heartbeats: heartbeats, handledRequests: handledRequests, confirmedBatch: confirmedBatch, holds: holds, now: now)
         }
     }
@@ -94,5 +96,26 @@ public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable 
         try call(.cacheLookup) { try store.cacheLookup(lookup, now: now) }
     }
 
-    public func failRun(_ id: String, error: String) throws { try call(.failRun, writes: true) { try store.failRun(id, error: error) } }
+    public func failRun(_ id: String, error: String) throws {
+        try call(.failRun, writes: true) {
+            try store.checkFence(fence, runIDs: [id])
+            try store.failRun(id, error: error)
+        }
+    }
+
+    public func partitionCount() throws -> Int { try call(.partitions) { store.tables.partitions.count } }
+
+    public func partitionLeases() throws -> [PartitionLease] { try call(.partitions) { store.partitionLeases() } }
+
+    public func acquirePartitions(_ parts: [Int], coordinator: String, leaseSeconds: Double) throws -> [Int: Int64] {
+        try call(.partitions, writes: true) { store.acquirePartitions(parts, coordinator: coordinator, leaseSeconds: leaseSeconds) }
+    }
+
+    public func renewPartitions(_ held: [Int: Int64], coordinator: String, leaseSeconds: Double) throws -> Set<Int> {
+        try call(.partitions, writes: true) { store.renewPartitions(held, coordinator: coordinator, leaseSeconds: leaseSeconds) }
+    }
+
+    public func releasePartitions(_ held: [Int: Int64], coordinator: String) throws {
+        try call(.partitions, writes: true) { store.releasePartitions(held, coordinator: coordinator) }
+    }
 }

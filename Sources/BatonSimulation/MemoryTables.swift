@@ -16,4 +16,6 @@ struct MemoryTables {
     var workers: [String: MemoryWorkerRow] = [:]
     /// `baton.publications.confirmed_through`.
     var confirmedThrough: Int64 = 0
+    /// `baton.partitions`, by partition (`RunPartition.standard` of them unless the simulator says).
+    var partitions: [MemoryPartitionRow] = (0..<RunPartition.standard).map { MemoryPartitionRow(partition: $0) }
 }

@@ -34,6 +34,20 @@ public protocol CoordinatorStore: AnyObject {
     func failRun(_ id: String, error: String) throws
     /// Closes the connection (giving up leadership).
     func close()
+
+    /// When set, `apply` and `failRun` write only for runs of partitions held under these epochs
+    /// (SQLSTATE BT001 otherwise, classed `reconnect`: nothing was written).
+    var fence: PartitionFence? { get set }
+    /// How many partitions the schema has.
+    func partitionCount() throws -> Int
+    /// Every partition's lease, on the database's clock.
+    func partitionLeases() throws -> [PartitionLease]
+    /// Takes the free ones of `parts` under new epochs; returns partition -> epoch of those taken.
+    func acquirePartitions(_ parts: [Int], coordinator: String, leaseSeconds: Double) throws -> [Int: Int64]
+    /// Extends the leases still held under these epochs; returns their partitions.
+    func renewPartitions(_ held: [Int: Int64], coordinator: String, leaseSeconds: Double) throws -> Set<Int>
+    /// Gives up the partitions held under these epochs.
+    func releasePartitions(_ held: [Int: Int64], coordinator: String) throws
 }
 
 extension Store: CoordinatorStore {}

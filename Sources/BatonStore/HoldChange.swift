@@ -7,3 +7,10 @@ public enum HoldChange: Sendable, Equatable {
     case grant(seq: Int64)
     case delete(seq: Int64)
 }
+
+extension HoldChange {
+    /// The run an inserted hold belongs to (grants and deletes name only the hold).
+    public var runID: String? {
+        if case let .insert(entry) = self { entry.runID } else { nil }
+    }
+}

@@ -215,5 +215,65 @@ enum Schema {
                 "alter table baton.nodes add column if not exists error_type text"
             ]
         ),
+        (
+            11,
+            [
+                // Runs belong to partitions (`RunPartition`): the first 32 bits of the id modulo the count, which
+                // `baton migrate --partitions N` fixes when this migration runs (64 by default) as the number of rows.
+                """
+                create or replace function baton.partition_of(run uuid, partitions int) returns int
+                language sql immutable strict parallel safe
+                as $$ select (('x' || substr(replace(run::text, '-', ''), 1, 8))::bit(32)::bigint % partitions)::int $$
+                """,
+                // Each partition is owned by at most one live coordinator, through a lease on the database's clock;
+                // the epoch grows at every change of owner, and every commit for the partition checks it (fencing).
+                """
+                create table if not exists baton.partitions (
+                    partition int primary key,
+                    owner text,
+                    epoch bigint not null default 0,
+                    lease_until timestamptz,
+                    changed_at timestamptz
+                )
+                """,
+                """
+                insert into baton.partitions (partition)
+                select generate_series(0, coalesce(nullif(current_setting('baton.partitions', true), '')::int, 64) - 1)
+                on conflict do nothing
+                """,
+                // Live coordinators, each renewing its row: how many share the partitions.
+                """
+                create table if not exists baton.coordinators (
+                    id text primary key,
+                    host text not null,
+                    pid int not null,
+                    started_at timestamptz not null default now(),
+                    last_seen_at timestamptz not null default now(),
+                    lease_seconds float8 not null,
+                    runs int not null default 0,
+                    nodes_per_second float8 not null default 0
+                )
+                """,
+                // Raised by a commit whose coordinator no longer holds a partition's epoch (SQLSTATE BT001).
+                """
+                create or replace function baton.require_epochs(coordinator text, parts int[], epochs bigint[]) returns int
+                language plpgsql
+                as $$
+                declare held int;
+                begin
+                    select count(*) into held from (
+                        select 1 from baton.partitions p join unnest(parts, epochs) as e(partition, epoch)
+                            on p.partition = e.partition and p.epoch = e.epoch
+                        where p.owner = coordinator
+                        for share of p) as h;
+                    if held <> cardinality(parts) then
+                        raise exception 'baton: coordinator % no longer holds all of partitions %', coordinator, parts
+                            using errcode = 'BT001';
+                    end if;
+                    return held;
+                end $$
+                """,
+            ]
+        ),
     ]
 }

@@ -7,6 +7,9 @@ import Foundation
 /// thread at a time.
 public final class Store: @unchecked Sendable {
     let connection: PGConnection
+    /// When set, every `apply` and `failRun` checks in its own statement that this coordinator still
+    /// holds the partitions of the runs it writes for, under these epochs (see `PartitionFence`).
+    public var fence: PartitionFence?
     /// Channel on which a NOTIFY announces each new run (payload: the run id).
     public static let runsChannel = "baton_runs"
 
@@ -21,10 +24,15 @@ public final class Store: @unchecked Sendable {
     /// Creates or upgrades the schema; safe to run again and from several processes at once.
     /// Returns the versions it applied.
     @discardableResult
-    public func migrate() throws -> [Int] {
-        try connection.transaction { c in
+    public func migrate(partitions: Int? = nil) throws -> [Int] {
+        if let partitions, !(1...RunPartition.maximum).contains(partitions) {
+            throw StoreError("--partitions must be from 1 to \(RunPartition.maximum), got \(partitions)")
+        }
+        return try connection.transaction { c in
             // Serialises concurrent migrations; released at commit.
             try c.execute("select pg_advisory_xact_lock(727274)")
+            // Read by migration 11, which creates the partitions (for this transaction only).
+            try c.execute("select set_config('baton.partitions', $1, true)", [partitions.map(String.init) ?? ""])
             try c.execute("create schema if not exists baton")
             try c.execute(
                 """
@@ -37,6 +45,11 @@ public final class Store: @unchecked Sendable {
                 for statement in migration.statements { try c.execute(statement) }
                 try c.execute("insert into baton.schema_migrations (version) values ($1::int)", [String(migration.version)])
                 applied.append(migration.version)
+            }
+            let count = try c.query("select count(*) as n from baton.partitions").int(0, "n") ?? 0
+            if let partitions, partitions != count {
+                throw StoreError(
+                    "the schema has \(count) partitions, fixed when it was created; --partitions \(partitions) cannot change them")
             }
             return applied
         }

@@ -16,6 +16,37 @@ extension Integration {
             #expect(result.stderr.isEmpty)
         }
 
+        /// `baton migrate --partitions N` fixes the partition count of a new schema; a later migrate
+        /// that asks for another is one line, exit 1, and changes nothing; a count out of range, exit 2.
+        @Test func migrateFixesThePartitionCountOfANewSchema() throws {
+            let name = "baton_partitions_\(UUID().uuidString.prefix(8).lowercased())"
+            let admin = try TestCluster.sql()
+            defer {
+                _ = try? admin.execute("drop database if exists \(name) with (force)")
+                admin.close()
+            }
+            try admin.execute("create database \(name)")
+            guard let slash = TestCluster.databaseURL.lastIndex(of: "/") else { Issue.record("no database in the URL"); return }
+            let url = TestCluster.databaseURL[..<slash] + "/" + name
+            let environment = ["BATON_DATABASE_URL": String(url)]
+            let first = try TestCluster.cli(["migrate", "--partitions", "8", "--json"], environment: environment)
+            #expect(first.status == 0, "stderr: \(first.stderr)")
+            #expect(try JSONParser.parse(first.stdout)["partitions"] == 8, "stdout: \(first.stdout)")
+            let again = try TestCluster.cli(["migrate", "--json"], environment: environment)
+            #expect(try JSONParser.parse(again.stdout) == ["applied": [], "partitions": 8], "stdout: \(again.stdout)")
+            let other = try TestCluster.cli(["migrate", "--partitions", "16"], environment: environment)
+            #expect(other.status == 1)
+            #expect(
+                other.stderr
+                    == "baton: migration failed: the schema has 8 partitions, fixed when it was created; --partitions 16 cannot change them\n",
+                "stderr: \(other.stderr)")
+            let bad = try TestCluster.cli(["migrate", "--partitions", "0"], environment: environment)
+            #expect(bad.status == 2 && bad.stderr.contains("--partitions must be from 1 to 1024, got 0"), "stderr: \(bad.stderr)")
+            let sql = try PGConnection(url: String(url))
+            defer { sql.close() }
+            #expect(try sql.query("select count(*) as n from baton.partitions").int(0, "n") == 8)
+        }
+
         /// fib spawns hundreds of nodes below its one: the total stays the graph's 1 while they are counted apart.
         @Test func submitWaitCountsSpawnedChildrenApartFromTheTotal() throws {
             let cluster = TestCluster()

@@ -46,7 +46,7 @@ struct CoordinatorDecisionTests {
 
     static func pg(_ code: String) -> PostgresError { PostgresError(kind: .query, message: "injected", sqlState: code) }
 
-    @Test(arguments: ["08006", "08003", "57P01", "57P02", "57P03"])
+    @Test(arguments: ["08006", "08003", "57P01", "57P02", "57P03", "BT001"])
     func aLostConnectionMeansReconnect(_ code: String) {
         #expect(FailureDecision.committing(runs: ["a", "b"], error: Self.pg(code)) == .reconnect(cap: 5))
         #expect(FailureDecision.loading("a", error: Self.pg(code)) == .reconnect(cap: 5))

@@ -1,0 +1,128 @@
+import Baton
+import BatonPostgres
+import Foundation
+
+/// Partitions and their leases, and the coordinators that hold them. Every time is the database's
+/// (`now()`), never the host's, so a coordinator whose clock is off still keeps its leases right.
+extension Store {
+    /// How many partitions the schema has (fixed by the first `baton migrate`).
+    public func partitionCount() throws -> Int {
+        try connection.query("select count(*) as n from baton.partitions").int(0, "n") ?? 0
+    }
+
+    /// Every partition's lease, by partition.
+    public func partitionLeases() throws -> [PartitionLease] {
+        let r = try connection.query(
+            """
+            select partition, owner, epoch, extract(epoch from lease_until - now())::float8 as left
+            from baton.partitions order by partition
+            """)
+        return (0..<r.rowCount).map { Self.lease(r, $0) }
+    }
+
+    /// Takes those of `parts` that are free (released, or their lease ran out) for `coordinator`,
+    /// each under a new epoch, for `leaseSeconds`; returns what it took, partition -> epoch.
+    public func acquirePartitions(_ parts: [Int], coordinator: String, leaseSeconds: Double) throws -> [Int: Int64] {
+        guard !parts.isEmpty else { return [:] }
+        let r = try connection.query(
+            """
+            update baton.partitions set owner = $2, epoch = epoch + 1, lease_until = now() + make_interval(secs => $3::float8),
+                changed_at = now()
+            where partition = any($1::int[]) and (owner is null or lease_until is null or lease_until <= now())
+            returning partition, epoch
+            """, [PGArray.literal(parts.map(String.init)), coordinator, String(leaseSeconds)])
+        return Dictionary(uniqueKeysWithValues: (0..<r.rowCount).map { (r.int($0, "partition") ?? -1, Int64(r.int($0, "epoch") ?? 0)) })
+    }
+
+    /// Extends the leases `coordinator` still holds under the epochs given; returns those partitions.
+    /// One missing from the answer was taken over (or released): the coordinator no longer owns it.
+    public func renewPartitions(_ held: [Int: Int64], coordinator: String, leaseSeconds: Double) throws -> Set<Int> {
+        guard !held.isEmpty else { return [] }
+        let parts = held.keys.sorted()
+        let r = try connection.query(
+            """
+            update baton.partitions p set lease_until = now() + make_interval(secs => $4::float8)
+            from unnest($1::int[], $2::bigint[]) as h(partition, epoch)
+            where p.partition = h.partition and p.epoch = h.epoch and p.owner = $3
+            returning p.partition
+            """,
+            [PGArray.literal(parts.map(String.init)), PGArray.literal(parts.map { String(held[$0]!) }), coordinator, String(leaseSeconds)])
+        return Set((0..<r.rowCount).compactMap { r.int($0, "partition") })
+    }
+
+    /// Gives up the partitions `coordinator` holds under the epochs given (a clean hand-over: the next
+    /// owner need not wait for the lease to run out).
+    public func releasePartitions(_ held: [Int: Int64], coordinator: String) throws {
+        guard !held.isEmpty else { return }
+        let parts = held.keys.sorted()
+        try connection.execute(
+            """
+            update baton.partitions p set owner = null, lease_until = null, changed_at = now()
+            from unnest($1::int[], $2::bigint[]) as h(partition, epoch)
+            where p.partition = h.partition and p.epoch = h.epoch and p.owner = $3
+            """, [PGArray.literal(parts.map(String.init)), PGArray.literal(parts.map { String(held[$0]!) }), coordinator])
+    }
+
+    /// Records that `coordinator` is alive (its row, renewed), with what it reports about itself.
+    public func announceCoordinator(
+        _ id: String, host: String, pid: Int, leaseSeconds: Double, runs: Int = 0, nodesPerSecond: Double = 0
+    ) throws {
+        try connection.execute(
+            """
+            insert into baton.coordinators as c (id, host, pid, lease_seconds, runs, nodes_per_second)
+            values ($1, $2, $3::int, $4::float8, $5::int, $6::float8)
+            on conflict (id) do update set last_seen_at = now(), lease_seconds = excluded.lease_seconds,
+                runs = excluded.runs, nodes_per_second = excluded.nodes_per_second
+            """, [id, host, String(pid), String(leaseSeconds), String(runs), String(nodesPerSecond)])
+    }
+
+    /// Removes a stopping coordinator's row and releases whatever it still holds.
+    public func removeCoordinator(_ id: String) throws {
+        try connection.execute(
+            """
+            with released as (
+                update baton.partitions set owner = null, lease_until = null, changed_at = now() where owner = $1 returning 1)
+            delete from baton.coordinators where id = $1
+            """, [id])
+    }
+
+    /// Coordinators seen within their lease, by id, each with the partitions it holds.
+    public func liveCoordinators() throws -> [CoordinatorRow] {
+        let r = try connection.query(
+            """
+            select c.id, c.host, c.pid, c.started_at::text as started_at, c.last_seen_at::text as last_seen_at,
+                   extract(epoch from now() - c.last_seen_at)::float8 as age, c.runs, c.nodes_per_second
+            from baton.coordinators c
+            where c.last_seen_at > now() - make_interval(secs => c.lease_seconds)
+            order by c.id
+            """)
+        let leases = Dictionary(grouping: try partitionLeases().filter { !$0.isFree }, by: { $0.owner ?? "" })
+        return (0..<r.rowCount).map { i in
+            let id = r[row: i, column: "id"]!
+            return CoordinatorRow(
+                id: id, host: r[row: i, column: "host"]!, pid: r.int(i, "pid") ?? 0, startedAt: r[row: i, column: "started_at"]!,
+                lastSeenAt: r[row: i, column: "last_seen_at"]!, secondsSinceSeen: Double(r[row: i, column: "age"] ?? "0") ?? 0,
+                runs: r.int(i, "runs") ?? 0, nodesPerSecond: Double(r[row: i, column: "nodes_per_second"] ?? "0") ?? 0,
+                partitions: leases[id] ?? [])
+        }
+    }
+
+    /// The fence of a statement writing for `runIDs` (nil without a fence, or for no runs): a query
+    /// of `baton.require_epochs`, whose three values `parameter` adds to the statement (returning
+    /// each one's placeholder). Throws at once, as the database would, for a partition not held.
+    func fenceSQL(for runIDs: some Sequence<String>, parameter: (String) -> String) throws -> String? {
+        guard let fence else { return nil }
+        let claims = try fence.claims(for: runIDs)
+        guard !claims.isEmpty else { return nil }
+        let coordinator = parameter(fence.coordinator)
+        let parts = parameter(PGArray.literal(claims.map { String($0.partition) }))
+        let epochs = parameter(PGArray.literal(claims.map { String($0.epoch) }))
+        return "select baton.require_epochs(\(coordinator), \(parts)::int[], \(epochs)::bigint[]) as held"
+    }
+
+    private static func lease(_ r: PGResult, _ i: Int) -> PartitionLease {
+        PartitionLease(
+            partition: r.int(i, "partition") ?? 0, owner: r[row: i, column: "owner"], epoch: Int64(r.int(i, "epoch") ?? 0),
+            secondsLeft: r[row: i, column: "left"].flatMap(Double.init))
+    }
+}
