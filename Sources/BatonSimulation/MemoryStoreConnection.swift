@@ -86,7 +86,7 @@ public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable 
         confirmedBatch: Int64?, holds: [HoldChange], now: Date
     ) throws -> Int64? {
         try call(.apply, writes: true) {
-            try store.checkFence(fence, runIDs: batch.filter { !$0.commands.isEmpty }.map(\.runID) + holds.compactMap(\.runID))
+            try store.checkFence(fence, runIDs: PartitionFence.runs(of: batch, holds: holds))
             return try store.apply(
                 batch, heartbeats: heartbeats, handledRequests: handledRequests, confirmedBatch: confirmedBatch, holds: holds, now: now)
         }

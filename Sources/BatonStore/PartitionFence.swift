@@ -17,6 +17,12 @@ public struct PartitionFence: Sendable, Equatable {
         self.epochs = epochs
     }
 
+    /// The runs a batch writes for, which the fence must cover: those with commands, and those of
+    /// inserted holds (a batch with neither writes nothing a partition owns).
+    public static func runs(of batch: [(runID: String, commands: [SchedulerCommand])], holds: [HoldChange]) -> [String] {
+        batch.filter { !$0.commands.isEmpty }.map(\.runID) + holds.compactMap(\.runID)
+    }
+
     /// The partitions of `runIDs` with the epochs held, sorted by partition; a partition not held
     /// throws as PostgreSQL would.
     public func claims(for runIDs: some Sequence<String>) throws -> [(partition: Int, epoch: Int64)] {

@@ -115,9 +115,8 @@ extension Store {
         }
         if queues { statement.addBatchNumber() }
         // Written for runs of partitions this coordinator must still hold, under the same epochs.
-        if fence != nil {
-            let runIDs = batch.filter { !$0.commands.isEmpty }.map(\.runID) + holds.compactMap(\.runID)
-            if let check = try fenceSQL(for: runIDs, parameter: { statement.parameter($0) }) { statement.addCheck("fence", check) }
+        if fence != nil, let check = try fenceSQL(for: PartitionFence.runs(of: batch, holds: holds), parameter: { statement.parameter($0) }) {
+            statement.addCheck("fence", check)
         }
         let stamp = queues ? "case when u.status = 'queued' then (select id from batch) else n.dispatch_batch end" : "n.dispatch_batch"
         let insertedRows = rowOrder.filter(inserted.contains).map { rows[$0]! }

@@ -114,22 +114,25 @@ extension Store {
     /// so the coordinator stops trying and every other run goes on. Its holds are released.
     public func failRun(_ id: String, error: String) throws {
         let error = error.replacingOccurrences(of: "\u{0}", with: "")  // a NUL cannot be sent as a text parameter
-        var parameters: [String?] = [id, error]
+        var fenceParameters: [String?] = []
         let fence = try fenceSQL(for: [id]) { value in
-            parameters.append(value)
-            return "$\(parameters.count)"
+            fenceParameters.append(value)
+            return "$\(fenceParameters.count)"
         }
-        try connection.execute(
-            """
-            with \(fence.map { "fence as (\($0)), " } ?? "")released as (
-                delete from baton.holds where run_id = $1::uuid\(fence == nil ? "" : " and (select held from fence) > 0")),
-            failed as (
-                update baton.runs set status = 'failed', error = $2, finished_at = now(), started_at = coalesce(started_at, now())
-                where id = $1::uuid and status in ('pending', 'running')\(fence == nil ? "" : " and (select held from fence) > 0")
-                returning id
-            )
-            insert into baton.events (run_id, kind, detail)
-            select id, 'run_failed', jsonb_build_object('status', 'failed', 'error', $2::text) from failed
-            """, parameters)
+        try connection.transaction { c in
+            // The fence first, and always (as the twin checks it): its row locks hold until the commit.
+            if let fence { _ = try c.query(fence, fenceParameters) }
+            try c.execute(
+                """
+                with released as (delete from baton.holds where run_id = $1::uuid),
+                failed as (
+                    update baton.runs set status = 'failed', error = $2, finished_at = now(), started_at = coalesce(started_at, now())
+                    where id = $1::uuid and status in ('pending', 'running')
+                    returning id
+                )
+                insert into baton.events (run_id, kind, detail)
+                select id, 'run_failed', jsonb_build_object('status', 'failed', 'error', $2::text) from failed
+                """, [id, error])
+        }
     }
 }

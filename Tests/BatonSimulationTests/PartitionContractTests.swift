@@ -17,6 +17,18 @@ struct PartitionContractTests {
         try sql.execute("update baton.partitions set owner = null, epoch = 0, lease_until = null")
     }
 
+    /// What `body` saw on PostgreSQL, then on the twin, each given its store, a one-node run
+    /// submitted there and that run's partition, with every partition free at epoch 0.
+    static func onBothWithARun(_ body: (any CoordinatorStore, String, Int) throws -> [String]) throws -> [[String]] {
+        let graph = try StoreContractTests.graph(#"{"nodes": {"a": {"procedure": "p"}}}"#)
+        var results: [[String]] = []
+        try StoreContractTests.onBoth(graph) { backend, id throws in
+            try reset(backend)
+            results.append(try body(backend.store, id, RunPartition.of(id, count: 64)))
+        }
+        return results
+    }
+
     @Test func leasesAreTakenRenewedAndReleasedTheSame() throws {
         var results: [[String]] = []
         for backend in [try ContractBackend.postgres(), try ContractBackend.memory()] {
@@ -50,12 +62,7 @@ struct PartitionContractTests {
     /// A coordinator writes for its partitions' runs; once another took the partition over, its
     /// commits and `failRun` are refused (class `reconnect`) and write nothing.
     @Test func aCommitUnderALostEpochWritesNothing() throws {
-        let graph = try StoreContractTests.graph(#"{"nodes": {"a": {"procedure": "p"}}}"#)
-        var results: [[String]] = []
-        try StoreContractTests.onBoth(graph) { backend, id throws in
-            try Self.reset(backend)
-            let store = backend.store
-            let part = RunPartition.of(id, count: 64)
+        let results = try Self.onBothWithARun { store, id, part throws in
             let first = try store.acquirePartitions([part], coordinator: "old", leaseSeconds: 30)
             let queued: [SchedulerCommand] = [.runStatus(.running, error: nil), .node(NodeChange(key: "a", status: .queued, attempt: 1, input: [:]))]
             func attempt(_ commands: [SchedulerCommand]) -> String {
@@ -84,7 +91,7 @@ struct PartitionContractTests {
             store.fence = nil
             let state = try #require(try store.loadRun(id))
             seen.append("\(state.status) a=\(state.nodes["a"]!.status)")
-            results.append(seen)
+            return seen
         }
         #expect(results[0] == results[1])
         #expect(
@@ -93,6 +100,30 @@ struct PartitionContractTests {
                 "not held at all: reconnect: true", "a heartbeat alone needs no partition: stored", "new owner writes: stored",
                 "running a=running",
             ], "\(results[1])")
+    }
+
+    /// `failRun` checks its fence even when there is nothing left to write (the run already ended):
+    /// an old owner is refused the same way on both.
+    @Test func failRunChecksItsFenceEvenForAnEndedRun() throws {
+        let results = try Self.onBothWithARun { store, id, part throws in
+            let old = try store.acquirePartitions([part], coordinator: "old", leaseSeconds: 30)
+            try store.releasePartitions(old, coordinator: "old")
+            let new = try store.acquirePartitions([part], coordinator: "new", leaseSeconds: 30)
+            store.fence = PartitionFence(coordinator: "new", count: 64, epochs: new)
+            try store.failRun(id, error: "ended by its owner")
+            store.fence = PartitionFence(coordinator: "old", count: 64, epochs: old)
+            var seen: [String] = []
+            do {
+                try store.failRun(id, error: "old owner")
+                seen.append("old owner's failRun went through")
+            } catch { seen.append("old owner's failRun: \(StoreFailure(error))") }
+            store.fence = nil
+            let state = try #require(try store.loadRun(id))
+            seen.append("\(state.status) \(state.error ?? "-")")
+            return seen
+        }
+        #expect(results[0] == results[1])
+        #expect(results[1] == ["old owner's failRun: reconnect", "failed ended by its owner"], "\(results[1])")
     }
 
     /// `baton.partition_of` in SQL and `RunPartition.of` agree, for random ids and every count.
