@@ -17,12 +17,12 @@ public struct RunPage: Sendable {
     public var failures: [FailureGroup]
 
     public init(run: RunRow, counts: [NodeStatus: Int], svg: String, nodes: [NodeRow], now: Double, failures: [FailureGroup] = []) {
-        self.failures = failures
         self.run = run
         self.counts = counts
         self.svg = svg
         self.nodes = nodes
         self.now = now
+        self.failures = failures
     }
 
     public func render(layout: PageLayout) -> String {

@@ -2,7 +2,7 @@ import Baton
 import BatonPostgres
 import Foundation
 
-/// Partitions and their leases, and the coordinators that hold them. Every time is the database's
+/// Partitions, their leases and the fence that checks them. Every time is the database's
 /// (`now()`), never the host's, so a coordinator whose clock is off still keeps its leases right.
 extension Store {
     /// How many partitions the schema has (fixed by the first `baton migrate`).
@@ -61,50 +61,6 @@ extension Store {
             from unnest($1::int[], $2::bigint[]) as h(partition, epoch)
             where p.partition = h.partition and p.epoch = h.epoch and p.owner = $3
             """, [PGArray.literal(parts.map(String.init)), PGArray.literal(parts.map { String(held[$0]!) }), coordinator])
-    }
-
-    /// Records that `coordinator` is alive (its row, renewed), with what it reports about itself.
-    public func announceCoordinator(
-        _ id: String, host: String, pid: Int, leaseSeconds: Double, runs: Int = 0, nodesPerSecond: Double = 0
-    ) throws {
-        try connection.execute(
-            """
-            insert into baton.coordinators as c (id, host, pid, lease_seconds, runs, nodes_per_second)
-            values ($1, $2, $3::int, $4::float8, $5::int, $6::float8)
-            on conflict (id) do update set last_seen_at = now(), lease_seconds = excluded.lease_seconds,
-                runs = excluded.runs, nodes_per_second = excluded.nodes_per_second
-            """, [id, host, String(pid), String(leaseSeconds), String(runs), String(nodesPerSecond)])
-    }
-
-    /// Removes a stopping coordinator's row and releases whatever it still holds.
-    public func removeCoordinator(_ id: String) throws {
-        try connection.execute(
-            """
-            with released as (
-                update baton.partitions set owner = null, lease_until = null, changed_at = now() where owner = $1 returning 1)
-            delete from baton.coordinators where id = $1
-            """, [id])
-    }
-
-    /// Coordinators seen within their lease, by id, each with the partitions it holds.
-    public func liveCoordinators() throws -> [CoordinatorRow] {
-        let r = try connection.query(
-            """
-            select c.id, c.host, c.pid, c.started_at::text as started_at, c.last_seen_at::text as last_seen_at,
-                   extract(epoch from now() - c.last_seen_at)::float8 as age, c.runs, c.nodes_per_second
-            from baton.coordinators c
-            where c.last_seen_at > now() - make_interval(secs => c.lease_seconds)
-            order by c.id
-            """)
-        let leases = Dictionary(grouping: try partitionLeases().filter { !$0.isFree }, by: { $0.owner ?? "" })
-        return (0..<r.rowCount).map { i in
-            let id = r[row: i, column: "id"]!
-            return CoordinatorRow(
-                id: id, host: r[row: i, column: "host"]!, pid: r.int(i, "pid") ?? 0, startedAt: r[row: i, column: "started_at"]!,
-                lastSeenAt: r[row: i, column: "last_seen_at"]!, secondsSinceSeen: Double(r[row: i, column: "age"] ?? "0") ?? 0,
-                runs: r.int(i, "runs") ?? 0, nodesPerSecond: Double(r[row: i, column: "nodes_per_second"] ?? "0") ?? 0,
-                partitions: leases[id] ?? [])
-        }
     }
 
     /// The fence of a statement writing for `runIDs` (nil without a fence, or for no runs): a query

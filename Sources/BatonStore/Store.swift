@@ -25,9 +25,7 @@ public final class Store: @unchecked Sendable {
     /// Returns the versions it applied.
     @discardableResult
     public func migrate(partitions: Int? = nil) throws -> [Int] {
-        if let partitions, !(1...RunPartition.maximum).contains(partitions) {
-            throw StoreError("--partitions must be from 1 to \(RunPartition.maximum), got \(partitions)")
-        }
+        if let problem = partitions.flatMap(RunPartition.countProblem) { throw StoreError(problem) }
         return try connection.transaction { c in
             // Serialises concurrent migrations; released at commit.
             try c.execute("select pg_advisory_xact_lock(727274)")

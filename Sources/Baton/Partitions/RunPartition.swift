@@ -6,6 +6,11 @@ public enum RunPartition {
     public static let maximum = 1024
     public static let standard = 64
 
+    /// What is wrong with `count` as a partition count, or nil if it is one.
+    public static func countProblem(_ count: Int) -> String? {
+        (1...maximum).contains(count) ? nil : "--partitions must be from 1 to \(maximum), got \(count)"
+    }
+
     /// The partition of run `id` among `count`; partition 0 for text that is not a UUID.
     public static func of(_ id: String, count: Int) -> Int {
         precondition(count >= 1, "a partition count is at least 1")

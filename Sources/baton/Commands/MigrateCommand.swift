@@ -13,9 +13,7 @@ struct MigrateCommand: ParsableCommand {
     var partitions: Int?
 
     func validate() throws {
-        if let partitions, !(1...RunPartition.maximum).contains(partitions) {
-            throw ValidationError("--partitions must be from 1 to \(RunPartition.maximum), got \(partitions)")
-        }
+        if let problem = partitions.flatMap(RunPartition.countProblem) { throw ValidationError(problem) }
     }
 
     func run() throws {
