@@ -1,8 +1,10 @@
 import Foundation
 
 /// The coordinator's messaging over librabbitmq: one confirmed publishing connection, one consuming
-/// connection with a channel each for results, heartbeats and dead letters (see `BatonTopology`).
-/// Used by the coordinator's one thread at a time.
+/// connection with a channel each for the partitions' results, heartbeats, dead letters and reports
+/// without a partition (see `BatonTopology`). Consuming another set of partitions opens the
+/// consuming connection again, which gives back every unacked delivery. Used by the coordinator's
+/// one thread at a time.
 public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable {
     // Safe: used by the coordinator's thread only (the protocol's contract).
     private let url: String
@@ -11,6 +13,7 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
     private var declaredQueues: Set<String> = []
     private var lastSequence: UInt64 = 0
     private var generation = 0
+    private var prefetch = 1
 
     public init(url: String) { self.url = url }
 
@@ -18,25 +21,44 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
         static let results = BatonTopology.CoordinatorChannel.results
         static let heartbeats = BatonTopology.CoordinatorChannel.heartbeats
         static let deadLetters = BatonTopology.CoordinatorChannel.deadLetters
+        static let unpartitioned = BatonTopology.CoordinatorChannel.unpartitioned
+        static let registry = BatonTopology.CoordinatorChannel.registry
     }
 
-    public func connect(prefetch: Int) throws {
+    public func connect(prefetch: Int, partitions: Int) throws {
         close()
-        generation += 1
         let publisher = try AMQPConnection(url: url, connectionName: "baton-coordinator-publish")
         try publisher.enableConfirms()
         try BatonTopology.declareCommon(on: publisher)
+        try BatonTopology.declarePartitionQueues(partitions, on: publisher)
         self.publisher = publisher
+        self.prefetch = prefetch
         declaredQueues = []
         lastSequence = 0
+        try consume(partitions: [])
+    }
+
+    public func consume(partitions: Set<Int>) throws {
+        consumer?.close()
+        consumer = nil
+        generation += 1
         let consumer = try AMQPConnection(url: url, connectionName: "baton-coordinator-consume")
         try consumer.setPrefetch(UInt16(clamping: prefetch), channel: Channel.results)
-        try consumer.consume(queue: BatonTopology.resultsQueue, channel: Channel.results)
+        for partition in partitions.sorted() {
+            try consumer.consume(queue: BatonTopology.resultsQueue(partition: partition), channel: Channel.results)
+        }
         try consumer.openChannel(Channel.heartbeats)
-        try consumer.consume(queue: BatonTopology.heartbeatsQueue, noAck: true, channel: Channel.heartbeats)
+        let heartbeats = try BatonTopology.declareHeartbeatQueue(on: consumer, channel: Channel.heartbeats)
+        try consumer.consume(queue: heartbeats, noAck: true, channel: Channel.heartbeats)
         try consumer.openChannel(Channel.deadLetters)
         try consumer.setPrefetch(100, channel: Channel.deadLetters)
         try consumer.consume(queue: BatonTopology.deadLettersQueue, channel: Channel.deadLetters)
+        try consumer.openChannel(Channel.unpartitioned)
+        try consumer.setPrefetch(100, channel: Channel.unpartitioned)
+        try consumer.consume(queue: BatonTopology.resultsQueue, channel: Channel.unpartitioned)
+        try consumer.openChannel(Channel.registry)
+        try consumer.setPrefetch(100, channel: Channel.registry)
+        try consumer.consume(queue: BatonTopology.heartbeatsQueue, channel: Channel.registry)
         self.consumer = consumer
     }
 
@@ -77,6 +99,18 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
         return lastSequence
     }
 
+    public func forward(_ body: [UInt8], toPartition partition: Int, deadLetter: DeadLetterOrigin?) throws -> UInt64 {
+        var headers: [String: AMQPFieldValue] = [:]
+        if let deadLetter {
+            headers[BatonTopology.deadLetterHeader] = .int(Int64(deadLetter.deliveries))
+            if let queue = deadLetter.queue { headers[BatonTopology.deadQueueHeader] = .string(queue) }
+        }
+        lastSequence = try requirePublisher().publish(
+            exchange: BatonTopology.reportsExchange, routingKey: BatonTopology.reportKey(partition: partition), body: body,
+            persistent: true, headers: headers)
+        return lastSequence
+    }
+
     public func confirmed() throws -> UInt64 { try requirePublisher().readConfirms(timeout: 0) }
 
     public func waitForConfirms() throws { try requirePublisher().waitForConfirms() }
@@ -90,32 +124,40 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
         let watching = confirmsDue ? publisher?.socketDescriptor : nil
         let wait = confirmsDue && consumer.url.useTLS ? min(timeout, 0.002) : timeout
         guard let delivery = try consumer.nextDelivery(timeout: wait, watching: watching) else { return nil }
-        let receipt = BrokerReceipt(generation: generation, tag: delivery.deliveryTag)
+        let receipt = BrokerReceipt(generation: generation, tag: delivery.deliveryTag, channel: delivery.channel)
         switch delivery.channel {
         case Channel.heartbeats:
-            return .heartbeat(body: delivery.body)
+            return .heartbeat(body: delivery.body, shared: nil)
+        case Channel.registry:
+            return .heartbeat(body: delivery.body, shared: receipt)
         case Channel.deadLetters:
             let deliveries = delivery.headers[BatonTopology.deliveriesHeader]?.intValue.map { Int($0) } ?? 1
             let queue = delivery.headers[BatonTopology.firstDeathQueueHeader]?.stringValue
-            return .deadLetter(body: delivery.body, deliveries: deliveries, queue: queue, receipt: receipt)
+            return .unrouted(body: delivery.body, deadLetter: DeadLetterOrigin(deliveries: deliveries, queue: queue), receipt: receipt)
+        case Channel.unpartitioned:
+            return .unrouted(body: delivery.body, deadLetter: nil, receipt: receipt)
         default:
+            if let deliveries = delivery.headers[BatonTopology.deadLetterHeader]?.intValue {
+                let queue = delivery.headers[BatonTopology.deadQueueHeader]?.stringValue
+                return .deadLetter(body: delivery.body, deliveries: Int(deliveries), queue: queue, receipt: receipt)
+            }
             return .report(body: delivery.body, receipt: receipt)
         }
     }
 
-    public func ackReports(through receipt: BrokerReceipt) throws {
+    public func ack(through receipt: BrokerReceipt) throws {
         guard receipt.generation == generation else { return }
-        try requireConsumer().ack(deliveryTag: receipt.tag, multiple: true, channel: Channel.results)
+        try requireConsumer().ack(deliveryTag: receipt.tag, multiple: true, channel: receipt.channel)
     }
 
-    public func ackDeadLetters(through receipt: BrokerReceipt) throws {
+    public func ack(_ receipt: BrokerReceipt) throws {
         guard receipt.generation == generation else { return }
-        try requireConsumer().ack(deliveryTag: receipt.tag, multiple: true, channel: Channel.deadLetters)
+        try requireConsumer().ack(deliveryTag: receipt.tag, channel: receipt.channel)
     }
 
-    public func rejectReport(_ receipt: BrokerReceipt) throws {
+    public func reject(_ receipt: BrokerReceipt) throws {
         guard receipt.generation == generation else { return }
-        try requireConsumer().reject(deliveryTag: receipt.tag, requeue: false, channel: Channel.results)
+        try requireConsumer().reject(deliveryTag: receipt.tag, requeue: false, channel: receipt.channel)
     }
 
     public func taskQueueDepth(pool: String, procedure: String) throws -> Int {

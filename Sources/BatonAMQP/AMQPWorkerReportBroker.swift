@@ -1,5 +1,5 @@
-/// A worker's publishing connection over librabbitmq: reports to the results queue, heartbeats
-/// to the heartbeats queue, both through the default exchange, confirmed.
+/// A worker's publishing connection over librabbitmq: reports to the result queue of their run's
+/// partition, heartbeats to every coordinator, confirmed.
 public final class AMQPWorkerReportBroker: WorkerReportBroker, @unchecked Sendable {
     // Safe: used by the worker's publisher thread only (the protocol's contract).
     private let url: String
@@ -29,12 +29,17 @@ public final class AMQPWorkerReportBroker: WorkerReportBroker, @unchecked Sendab
         return connection
     }
 
-    public func publishReport(_ body: [UInt8]) throws -> UInt64 {
-        try require().publish(exchange: "", routingKey: BatonTopology.resultsQueue, body: body, persistent: true)
+    public func publishReport(_ body: [UInt8], partition: Int?) throws -> UInt64 {
+        guard let partition else {  // a task from a coordinator before partitions: any coordinator forwards it
+            return try require().publish(exchange: "", routingKey: BatonTopology.resultsQueue, body: body, persistent: true)
+        }
+        return try require().publish(
+            exchange: BatonTopology.reportsExchange, routingKey: BatonTopology.reportKey(partition: partition), body: body,
+            persistent: true)
     }
 
     public func publishHeartbeat(_ body: [UInt8]) throws -> UInt64 {
-        try require().publish(exchange: "", routingKey: BatonTopology.heartbeatsQueue, body: body, persistent: false)
+        try require().publish(exchange: BatonTopology.heartbeatsExchange, routingKey: "", body: body, persistent: false)
     }
 
     public func confirmed(timeout: Double, wakeup: AMQPWakeup?) throws -> UInt64 {

@@ -5,8 +5,15 @@
 /// - `baton.tasks` (direct): one durable queue per pool and procedure, `baton.tasks.<pool>:<procedure>`,
 ///   bound with routing key `<pool>:<procedure>`, so a worker receives only tasks for
 ///   procedures it serves. Priorities 0-9 (`x-max-priority`).
-/// - `baton.results` (durable queue, default exchange): workers' reports to the coordinator.
-/// - `baton.heartbeats` (durable queue): worker liveness; heartbeats expire after a minute.
+/// - `baton.reports` (direct) → `baton.results.<partition>` (durable, one per partition): workers'
+///   reports, routed by the partition the task carried, so each coordinator consumes only the
+///   partitions it owns. Forwarded dead letters go the same way, with `x-baton-dead-letter`.
+/// - `baton.results` (durable queue, default exchange): reports of tasks from before partitions;
+///   any coordinator forwards them to their partition's queue.
+/// - `baton.heartbeats` (fanout exchange): worker liveness, to every coordinator's own exclusive
+///   queue (each coordinator expires the leases of its own runs' workers), and to the durable queue
+///   `baton.heartbeats` (heartbeats expire after a minute) that any one coordinator reads to record
+///   the workers in `baton.workers`: written once, and kept while no coordinator runs.
 /// - `baton.dead` (fanout) → `baton.dead-letters` (durable): rejected and malformed messages,
 ///   and tasks past the delivery limit; the coordinator consumes it.
 /// - `baton.control` (fanout): cancel signals from the coordinator. Each worker binds a queue of
@@ -14,8 +21,24 @@
 ///   since a signal only matters to workers alive when it is sent.
 public enum BatonTopology {
     public static let tasksExchange = "baton.tasks"
+    /// Direct exchange of workers' reports; the routing key is the run's partition.
+    public static let reportsExchange = "baton.reports"
+    /// Reports of tasks that carry no partition (published by a coordinator from before partitions).
     public static let resultsQueue = "baton.results"
+    /// Fanout exchange of worker heartbeats.
+    public static let heartbeatsExchange = "baton.heartbeats"
+    /// Durable queue bound to the heartbeats exchange: the worker registry, recorded by one coordinator.
     public static let heartbeatsQueue = "baton.heartbeats"
+    /// On a dead letter forwarded to its partition's queue: how many deliveries the task had.
+    public static let deadLetterHeader = "x-baton-dead-letter"
+    /// On a dead letter forwarded to its partition's queue: the queue it died in.
+    public static let deadQueueHeader = "x-baton-dead-queue"
+
+    /// The queue of reports for runs of `partition`.
+    public static func resultsQueue(partition: Int) -> String { "baton.results.\(partition)" }
+
+    /// The routing key of reports for runs of `partition`.
+    public static func reportKey(partition: Int) -> String { String(partition) }
     public static let deadExchange = "baton.dead"
     public static let deadLettersQueue = "baton.dead-letters"
     /// Fanout exchange on which the coordinator tells every worker to stop attempts.
@@ -34,6 +57,10 @@ public enum BatonTopology {
         public static let results: UInt16 = 1
         public static let heartbeats: UInt16 = 2
         public static let deadLetters: UInt16 = 3
+        /// Reports of tasks without a partition (`resultsQueue`), to forward.
+        public static let unpartitioned: UInt16 = 4
+        /// The shared heartbeats queue, whose heartbeats the coordinator records.
+        public static let registry: UInt16 = 5
     }
 
     /// Channels of a worker's consuming connection.
@@ -61,10 +88,33 @@ public enum BatonTopology {
         try connection.declareQueue(
             name: resultsQueue, durable: true,
             arguments: ["x-dead-letter-exchange": .string(deadExchange)], channel: channel)
-        try connection.declareQueue(
-            name: heartbeatsQueue, durable: true,
-            arguments: ["x-message-ttl": .int(60_000)], channel: channel)
+        try connection.declareExchange(name: reportsExchange, type: "direct", durable: true, channel: channel)
+        try connection.declareExchange(name: heartbeatsExchange, type: "fanout", durable: true, channel: channel)
+        try connection.declareQueue(name: heartbeatsQueue, durable: true, arguments: ["x-message-ttl": .int(60_000)], channel: channel)
+        try connection.bindQueue(queue: heartbeatsQueue, exchange: heartbeatsExchange, routingKey: "", channel: channel)
         try connection.declareExchange(name: controlExchange, type: "fanout", durable: true, channel: channel)
+    }
+
+    /// Declares (and binds) the result queue of each of `partitions` partitions.
+    public static func declarePartitionQueues(_ partitions: Int, on connection: AMQPConnection, channel: UInt16 = 1) throws {
+        for partition in 0..<partitions {
+            try connection.declareQueue(
+                name: resultsQueue(partition: partition), durable: true,
+                arguments: ["x-dead-letter-exchange": .string(deadExchange)], channel: channel)
+            try connection.bindQueue(
+                queue: resultsQueue(partition: partition), exchange: reportsExchange, routingKey: reportKey(partition: partition),
+                channel: channel)
+        }
+    }
+
+    /// Declares a coordinator's own heartbeat queue (exclusive, gone with its connection) bound to
+    /// the heartbeats exchange; returns its name.
+    public static func declareHeartbeatQueue(on connection: AMQPConnection, channel: UInt16) throws -> String {
+        let queue = try connection.declareQueue(
+            name: "", durable: false, exclusive: true, autoDelete: true, arguments: ["x-message-ttl": .int(60_000)], channel: channel
+        ).name
+        try connection.bindQueue(queue: queue, exchange: heartbeatsExchange, routingKey: "", channel: channel)
+        return queue
     }
 
     /// Declares (and binds) the task queue of `procedure` in `pool`; returns its name.
@@ -103,9 +153,10 @@ public enum BatonTopology {
 
     /// Declares Baton's queues and empties them, with the task queues of `procedures` in `pools`:
     /// a clean slate for tests and benchmarks.
-    public static func purge(pools: [String], procedures: [String], on connection: AMQPConnection) throws {
+    public static func purge(pools: [String], procedures: [String], partitions: Int = 64, on connection: AMQPConnection) throws {
         try declareCommon(on: connection)
-        var queues = [resultsQueue, heartbeatsQueue, deadLettersQueue]
+        try declarePartitionQueues(partitions, on: connection)
+        var queues = [resultsQueue, heartbeatsQueue, deadLettersQueue] + (0..<partitions).map { resultsQueue(partition: $0) }
         for pool in pools {
             for procedure in procedures { queues.append(try declareTaskQueue(pool: pool, procedure: procedure, on: connection)) }
         }

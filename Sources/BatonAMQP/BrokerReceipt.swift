@@ -6,10 +6,13 @@ public struct BrokerReceipt: Sendable, Hashable {
     /// package a receipt is opaque.
     package let generation: Int
     package let tag: UInt64
+    /// The channel it came on.
+    package let channel: UInt16
 
     /// For the seam's implementations (the in-memory twin included).
-    public init(generation: Int, tag: UInt64) {
+    public init(generation: Int, tag: UInt64, channel: UInt16 = 1) {
         self.generation = generation
         self.tag = tag
+        self.channel = channel
     }
 }

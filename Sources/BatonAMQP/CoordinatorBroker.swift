@@ -1,15 +1,21 @@
 import Foundation
 
-/// The coordinator's side of the messaging seam: what it publishes (tasks, cancel signals) and what
-/// it receives (reports, heartbeats, dead letters), with confirms and acks. Queue names, channels,
-/// delivery tags and headers stay behind it. `AMQPCoordinatorBroker` is the production type over
-/// librabbitmq; the cluster simulator has an in-memory twin.
+/// The coordinator's side of the messaging seam: what it publishes (tasks, cancel signals, forwarded
+/// messages) and what it receives (reports of the partitions it consumes, heartbeats, dead letters),
+/// with confirms and acks. Queue names, channels, delivery tags and headers stay behind it.
+/// `AMQPCoordinatorBroker` is the production type over librabbitmq; the cluster simulator has an
+/// in-memory twin.
 ///
 /// Publish sequence numbers count from 1 after each `connect()`; `confirmed()` reports the highest
 /// number through which the broker confirmed every publish.
 public protocol CoordinatorBroker: AnyObject {
-    /// Connects, declares the topology and starts consuming (at most `prefetch` unacked reports).
-    func connect(prefetch: Int) throws
+    /// Connects, declares the topology (a result queue for each of `partitions` partitions) and starts
+    /// consuming heartbeats and the shared queues (at most `prefetch` unacked reports per partition
+    /// consumer later). No partition's reports until `consume(partitions:)`.
+    func connect(prefetch: Int, partitions: Int) throws
+    /// Consumes the result queues of exactly `partitions` from now on. Every unacked delivery goes
+    /// back to its queue (for the partition's owner, whoever that is now); receipts from before ack nothing.
+    func consume(partitions: Set<Int>) throws
     /// Closes everything; unacked deliveries go back to their queues. Safe to call more than once.
     func close()
     /// Publishes a task to the queue of its pool and procedure: persistent, confirmed. `queuedAt`
@@ -17,6 +23,9 @@ public protocol CoordinatorBroker: AnyObject {
     func publishTask(pool: String, procedure: String, body: [UInt8], priority: UInt8, queuedAt: Date?) throws -> UInt64
     /// Publishes a cancel signal to every worker; returns its sequence number.
     func publishCancel(body: [UInt8]) throws -> UInt64
+    /// Publishes a report, or with `deadLetter` a dead letter, to the result queue of `partition`, for
+    /// its owner (persistent, confirmed); returns its sequence number.
+    func forward(_ body: [UInt8], toPartition partition: Int, deadLetter: DeadLetterOrigin?) throws -> UInt64
     /// The sequence number through which every publish is confirmed, without waiting.
     func confirmed() throws -> UInt64
     /// Waits until every publish so far is confirmed (a nack or a timeout throws).
@@ -25,12 +34,13 @@ public protocol CoordinatorBroker: AnyObject {
     func keepAlive() throws
     /// The next message, waiting up to `timeout` seconds (also woken early by confirms when `confirmsDue`).
     func receive(timeout: Double, confirmsDue: Bool) throws -> CoordinatorInbound?
-    /// Acks every report received up to and including `receipt`.
-    func ackReports(through receipt: BrokerReceipt) throws
-    /// Acks every dead letter received up to and including `receipt`.
-    func ackDeadLetters(through receipt: BrokerReceipt) throws
-    /// Rejects a report that cannot be read, to the dead-letter queue.
-    func rejectReport(_ receipt: BrokerReceipt) throws
+    /// Acks every delivery of `receipt`'s channel up to and including it: the reports and forwarded
+    /// dead letters of a batch, or the shared queue's heartbeats it recorded.
+    func ack(through receipt: BrokerReceipt) throws
+    /// Acks one message of a shared queue (`CoordinatorInbound.unrouted`).
+    func ack(_ receipt: BrokerReceipt) throws
+    /// Rejects a message that cannot be read, to the dead-letter queue.
+    func reject(_ receipt: BrokerReceipt) throws
     /// Tasks waiting in the queue of `procedure` in `pool`.
     func taskQueueDepth(pool: String, procedure: String) throws -> Int
 }

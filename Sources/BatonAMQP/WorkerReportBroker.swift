@@ -5,8 +5,9 @@ public protocol WorkerReportBroker: AnyObject {
     func connect() throws
     /// Closes the connection. Safe to call more than once.
     func close()
-    /// Publishes a report (persistent); returns its sequence number.
-    func publishReport(_ body: [UInt8]) throws -> UInt64
+    /// Publishes a report (persistent) for the owner of `partition` (the task's; nil for a task
+    /// without one); returns its sequence number.
+    func publishReport(_ body: [UInt8], partition: Int?) throws -> UInt64
     /// Publishes a heartbeat (transient); returns its sequence number.
     func publishHeartbeat(_ body: [UInt8]) throws -> UInt64
     /// The sequence number through which every publish is confirmed, waiting up to `timeout`

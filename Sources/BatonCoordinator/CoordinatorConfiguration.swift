@@ -14,6 +14,13 @@ public struct CoordinatorConfiguration: Sendable {
     public var pollInterval: Double
     /// Seconds without a heartbeat after which a worker's running attempts are sent to another worker.
     public var lease: Double
+    /// This coordinator's id in `baton.coordinators` and on its partitions' leases: unique per process.
+    public var id: String = CoordinatorConfiguration.processID()
+    /// How long a partition stays this coordinator's without a renewal, in seconds, on the database's
+    /// clock (renewed every fifth of it): how long a stalled owner keeps its partitions from the others.
+    public var partitionLease: Double = 10
+    /// The partition count the schema must have (`--partitions`); nil takes whatever it has.
+    public var expectedPartitions: Int?
     /// Largest input a node may be dispatched with, after injection.
     public var maxInputBytes: Int = GraphLimits().maxInputBytes
     /// At most this many nodes of one run have a task out (queued or running) at once; the rest wait, ready, in memory.
@@ -33,6 +40,11 @@ public struct CoordinatorConfiguration: Sendable {
     public var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
     /// Waits `seconds` (a back-off) unless `stop` is set first; returns true if it was (the simulator's does not block).
     public var pause: @Sendable (Double, StopSignal) -> Bool = { seconds, stop in stop.wait(seconds) }
+
+    /// An id for this process: host, pid and a random part (a pid is reused; the random part is not).
+    public static func processID() -> String {
+        "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+    }
 
     public init(
         databaseURL: String, amqpURL: String, batchSize: Int = 1_000, pollInterval: Double = 2, lease: Double = 30,

@@ -2,13 +2,14 @@ import Baton
 import BatonStore
 import Foundation
 
-/// Admission (mutexes, concurrency limits, caches) as the loop carries it out: each run's
-/// commands go into the batch, and acquire, release and cache commands are settled at once
-/// against the `AdmissionTable` and the cache, so a release and the grant it makes are
-/// committed together.
+/// Admission (mutexes, concurrency limits, caches) as the loop carries it out, across coordinators:
+/// a node's request and its release go into the batch as hold changes; after a commit that changed
+/// holds, the coordinator grants what can go among every run's waiting holds (`Store.grantWaiting`,
+/// under one lock all coordinators take), tells its own runs' granted nodes at once, and every other
+/// coordinator tells its own when it hears of the grants (`takeGrants`). A node told is recorded
+/// (`told`) in the same commit as what the grant led to.
 extension CoordinatorLoop {
-    /// Adds a run's commands to the batch and carries out its admission commands at once: a release
-    /// grants the next waiter (of any run) within the same batch, so both are committed together.
+    /// Adds a run's commands to the batch, with the hold changes of its admission commands.
     func record(_ runID: String, _ commands: [SchedulerCommand]) {
         pending.record(runID, commands)
         runTimers.set(runID, at: runs[runID]?.nextWakeUp)  // every event may arm or disarm a timer, even one with no commands
@@ -18,10 +19,12 @@ extension CoordinatorLoop {
                 if let lookup = request.cache, let hit = cacheHit(lookup), runs[runID] != nil {
                     record(runID, runs[runID]!.handle(.cached(key: request.key, hit: hit), at: now(), random: configuration.random))
                 } else {
-                    deliver(admission.request(runID: runID, request))
+                    pending.hold(.insert(runID: runID, request: request))
+                    holdsChanged = true
                 }
             case let .release(key):
-                deliver(admission.release(runID: runID, key: key))
+                pending.hold(.release(runID: runID, key: key))
+                holdsChanged = true
             case let .cacheStore(key, lookup, output):
                 uncommittedCache[lookup.claim.name] = CacheHit(output: output, sourceRun: runID, sourceNode: key)
             default:
@@ -30,32 +33,31 @@ extension CoordinatorLoop {
         }
     }
 
-    /// Records the table's changes in the batch and tells each granted node's run.
-    func deliver(_ changes: [AdmissionTable.Change]) {
-        for change in changes {
-            pending.hold(change)
-            if case let .granted(entry) = change { grants.append(entry) }
-        }
-        guard !holdingGrants, !tellingGrants else { return }  // the loop below, further up the stack, tells them
-        tellingGrants = true
-        defer { tellingGrants = false }
-        var next = 0
-        while next < grants.count {
-            let entry = grants[next]
-            next += 1
-            // Still granted? (A run failed as a whole, or an orphan dropped on connect, gave it back.)
-            if let now = admission.entry(runID: entry.runID, key: entry.key), now.seq == entry.seq, now.granted { admit(entry) }
-        }
-        grants = []
+    /// After a commit that changed holds (or failed a run, releasing its holds): grants what can go
+    /// now, and tells this coordinator's runs of their grants.
+    func grantWaiting() throws {
+        guard let store, holdsChanged else { return }
+        holdsChanged = false
+        let granted = try retryingPassingErrors("granting holds") { try store.grantWaiting() }
+        for entry in granted where store.fence?.holds(entry.runID) ?? true { try tell(entry) }
     }
 
-    /// A granted node takes a cached output if one has appeared meanwhile (findOrFetch), else is queued.
-    private func admit(_ entry: AdmissionTable.Entry) {
-        guard runs[entry.runID] != nil else {
-            logger.warning("run \(entry.runID) node \(entry.key): granted, but the run is not loaded; released")
-            deliver(admission.release(runID: entry.runID, key: entry.key))
+    /// Tells the nodes of this coordinator's runs granted holds they were not told of yet (another
+    /// coordinator granted them, or this one stopped before telling).
+    func takeGrants() throws {
+        guard let store else { return }
+        for entry in try store.untoldGrants() { try tell(entry) }
+    }
+
+    /// A granted node takes a cached output if one has appeared meanwhile (findOrFetch), else is
+    /// queued; the hold is marked told with what that decides. A run that ended gives it back.
+    private func tell(_ entry: AdmissionTable.Entry) throws {
+        guard try startRun(entry.runID) else {
+            pending.hold(.release(runID: entry.runID, key: entry.key))
+            holdsChanged = true
             return
         }
+        pending.hold(.told(runID: entry.runID, seq: entry.seq))
         if let lookup = entry.cache, let hit = cacheHit(lookup) {
             record(entry.runID, runs[entry.runID]!.handle(.cached(key: entry.key, hit: hit), at: now(), random: configuration.random))
         } else {

@@ -68,6 +68,7 @@ extension CoordinatorLoop {
     ) throws {
         guard connected else { return }
         uncommittedCache = [:]
+        if let receipt = batch.heartbeatsReceipt { try broker.ack(through: receipt) }
         let publications = batch.publications
         // The publish time is stamped only with metrics on (workers measure queued-to-started from it).
         let queuedAt = metrics == nil || publications.isEmpty ? nil : now()
@@ -126,6 +127,6 @@ extension CoordinatorLoop {
         let release = backlog.settled(through: settled)
         brokerServiced = true
         if let number = release.confirmedBatch { pending.confirmedBatch = max(pending.confirmedBatch ?? number, number) }
-        if let receipt = release.ackThrough { try broker.ackReports(through: receipt) }
+        if let receipt = release.ackThrough { try broker.ack(through: receipt) }
     }
 }

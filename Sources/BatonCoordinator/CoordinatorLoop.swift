@@ -40,22 +40,19 @@ final class CoordinatorLoop: @unchecked Sendable {
     var runTimers = TimerQueue<String>()
     /// The earliest timer of any cached run.
     var nextWakeUp: Date? { runTimers.earliest }
-    /// Mutex, concurrency and cache requests of every run (mirrors `baton.holds`).
-    var admission = AdmissionTable()
-    /// Grants held back while runs are being loaded (a grant may be for a run not loaded yet).
-    /// Grants not yet told to their runs, oldest first: told one after another (a grant can lead to a
-    /// release and so to the next grant), not from within one another, so a long line of waiters
-    /// cannot run the thread out of stack. Held back while runs are loading (`holdingGrants`).
-    var grants: [AdmissionTable.Entry] = []
-    var holdingGrants = false
-    var tellingGrants = false
+    /// Holds were requested or released since the last grant (`grantWaiting` after the commit).
+    var holdsChanged = false
+    /// The schema's partition count, and the partitions held (partition -> epoch; also the store's fence).
+    var partitionCount = 0
+    var held: [Int: Int64] = [:]
+    /// Nodes finished since the last announcement, and when that was (for the nodes/s it announces).
+    var nodesFinished = 0
+    var lastAnnounced: Date?
     /// Cache entries recorded since the last commit (not in `baton.cache` yet), by `CacheLookup.claim` name.
     var uncommittedCache: [String: CacheHit] = [:]
     var metrics: CoordinatorMetrics? { configuration.metrics }
     var health: ServiceHealth { configuration.health }
-    /// A store connection that stands by for leadership.
-    private var standby: (any CoordinatorStore)?
-    /// Not before this time does the next turn run (a back-off, or a standby's next try).
+    /// Not before this time does the next turn run (a back-off).
     var resumeAt: Date { machine.resumeAt }
     /// Runs failed as a whole whose failure is not written yet, with the message to write.
     var unrecordedFailures: [String: String] = [:]
@@ -63,9 +60,8 @@ final class CoordinatorLoop: @unchecked Sendable {
     var uncountedDeadLetters = 0
     /// Task queues whose depth `baton_tasks_waiting` reports (pool, procedure), and when they were last read.
     var watchedQueues: Set<QueueName> = []
-    /// Dead letters and reports received in this batch, the newest of each (acked after the commit).
+    /// The newest report received in this batch (acked, with every earlier one, after the commit).
     private var lastReport: BrokerReceipt?
-    private var lastDeadLetter: BrokerReceipt?
 
     /// The time, from the configuration's clock (the simulator's is virtual): no decision reads `Date()`.
     func now() -> Date { configuration.clock() }
@@ -77,7 +73,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         machine = CoordinatorStateMachine(
             intervals: .init(
                 poll: configuration.pollInterval, leaseCheck: leases.checkInterval,
-                queueDepths: configuration.metrics?.queueDepthInterval ?? 5),
+                queueDepths: configuration.metrics?.queueDepthInterval ?? 5, balance: configuration.partitionLease / 5),
             batchSize: configuration.batchSize, random: configuration.random)
     }
 
@@ -93,6 +89,7 @@ final class CoordinatorLoop: @unchecked Sendable {
             let wait = resumeAt.timeIntervalSince(now())
             if wait > 0 { _ = configuration.pause(wait, stop) }
         }
+        handOverAll()
         disconnect()
         logger.info("coordinator stopped")
         return nil
@@ -135,24 +132,34 @@ final class CoordinatorLoop: @unchecked Sendable {
 
     /// Carries out one action; returns what happened.
     private func carryOut(_ action: CoordinatorStateMachine.Action) throws -> CoordinatorStateMachine.Event {
-        if case .connect = action { return try connect() ? .leading : .standingBy }
+        if case .connect = action {
+            try connect()
+            return .connected
+        }
         guard let store, connected else { throw CoordinatorError("not connected") }
         switch action {
         case .readNotifications:
             health.beat()
             lastReport = nil
-            lastDeadLetter = nil
             var requests = false
+            var grants = false
             for note in try store.notifications(timeout: 0) {
                 switch note {
-                case let .newRun(id): try startRun(id)
+                case let .newRun(id): if store.fence?.holds(id) ?? true { try startRun(id) }
                 case .newRequest: requests = true
+                case .grants: grants = true
                 }
             }
+            if grants { try takeGrants() }
             return .notified(requests: requests)
+        case .balance:
+            try balance()
         case .poll:
             if !unrecordedFailures.isEmpty { try recordFailures() }
             for id in try store.activeRunIDs() where runs[id] == nil { try startRun(id) }
+            holdsChanged = true  // a safety net: grants another coordinator did not make before it stopped
+            try grantWaiting()
+            try takeGrants()
         case .takeRequests:
             try takeRequests()
         case .fireTimers:
@@ -171,9 +178,8 @@ final class CoordinatorLoop: @unchecked Sendable {
             brokerServiced = false
             try settleConfirms()
             try commit(ackUpTo: lastReport)
-            if let lastDeadLetter { try broker.ackDeadLetters(through: lastDeadLetter) }
+            try grantWaiting()
             lastReport = nil
-            lastDeadLetter = nil
             return .committed(brokerServiced: brokerServiced)
         case .connect, .wait, .endTurn, .reconnect, .stop:
             break
@@ -183,37 +189,27 @@ final class CoordinatorLoop: @unchecked Sendable {
 
     // MARK: - Connections
 
-    /// Connects (or, standing by, asks for leadership once); false while another coordinator leads.
-    private func connect() throws -> Bool {
+    /// Connects to both services, announces this coordinator, takes back the partitions it held
+    /// before it reconnected and its share of the free ones, and resumes their unfinished runs.
+    private func connect() throws {
         health.beat()
-        let store: any CoordinatorStore
-        if let standby {
-            store = standby
-        } else {
-            store = try configuration.makeStore()
-            try store.requireSchema()
-            health.set("postgresql", connected: true)
+        let store = try configuration.makeStore()
+        self.store = store
+        try store.requireSchema()
+        health.set("postgresql", connected: true)
+        partitionCount = try store.partitionCount()
+        if let expected = configuration.expectedPartitions, expected != partitionCount {
+            throw CoordinatorStop(
+                "the schema has \(partitionCount) partitions, this coordinator was started with --partitions \(expected): "
+                    + "every coordinator must use the schema's count (fixed by the first `baton migrate`)")
         }
-        // Only one coordinator may write run state. The others wait as hot standbys and take
-        // over within about a second of the leader's database session ending (crash included).
-        let announced = standby != nil
-        guard try store.tryLeadership() else {
-            if !announced {
-                logger.info("another coordinator leads; standing by")
-                health.set(role: .standby)
-                health.forget("rabbitmq")
-            }
-            standby = store
-            return false
-        }
-        standby = nil
-        if announced { logger.info("taking over as the leading coordinator") }
+        guard partitionCount > 0 else { throw CoordinatorStop("the schema has no partitions: run `baton migrate`") }
+        held = [:]
+        store.fence = PartitionFence(coordinator: configuration.id, count: partitionCount, epochs: [:])
         health.set(role: .starting)
         health.set("rabbitmq", connected: false)
         try store.listenForWork()
-        self.store = store
-
-        try broker.connect(prefetch: configuration.batchSize * 2)
+        try broker.connect(prefetch: configuration.batchSize * 2, partitions: partitionCount)
         connected = true
         backlog.reset()
         lastSequence = 0
@@ -224,32 +220,13 @@ final class CoordinatorLoop: @unchecked Sendable {
         for worker in try store.liveWorkers(within: 24 * 3600) {
             leases.heard(worker.id, at: now.addingTimeInterval(-worker.secondsSinceSeen))
         }
-
-        // Recovery: resume every unfinished run; queued tasks the broker may not have are published again.
         runs = [:]
         pending = PendingBatch()
-        admission = AdmissionTable(entries: try store.loadHolds())
         uncommittedCache = [:]
-        grants = []
-        holdingGrants = true
-        try takeRequests()  // what users asked while no coordinator ran comes first: a cancelled run must not start
-        for id in try store.activeRunIDs() {
-            try startRun(id)
-            health.beat()
-        }
-        // A request whose run is not unfinished any more has no one to release it: drop it.
-        for entry in admission.all where runs[entry.runID] == nil {
-            logger.warning("run \(entry.runID) node \(entry.key): a stored hold of a run that is not running; released")
-            deliver(admission.release(runID: entry.runID, key: entry.key))
-        }
-        holdingGrants = false
-        deliver(admission.grantWaiting())
-        try commit(ackUpTo: nil)
+        holdsChanged = true
+        try balance(reclaiming: true)
         health.set("rabbitmq", connected: true)
-        health.set(role: .leader)
-        metrics?.leading(true)
-        logger.info("coordinator connected; resumed \(runs.count) unfinished run(s)")
-        return true
+        logger.info("coordinator \(configuration.id) connected: \(held.count) of \(partitionCount) partitions, \(runs.count) unfinished run(s)")
     }
 
     func disconnect() {
@@ -257,55 +234,98 @@ final class CoordinatorLoop: @unchecked Sendable {
         health.set("postgresql", connected: false)
         if connected { health.set("rabbitmq", connected: false) }
         metrics?.forgetRuns()
-        metrics?.leading(false)
+        metrics?.partitions(0)
         uncountedDeadLetters = 0
         broker.close()
         connected = false
         store?.close(); store = nil
-        standby?.close(); standby = nil
+        held = [:]
         runs = [:]
         runTimers = TimerQueue()
         pending = PendingBatch()
         backlog.reset()
-        admission = AdmissionTable()
         uncommittedCache = [:]
-        grants = []
-        holdingGrants = false
+        holdsChanged = false
     }
 
     // MARK: - One batch
 
-    /// One message of the batch: a heartbeat, a dead letter or a report, fed to the runs' state machines.
+    /// One message of the batch: a heartbeat, a dead letter or a report, fed to the runs' state
+    /// machines; one of a run whose partition this coordinator does not hold goes to the queue of that
+    /// partition, for its owner (acked once the broker confirmed the copy).
     private func handle(_ message: CoordinatorInbound) throws {
         switch message {
-        case let .heartbeat(body):
-            handleHeartbeat(body)
+        case let .heartbeat(body, shared):
+            handleHeartbeat(body, shared: shared)
         case let .deadLetter(body, deliveries, queue, receipt):
-            lastDeadLetter = receipt
-            try handleDeadLetter(body, deliveries: deliveries, queue: queue)
+            lastReport = receipt
+            try handleDeadLetter(body, origin: DeadLetterOrigin(deliveries: deliveries, queue: queue), forwardedWith: nil)
+        case let .unrouted(body, origin, receipt):
+            if let origin {
+                try handleDeadLetter(body, origin: origin, forwardedWith: receipt)
+            } else {
+                try forwardReport(body, receipt: receipt)
+            }
         case let .report(body, receipt):
             let report: ReportMessage
             do {
                 report = try ReportMessage(decoding: body)
             } catch {
                 logger.warning("dead-lettering a report: \(error)")
-                try broker.rejectReport(receipt)
+                try broker.reject(receipt)
                 return
             }
             lastReport = receipt
+            guard store?.fence?.holds(report.runID) ?? true else {
+                lastSequence = try broker.forward(body, toPartition: partition(of: report.runID), deadLetter: nil)
+                return
+            }
+            if report.kind == .result { nodesFinished += 1 }
+            // A worker first heard of through what it runs (its heartbeats may have gone out before
+            // this coordinator's heartbeat queue was bound) gets a lease from now: if it dies, its
+            // attempts still go out again.
+            if report.kind == .started, let worker = report.worker { leases.expect(worker, at: now()) }
             if try startRun(report.runID) {
                 record(report.runID, runs[report.runID]!.handle(report.event, at: now(), random: configuration.random))
             }
         }
     }
 
-    private func handleHeartbeat(_ body: [UInt8]) {
+    /// The partition of a run.
+    func partition(of runID: String) -> Int { RunPartition.of(runID, count: partitionCount) }
+
+    /// A report of a task that carried no partition (from a coordinator before partitions): to its
+    /// run's partition, then acked; one that cannot be read is dead-lettered.
+    private func forwardReport(_ body: [UInt8], receipt: BrokerReceipt) throws {
+        let report: ReportMessage
+        do { report = try ReportMessage(decoding: body) } catch {
+            logger.warning("dead-lettering a report: \(error)")
+            try broker.reject(receipt)
+            return
+        }
+        guard UUID(uuidString: report.runID) != nil else {
+            logger.warning("dead-lettering a report: its run id '\(report.runID)' is not a UUID")
+            try broker.reject(receipt)
+            return
+        }
+        lastSequence = try broker.forward(body, toPartition: partition(of: report.runID), deadLetter: nil)
+        try broker.waitForConfirms()
+        try broker.ack(receipt)
+    }
+
+    /// A heartbeat from the coordinator's own queue renews the worker's lease; one from the shared
+    /// queue is recorded (`baton workers`, the procedures' schemas) by whichever coordinator reads it.
+    private func handleHeartbeat(_ body: [UInt8], shared: BrokerReceipt?) {
         let beat: WorkerHeartbeat
         do { beat = try WorkerHeartbeat(decoding: body) } catch {
             logger.warning("ignored a heartbeat: \(error)")
             return
         }
-        pending.heartbeats.append(beat)
+        if let shared {
+            pending.heartbeats.append(beat)
+            pending.heartbeatsReceipt = shared
+            return
+        }
         if metrics != nil { watch(beat) }
         if beat.stopping {
             leases.stopped(beat.id)
@@ -316,10 +336,26 @@ final class CoordinatorLoop: @unchecked Sendable {
     }
 
     /// A dead-lettered task fails its node; anything else on the dead-letter queue is only logged.
-    private func handleDeadLetter(_ body: [UInt8], deliveries: Int, queue: String?) throws {
+    /// From the shared dead-letter queue (`forwardedWith` its receipt) it goes to its run's partition
+    /// first, then is acked: every coordinator reads that queue, only the run's owner acts on it.
+    private func handleDeadLetter(_ body: [UInt8], origin: DeadLetterOrigin, forwardedWith receipt: BrokerReceipt?) throws {
+        let (deliveries, queue) = (origin.deliveries, origin.queue)
         let task: TaskDispatch
         do { task = try TaskDispatch(decoding: body) } catch {
             logger.warning("dead letter from \(queue ?? "?") that is not a task (\(body.count) bytes; \(error)); dropped")
+            if let receipt { try broker.ack(receipt) }
+            return
+        }
+        if let receipt {
+            if UUID(uuidString: task.runID) != nil {
+                lastSequence = try broker.forward(body, toPartition: partition(of: task.runID), deadLetter: origin)
+                try broker.waitForConfirms()
+            }
+            try broker.ack(receipt)
+            return
+        }
+        guard store?.fence?.holds(task.runID) ?? true else {
+            lastSequence = try broker.forward(body, toPartition: partition(of: task.runID), deadLetter: origin)
             return
         }
         let reason =
@@ -360,7 +396,7 @@ final class CoordinatorLoop: @unchecked Sendable {
     }
 
     /// Applies users' cancel and retry requests; they are marked handled in the batch's commit.
-    private func takeRequests() throws {
+    func takeRequests() throws {
         guard let store else { return }
         for request in try store.openRequests() {
             pending.handledRequests.append(request.id)
@@ -405,7 +441,7 @@ final class CoordinatorLoop: @unchecked Sendable {
     /// False for a run that ended, or that does not exist (any id a message names is checked here,
     /// so a malformed one cannot reach SQL and fail the batch).
     @discardableResult
-    private func startRun(_ id: String) throws -> Bool {
+    func startRun(_ id: String) throws -> Bool {
         if runs[id] != nil { return true }
         guard !finished.contains(id), unrecordedFailures[id] == nil, UUID(uuidString: id) != nil else { return false }
         let clock = ContinuousClock()
@@ -444,7 +480,7 @@ final class CoordinatorLoop: @unchecked Sendable {
             logger.error("run \(id) failed: \(message)")
             pending.drop(id)
             runs[id] = nil
-            deliver(admission.releaseAll(runID: id))  // the store releases its rows with the failure
+            holdsChanged = true  // the store releases its holds with the failure: others may go
             unrecordedFailures[id] = message
             try recordFailures()
         }

@@ -15,7 +15,8 @@ public final class CoordinatorMetrics: @unchecked Sendable {
     private let batchCommands: Recorder
     private let commitTime: CoreMetrics.Timer
     private let deadLetters: Counter
-    private let leader: Gauge
+    private let partitionsHeld: Gauge
+    private let partitionChanges: [PartitionChange: Counter]
     private var queueDepths: [String: Gauge] = [:]
     private var runStarts: [String: Date] = [:]
     /// Seconds between readings of the task queues' depths (`baton_tasks_waiting`).
@@ -37,8 +38,14 @@ public final class CoordinatorMetrics: @unchecked Sendable {
         batchCommands = Recorder(label: "baton_coordinator_batch_commands", aggregate: true, factory: factory)
         commitTime = CoreMetrics.Timer(label: "baton_coordinator_commit_seconds", factory: factory)
         deadLetters = Counter(label: "baton_dead_letters_total", factory: factory)
-        leader = Gauge(label: "baton_coordinator_leader", factory: factory)
-        leader.record(0)
+        partitionsHeld = Gauge(label: "baton_coordinator_partitions", factory: factory)
+        partitionsHeld.record(0)
+        var changes: [PartitionChange: Counter] = [:]
+        for change in PartitionChange.allCases {
+            changes[change] = Counter(
+                label: "baton_coordinator_partition_changes_total", dimensions: [("change", change.rawValue)], factory: factory)
+        }
+        partitionChanges = changes
     }
 
     /// A batch was committed: `tally` of its commands, `seconds` its statement took.
@@ -61,8 +68,14 @@ public final class CoordinatorMetrics: @unchecked Sendable {
     /// The coordinator lost its connections: runs it had seen start are loaded afresh.
     func forgetRuns() { runStarts = [:] }
 
-    /// 1 while this coordinator leads, 0 while it stands by or reconnects: the sum over all coordinators should be 1.
-    func leading(_ yes: Bool) { leader.record(yes ? 1 : 0) }
+    /// How many partitions this coordinator holds (0 while it reconnects): the sum over all
+    /// coordinators should be the schema's partition count.
+    func partitions(_ count: Int) { partitionsHeld.record(count) }
+
+    /// Partitions this coordinator took, handed over, or lost to another (its lease ran out).
+    func partitionsChanged(_ change: PartitionChange, count: Int) {
+        if count > 0 { partitionChanges[change]?.increment(by: count) }
+    }
 
     /// Messages waiting in the task queue of `procedure` in `pool`, as the broker counts them.
     func tasksWaiting(pool: String, procedure: String, count: Int) {

@@ -2,20 +2,24 @@ import Baton
 import Foundation
 
 /// The coordinator loop's decisions, as a value (as postgres-nio's connection state machine):
-/// events go in (a turn begins, leadership taken or refused, notifications read, a message
-/// received or not, a batch committed, an error decided, a stop asked for) and the next action
-/// comes out (connect, poll, fire timers, check leases, receive, commit, back off, stop). It
+/// events go in (a turn begins, connected, notifications read, a message received or not, a batch
+/// committed, an error decided, a stop asked for) and the next action comes out (connect, balance
+/// the partitions, poll, fire timers, check leases, receive, commit, back off, stop). It
 /// does no I/O and reads no clock: the time comes with each event. `CoordinatorLoop` carries
 /// out its actions and feeds back what happened; the run state machines (`RunState`) decide
 /// what each message means.
 struct CoordinatorStateMachine: Sendable {
     /// What the loop does next.
     enum Action: Equatable, Sendable {
-        /// Nothing before this time (a back-off, or a standby's next try): end the turn.
+        /// Nothing before this time (a back-off): end the turn.
         case wait(until: Date)
-        /// Open the store (or reuse the standby's), ask for leadership, and if granted connect the
-        /// broker and resume every unfinished run; then feed `.leading` or `.standingBy`.
+        /// Open the store, connect the broker, announce this coordinator, take its share of the
+        /// partitions and resume their unfinished runs; then feed `.connected`.
         case connect
+        /// Announce this coordinator, renew its partitions' leases (dropping those taken over),
+        /// hand over those beyond its share and take free ones up to it; feed `.done`. Comes first
+        /// in a turn, when nothing is pending.
+        case balance
         /// Read the store's notifications (new runs, new requests); feed `.notified`.
         case readNotifications
         /// Write run failures still unrecorded and load unfinished runs not in memory; feed `.done`.
@@ -47,10 +51,8 @@ struct CoordinatorStateMachine: Sendable {
     enum Event: Equatable, Sendable {
         /// A turn begins.
         case turn
-        /// Leadership was taken and every unfinished run resumed.
-        case leading
-        /// Another coordinator leads: stand by, ask again in a second.
-        case standingBy
+        /// Connected, with its share of the partitions (perhaps none) and their runs resumed.
+        case connected
         /// Notifications were read; `requests` when users asked for something.
         case notified(requests: Bool)
         /// The action asked for is done.
@@ -83,20 +85,19 @@ struct CoordinatorStateMachine: Sendable {
         var queueDepths: Double
         /// An idle broker connection is serviced this often (librabbitmq answers heartbeats only inside a call).
         var keepAlive: Double = 1
-        /// A standby asks for leadership this often.
-        var standby: Double = 1
+        /// Partitions are renewed and balanced this often (a fraction of their lease).
+        var balance: Double = 2
     }
 
     /// Where the loop is.
     enum Phase: Equatable, Sendable {
         case disconnected
-        case standingBy
-        case leading
+        case connected
         case stopped
     }
 
     private enum Stage: Equatable, Sendable {
-        case idle, connecting, notifications, poll, requests, timers, leases, depths, keepAlive
+        case idle, connecting, balancing, notifications, poll, requests, timers, leases, depths, keepAlive
         case receiving(received: Int)
         case committing
     }
@@ -111,6 +112,7 @@ struct CoordinatorStateMachine: Sendable {
     /// Connected once to both services: until then a configuration error stops the coordinator.
     private(set) var everConnected = false
     private var requestsWaiting = false
+    private var lastBalance = Date.distantPast
     private var lastPoll = Date.distantPast
     private var lastLeaseCheck = Date.distantPast
     private var lastDepthReading = Date.distantPast
@@ -128,24 +130,25 @@ struct CoordinatorStateMachine: Sendable {
         switch event {
         case .turn:
             guard now >= resumeAt else { return .wait(until: resumeAt) }
-            if phase != .leading {
+            if phase != .connected {
                 stage = .connecting
                 return .connect
             }
+            if Self.due(lastBalance, every: intervals.balance, now: now) {
+                lastBalance = now
+                stage = .balancing
+                return .balance
+            }
             return beginBatch()
-        case .leading:
-            phase = .leading
+        case .connected:
+            phase = .connected
             everConnected = true
             backoff.reset()
-            // Connecting polled, took the requests and committed: the batch starts afresh.
+            // Connecting balanced, polled, took the requests and committed: the batch starts afresh.
+            lastBalance = now
             lastPoll = now
             lastBrokerService = now
             return beginBatch()
-        case .standingBy:
-            phase = .standingBy
-            stage = .idle
-            resumeAt = now.addingTimeInterval(intervals.standby)
-            return .endTurn
         case let .failed(decision):
             stage = .idle
             requestsWaiting = false
@@ -194,6 +197,7 @@ struct CoordinatorStateMachine: Sendable {
 
     private mutating func afterDuty(now: Date, facts: Facts) -> Action {
         switch stage {
+        case .balancing: return beginBatch()
         case .poll: return afterPoll(now: now, facts: facts)
         case .requests: return afterRequests(now: now, facts: facts)
         case .timers: return afterTimers(now: now, facts: facts)

@@ -1,4 +1,5 @@
 import Baton
+import BatonAMQP
 import BatonStore
 
 /// What the coordinator has decided since its last commit: scheduler commands per run (in the
@@ -8,11 +9,13 @@ struct PendingBatch: Sendable {
     private(set) var order: [String] = []
     private(set) var commands: [String: [SchedulerCommand]] = [:]
     var heartbeats: [WorkerHeartbeat] = []
+    /// The newest of `heartbeats` from the shared queue: acked, with those before it, once they are recorded.
+    var heartbeatsReceipt: BrokerReceipt?
     var handledRequests: [Int] = []
     /// The latest batch whose tasks the broker confirmed after the previous commit, to be recorded in this one.
     var confirmedBatch: Int64?
-    /// Changes to `baton.holds`, netted per row (by seq), with the run each belongs to.
-    private(set) var holds: [Int64: (runID: String, change: HoldChange)] = [:]
+    /// Changes to `baton.holds` of this batch's runs, in order, netted (`hold(_:)`).
+    private(set) var holds: [HoldChange] = []
 
     mutating func record(_ runID: String, _ new: [SchedulerCommand]) {
         guard !new.isEmpty else { return }
@@ -20,35 +23,25 @@ struct PendingBatch: Sendable {
         commands[runID, default: []].append(contentsOf: new)
     }
 
-    /// Records what the admission table changed, netted so each row is written once per statement:
-    /// a row inserted and granted in one batch is inserted granted; inserted and deleted, not written.
-    mutating func hold(_ change: AdmissionTable.Change) {
-        switch change {
-        case let .requested(entry):
-            holds[entry.seq] = (entry.runID, .insert(entry))
-        case let .granted(entry):
-            if case .insert? = holds[entry.seq]?.change {
-                holds[entry.seq] = (entry.runID, .insert(entry))
-            } else {
-                holds[entry.seq] = (entry.runID, .grant(seq: entry.seq))
-            }
-        case let .released(entry):
-            if case .insert? = holds[entry.seq]?.change {
-                holds[entry.seq] = nil
-            } else {
-                holds[entry.seq] = (entry.runID, .delete(seq: entry.seq))
-            }
+    /// Records a change to `baton.holds`, netted so the statement (whose parts all see the table as it
+    /// was before it) writes what the changes in order would: a release also cancels the node's request
+    /// made in this batch (the delete sees only rows of earlier batches).
+    mutating func hold(_ change: HoldChange) {
+        if case let .release(runID, key) = change {
+            holds.removeAll { if case let .insert(r, request) = $0 { r == runID && request.key == key } else { false } }
+            if holds.contains(change) { return }
         }
+        holds.append(change)
     }
 
-    /// The hold changes to write, oldest row first.
-    var holdChanges: [HoldChange] { holds.keys.sorted().map { holds[$0]!.change } }
+    /// The hold changes to write, in order.
+    var holdChanges: [HoldChange] { holds }
 
     /// Drops what was decided for `runID` (its run failed as a whole).
     mutating func drop(_ runID: String) {
         commands[runID] = nil
         order.removeAll { $0 == runID }
-        holds = holds.filter { $0.value.runID != runID }
+        holds.removeAll { $0.runID == runID }
     }
 
     var runs: [(runID: String, commands: [SchedulerCommand])] { order.map { ($0, commands[$0]!) } }
@@ -67,16 +60,17 @@ struct PendingBatch: Sendable {
         var parts: [PendingBatch] = []
         var shared = PendingBatch()
         shared.heartbeats = heartbeats
+        shared.heartbeatsReceipt = heartbeatsReceipt
         shared.handledRequests = handledRequests
         shared.confirmedBatch = confirmedBatch
         parts.append(shared)
         for runID in order {
             var part = PendingBatch()
             part.record(runID, commands[runID]!)
-            part.holds = holds.filter { $0.value.runID == runID }
+            part.holds = holds.filter { $0.runID == runID }
             parts.append(part)
         }
-        let elsewhere = holds.filter { !order.contains($0.value.runID) }  // e.g. releases of a run that failed as a whole
+        let elsewhere = holds.filter { !order.contains($0.runID) }  // e.g. `told` of a run with no commands
         if !elsewhere.isEmpty { parts[0].holds = elsewhere }
         return parts
     }
@@ -92,6 +86,7 @@ struct PendingBatch: Sendable {
         var parts: [PendingBatch] = []
         var part = PendingBatch()
         part.heartbeats = heartbeats
+        part.heartbeatsReceipt = heartbeatsReceipt
         part.handledRequests = handledRequests
         part.confirmedBatch = confirmedBatch
         var size = 0

@@ -36,6 +36,7 @@ public final class ClusterSimulation {
         processRandom = RandomSource(seed: seed ^ 0x5EED)
         let clock = self.clock
         store = MemoryStore(clock: { clock.now })
+        store.setPartitionCount(options.partitions)
         report = SimulationReport(seed: seed)
         // Unowned: the processes live inside this simulation, and a strong capture would keep every seed's cluster alive.
         for i in 0..<options.coordinators {
@@ -44,7 +45,7 @@ public final class ClusterSimulation {
         for i in 0..<options.workers { workers.append(SimulatedWorker(index: i, make: { [unowned self] in makeWorker($0, $1) })) }
         broker.onAck = { [weak self] ack in
             guard let self else { return }
-            if ack.queue == BatonTopology.resultsQueue {
+            if ack.queue.hasPrefix(BatonTopology.resultsQueue + ".") {  // a partition's (the shared one's are forwarded, not applied)
                 self.checker.acked(report: ack.message.body, store: self.store)
             } else if ack.queue.hasPrefix(BatonTopology.tasksExchange + ".") {
                 self.checker.acked(task: ack.message, store: self.store)
@@ -64,6 +65,7 @@ public final class ClusterSimulation {
         let clock = self.clock
         let random = processRandom
         let name = "coordinator-\(index).\(generation)"
+        configuration.id = name
         configuration.makeStore = { try store.connect() }
         configuration.makeBroker = { broker.coordinatorConnection(name: name) }
         configuration.clock = { clock.now }
@@ -121,6 +123,8 @@ public final class ClusterSimulation {
         report.violations = checker.violations
         report.runsEnded = submitted.filter { store.run($0.runID)?.status.isTerminal == true }.count
         report.nodesEnded = checker.nodesEnded
+        report.partitionMoves = store.ownerChanges
+        report.fencedWrites = store.fencedWrites
         report.steps = step
         return report
     }
@@ -282,6 +286,9 @@ public final class ClusterSimulation {
             } else {
                 return
             }
+        case .leaseLapse:
+            guard let owner = store.lapseLeases(ofOwnerOf: random.index(options.partitions)) else { return }
+            trace("FAULT \(owner) stalls past its lease: its partitions are free")
         case .storeSessionsLost:
             trace("FAULT the database restarts: every session ends")
             store.dropConnections()

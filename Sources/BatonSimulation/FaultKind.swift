@@ -10,4 +10,7 @@ enum FaultKind: String, CaseIterable, Sendable {
     case clockJump = "clock-jump"
     case pausedProcess = "paused-process"
     case storeSessionsLost = "database-restart"
+    /// A partition's owner stalls past its lease, as the database sees it (a long pause between its
+    /// renewal and its next write): the lease runs out now, and another coordinator may take it.
+    case leaseLapse = "lease-lapse"
 }

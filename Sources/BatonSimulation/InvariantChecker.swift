@@ -35,7 +35,9 @@ struct InvariantChecker {
 
     /// A message the broker confirmed to its publisher.
     mutating func confirmed(_ message: MemoryMessage) {
-        if message.exchange.isEmpty, message.routingKey == BatonTopology.resultsQueue {
+        if (message.exchange == BatonTopology.reportsExchange && message.deliveries == nil)
+            || (message.exchange.isEmpty && message.routingKey == BatonTopology.resultsQueue)
+        {
             if let report = try? ReportMessage(decoding: message.body), report.kind == .result {
                 confirmedResults.insert(Attempt(runID: report.runID, key: report.key, attempt: report.attempt, phase: report.phase.rawValue))
             }
@@ -80,6 +82,7 @@ struct InvariantChecker {
 
     /// After every step: ended nodes stay as they ended; admission limits hold in what is committed.
     mutating func check(store: MemoryStore, runs: [Submitted]) {
+        for conflict in store.epochConflicts where !violations.contains(conflict) { violate(conflict) }
         var holding: [String: [String]] = [:]
         for run in runs {
             for row in store.nodes(ofRun: run.runID) {

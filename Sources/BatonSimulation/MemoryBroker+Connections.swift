@@ -56,11 +56,19 @@ extension MemoryBroker {
         consume(connection, channel: channel, queue: name, noAck: true)
     }
 
+    /// Declares `connection`'s exclusive heartbeat queue, bound to the heartbeats exchange, and consumes it without acks.
+    func declareHeartbeatQueue(_ connection: MemoryConnection, channel: UInt16) {
+        let name = "amq.gen-heartbeats-\(connection.id)"
+        declareQueue(name, durable: false, owner: connection.id)
+        heartbeatQueues.insert(name)
+        consume(connection, channel: channel, queue: name, noAck: true)
+    }
+
     /// Publishes on `channel`: in flight until the simulator (or `waitForConfirms`) lets it arrive.
     /// Returns its sequence number. An injected failure drops the connection instead.
     func publish(
         _ connection: MemoryConnection, channel number: UInt16, exchange: String, routingKey: String, body: [UInt8], persistent: Bool,
-        priority: UInt8? = nil, deliveries: Int? = nil, queuedAt: Date? = nil
+        priority: UInt8? = nil, deliveries: Int? = nil, queuedAt: Date? = nil, deathQueue: String? = nil
     ) throws -> UInt64 {
         let operation = "basic.publish '\(exchange)' '\(routingKey)'"
         _ = try require(connection, operation)
@@ -76,7 +84,7 @@ extension MemoryBroker {
         channel.published += 1
         let message = MemoryMessage(
             id: nextMessageID, publisher: connection.name, exchange: exchange, routingKey: routingKey, body: body, persistent: persistent,
-            priority: priority, deliveries: deliveries, queuedAt: queuedAt, redelivered: false, deathQueue: nil)
+            priority: priority, deliveries: deliveries, queuedAt: queuedAt, redelivered: false, deathQueue: deathQueue)
         nextMessageID += 1
         channel.inFlight.append(MemoryChannel.InFlight(sequence: channel.published, message: message))
         channel.awaitingConfirm.append(message)

@@ -24,6 +24,11 @@ extension MemoryBroker {
         declareQueue(BatonTopology.heartbeatsQueue)
     }
 
+    /// What `BatonTopology.declarePartitionQueues` declares (bound by name: `route` finds them).
+    func declarePartitionQueues(_ partitions: Int) {
+        for partition in 0..<partitions { declareQueue(BatonTopology.resultsQueue(partition: partition), deadLettered: true) }
+    }
+
     /// What `BatonTopology.declareTaskQueue` declares; returns the queue's name.
     @discardableResult
     func declareTaskQueue(pool: String, procedure: String) -> String {
@@ -36,6 +41,7 @@ extension MemoryBroker {
     func removeQueue(_ queue: MemoryQueue) {
         queues.removeAll { $0 === queue }
         queuesByName[queue.name] = nil
+        heartbeatQueues.remove(queue.name)
     }
 
     /// Puts a message that arrived at `exchange` into the queues it is bound to (none: it is dropped).
@@ -45,8 +51,14 @@ extension MemoryBroker {
             if let queue = queuesByName[message.routingKey] { enqueue(message, in: queue) }
         case BatonTopology.tasksExchange:
             if let name = taskBindings[message.routingKey], let queue = queuesByName[name] { enqueue(message, in: queue) }
+        case BatonTopology.reportsExchange:
+            if let queue = queuesByName[BatonTopology.resultsQueue(partition: Int(message.routingKey) ?? -1)] { enqueue(message, in: queue) }
         case BatonTopology.controlExchange:
-            for queue in queues where queue.owner != nil { enqueue(message, in: queue) }
+            for queue in queues where queue.owner != nil && !heartbeatQueues.contains(queue.name) { enqueue(message, in: queue) }
+        case BatonTopology.heartbeatsExchange:
+            for queue in queues where heartbeatQueues.contains(queue.name) || queue.name == BatonTopology.heartbeatsQueue {
+                enqueue(message, in: queue)
+            }
         case BatonTopology.deadExchange:
             if let queue = queuesByName[BatonTopology.deadLettersQueue] { enqueue(message, in: queue) }
         default:

@@ -33,6 +33,8 @@ public final class MemoryBroker: @unchecked Sendable {
     var queuesByName: [String: MemoryQueue] = [:]
     /// The task exchange's bindings: routing key to queue name.
     var taskBindings: [String: String] = [:]
+    /// Coordinators' exclusive queues bound to the heartbeats exchange.
+    var heartbeatQueues: Set<String> = []
     /// Live connections, in the order they were opened.
     var connections: [MemoryConnection] = []
     var nextConnectionID = 1

@@ -2,9 +2,10 @@ import BatonAMQP
 import Foundation
 
 /// The coordinator's side of the `MemoryBroker`, as `AMQPCoordinatorBroker` is over RabbitMQ: a
-/// publishing connection `<name>-publish` (tasks, cancel signals; confirmed) and a consuming one
-/// `<name>-consume` (reports with the prefetch given to `connect`, heartbeats without acks, dead
-/// letters with a prefetch of 100). Task queues are declared on the first publish to them after each connect.
+/// publishing connection `<name>-publish` (tasks, cancel signals, forwards; confirmed) and a consuming
+/// one `<name>-consume` (the partitions' reports with the prefetch given to `connect`, heartbeats
+/// without acks, dead letters and reports without a partition with a prefetch of 100), opened again
+/// for each new set of partitions. Task queues are declared on the first publish to them after each connect.
 public final class MemoryCoordinatorBroker: CoordinatorBroker, @unchecked Sendable {
     // Safe: used from the simulator's one thread (see MemoryBroker).
     public let broker: MemoryBroker
@@ -13,12 +14,15 @@ public final class MemoryCoordinatorBroker: CoordinatorBroker, @unchecked Sendab
     private var consumer: MemoryConnection?
     private var declaredRoutes: Set<String> = []
     private var generation = 0
+    private var prefetch = 1
 
     private enum Channel {
         static let publish: UInt16 = 1
         static let results = BatonTopology.CoordinatorChannel.results
         static let heartbeats = BatonTopology.CoordinatorChannel.heartbeats
+        static let registry = BatonTopology.CoordinatorChannel.registry
         static let deadLetters = BatonTopology.CoordinatorChannel.deadLetters
+        static let unpartitioned = BatonTopology.CoordinatorChannel.unpartitioned
     }
 
     init(broker: MemoryBroker, name: String) {
@@ -30,17 +34,31 @@ public final class MemoryCoordinatorBroker: CoordinatorBroker, @unchecked Sendab
     public var publishConnectionName: String { "\(name)-publish" }
     public var consumeConnectionName: String { "\(name)-consume" }
 
-    public func connect(prefetch: Int) throws {
+    public func connect(prefetch: Int, partitions: Int) throws {
         close()
-        generation += 1
         publisher = try broker.open(name: publishConnectionName, owner: name)
+        broker.declarePartitionQueues(partitions)
         declaredRoutes = []
+        self.prefetch = prefetch
+        try consume(partitions: [])
+    }
+
+    public func consume(partitions: Set<Int>) throws {
+        broker.close(consumer)
+        consumer = nil
+        generation += 1
         let consumer = try broker.open(name: consumeConnectionName, owner: name)
         consumer.channel(Channel.results).prefetch = Int(UInt16(clamping: prefetch))
-        broker.consume(consumer, channel: Channel.results, queue: BatonTopology.resultsQueue)
-        broker.consume(consumer, channel: Channel.heartbeats, queue: BatonTopology.heartbeatsQueue, noAck: true)
+        for partition in partitions.sorted() {
+            broker.consume(consumer, channel: Channel.results, queue: BatonTopology.resultsQueue(partition: partition))
+        }
+        broker.declareHeartbeatQueue(consumer, channel: Channel.heartbeats)
         consumer.channel(Channel.deadLetters).prefetch = 100
         broker.consume(consumer, channel: Channel.deadLetters, queue: BatonTopology.deadLettersQueue)
+        consumer.channel(Channel.unpartitioned).prefetch = 100
+        broker.consume(consumer, channel: Channel.unpartitioned, queue: BatonTopology.resultsQueue)
+        consumer.channel(Channel.registry).prefetch = 100
+        broker.consume(consumer, channel: Channel.registry, queue: BatonTopology.heartbeatsQueue)
         self.consumer = consumer
     }
 
@@ -70,6 +88,13 @@ public final class MemoryCoordinatorBroker: CoordinatorBroker, @unchecked Sendab
             body: body, persistent: false)
     }
 
+    public func forward(_ body: [UInt8], toPartition partition: Int, deadLetter: DeadLetterOrigin?) throws -> UInt64 {
+        try broker.publish(
+            try broker.require(publisher, "publish"), channel: Channel.publish, exchange: BatonTopology.reportsExchange,
+            routingKey: BatonTopology.reportKey(partition: partition), body: body, persistent: true, deliveries: deadLetter?.deliveries,
+            deathQueue: deadLetter?.queue)
+    }
+
     public func confirmed() throws -> UInt64 { try broker.confirmed(publisher, channel: Channel.publish) }
 
     public func waitForConfirms() throws { try broker.waitForConfirms(publisher, channel: Channel.publish) }
@@ -82,34 +107,43 @@ public final class MemoryCoordinatorBroker: CoordinatorBroker, @unchecked Sendab
     /// `timeout` and `confirmsDue` are ignored).
     public func receive(timeout: Double, confirmsDue: Bool) throws -> CoordinatorInbound? {
         guard let inbound = try broker.receive(consumer) else { return nil }
-        let receipt = BrokerReceipt(generation: generation, tag: inbound.tag)
+        let receipt = BrokerReceipt(generation: generation, tag: inbound.tag, channel: inbound.channel)
+        let message = inbound.message
         switch inbound.channel {
         case Channel.heartbeats:
-            return .heartbeat(body: inbound.message.body)
+            return .heartbeat(body: message.body, shared: nil)
+        case Channel.registry:
+            return .heartbeat(body: message.body, shared: receipt)
         case Channel.deadLetters:
-            let message = inbound.message
-            return .deadLetter(body: message.body, deliveries: message.deliveries ?? 1, queue: message.deathQueue, receipt: receipt)
+            return .unrouted(
+                body: message.body, deadLetter: DeadLetterOrigin(deliveries: message.deliveries ?? 1, queue: message.deathQueue),
+                receipt: receipt)
+        case Channel.unpartitioned:
+            return .unrouted(body: message.body, deadLetter: nil, receipt: receipt)
         default:
-            return .report(body: inbound.message.body, receipt: receipt)
+            if let deliveries = message.deliveries {  // a forwarded dead letter
+                return .deadLetter(body: message.body, deliveries: deliveries, queue: message.deathQueue, receipt: receipt)
+            }
+            return .report(body: message.body, receipt: receipt)
         }
     }
 
-    public func ackReports(through receipt: BrokerReceipt) throws {
+    public func ack(through receipt: BrokerReceipt) throws {
         let receipt = MemoryReceipt(receipt)
         guard receipt.generation == generation else { return }
-        try broker.ack(consumer, channel: Channel.results, tag: receipt.tag, multiple: true)
+        try broker.ack(consumer, channel: receipt.channel, tag: receipt.tag, multiple: true)
     }
 
-    public func ackDeadLetters(through receipt: BrokerReceipt) throws {
+    public func ack(_ receipt: BrokerReceipt) throws {
         let receipt = MemoryReceipt(receipt)
         guard receipt.generation == generation else { return }
-        try broker.ack(consumer, channel: Channel.deadLetters, tag: receipt.tag, multiple: true)
+        try broker.ack(consumer, channel: receipt.channel, tag: receipt.tag, multiple: false)
     }
 
-    public func rejectReport(_ receipt: BrokerReceipt) throws {
+    public func reject(_ receipt: BrokerReceipt) throws {
         let receipt = MemoryReceipt(receipt)
         guard receipt.generation == generation else { return }
-        try broker.reject(consumer, channel: Channel.results, tag: receipt.tag, requeue: false)
+        try broker.reject(consumer, channel: receipt.channel, tag: receipt.tag, requeue: false)
     }
 
     public func taskQueueDepth(pool: String, procedure: String) throws -> Int {

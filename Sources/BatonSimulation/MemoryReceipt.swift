@@ -5,9 +5,11 @@ import BatonAMQP
 struct MemoryReceipt: Equatable {
     let generation: Int
     let tag: UInt64
+    let channel: UInt16
 
     init(_ receipt: BrokerReceipt) {
         generation = receipt.generation
         tag = receipt.tag
+        channel = receipt.channel
     }
 }

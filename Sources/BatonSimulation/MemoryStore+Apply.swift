@@ -9,7 +9,7 @@ extension MemoryStore {
     /// a hold inserted twice, text with a NUL character, JSON it cannot store).
     func apply(
         _ batch: [(runID: String, commands: [SchedulerCommand])], heartbeats: [WorkerHeartbeat], handledRequests: [Int],
-        confirmedBatch: Int64?, holds: [HoldChange], now: Date
+        confirmedBatch: Int64?, holds: [HoldChange], now: Date, fence: PartitionFence? = nil
     ) throws -> Int64? {
         let now = MemoryTimestamp.rounded(now)
         var rows: [String: MemoryStagedRow] = [:]  // "run\u{0}key" -> merged row
@@ -179,32 +179,59 @@ extension MemoryStore {
                     node: c.node, succeededAt: now))
             nextCacheID += 1
         }
-        if let confirmedBatch { t.confirmedThrough = max(t.confirmedThrough, confirmedBatch) }
+        if let confirmedBatch {  // the partitions held (all without a fence) taken before the batch
+            for i in t.partitions.indices where t.partitions[i].floor <= confirmedBatch && fence.map({ $0.epochs[i] != nil }) ?? true {
+                t.partitions[i].confirmedThrough = max(t.partitions[i].confirmedThrough, confirmedBatch)
+            }
+        }
         tables = t
         return batchNumber
     }
 
-    /// Writes `holds` to `t`; grants and deletes see only the rows that were there before the batch.
+    /// Writes `holds` to `t`; releases and `told` see only the rows that were there before the batch.
     private func applyHolds(_ holds: [HoldChange], to t: inout MemoryTables, before: MemoryTables) throws {
         for change in holds {
             switch change {
-            case let .insert(e):
-                try Self.requireUUID(e.runID)
-                guard before.runs[e.runID] != nil else { throw Self.missingRun(e.runID, table: "holds") }
-                guard before.holds[e.seq] == nil, t.holds[e.seq] == nil else {
-                    throw DatabaseError.statement(
-                        "duplicate key value violates unique constraint \"holds_pkey\"", sqlState: "23505",
-                        detail: "Key (seq)=(\(e.seq)) already exists.")
+            case let .insert(runID, request):
+                try Self.requireUUID(runID)
+                guard before.runs[runID] != nil else { throw Self.missingRun(runID, table: "holds") }
+                _ = try Self.text(request.key)
+                for claim in request.claims { _ = try Self.text(claim.name) }
+                t.holds[nextHoldSeq] = AdmissionTable.Entry(
+                    seq: nextHoldSeq, runID: runID, key: request.key, claims: request.claims, cache: request.cache, granted: false)
+                nextHoldSeq += 1  // a sequence: drawn even if the statement then fails
+            case let .release(runID, key):
+                for (seq, entry) in before.holds where entry.runID == runID && entry.key == key {
+                    t.holds[seq] = nil
+                    t.untold.remove(seq)
                 }
-                _ = try Self.text(e.key)
-                for claim in e.claims { _ = try Self.text(claim.name) }
-                t.holds[e.seq] = e
-            case let .grant(seq):
-                if before.holds[seq] != nil { t.holds[seq]?.granted = true }
-            case let .delete(seq):
-                if before.holds[seq] != nil { t.holds[seq] = nil }
+            case let .told(_, seq):
+                if before.holds[seq] != nil { t.untold.remove(seq) }
             }
         }
+    }
+
+    /// `Store.grantWaiting`: drops holds of runs that ended, grants what can go, marks the grants untold.
+    func grantWaiting() -> [AdmissionTable.Entry] {
+        for (seq, entry) in tables.holds where tables.runs[entry.runID].map({ $0.status.isTerminal }) ?? true {
+            tables.holds[seq] = nil
+            tables.untold.remove(seq)
+        }
+        var table = AdmissionTable(entries: Array(tables.holds.values))
+        let granted = table.grantWaiting().compactMap { change -> AdmissionTable.Entry? in
+            if case let .granted(entry) = change { entry } else { nil }
+        }
+        for entry in granted {
+            tables.holds[entry.seq]?.granted = true
+            tables.untold.insert(entry.seq)
+        }
+        if !granted.isEmpty { notify(.grants) }
+        return granted
+    }
+
+    /// `Store.untoldGrants`.
+    func untoldGrants(fence: PartitionFence?) -> [AdmissionTable.Entry] {
+        tables.untold.sorted().compactMap { tables.holds[$0] }.filter { fence?.holds($0.runID) != false }
     }
 
     /// The event `Store.apply` writes for a node change.

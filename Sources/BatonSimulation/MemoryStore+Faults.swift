@@ -16,7 +16,7 @@ extension MemoryStore {
     public func clearFaults() { faults = [] }
 
     /// Ends every open session, as a database restart does: each later call on them fails with a
-    /// connection error, and leadership is free.
+    /// connection error.
     public func dropConnections() {
         for id in connections.keys.sorted() { connections[id]!.dropConnection() }
     }

@@ -28,7 +28,11 @@ extension MemoryStore {
                 status: row.status, attempt: row.attempts, input: row.status == .pending ? nil : row.input, output: row.output,
                 error: row.error, worker: row.worker)
             state.restore(bookkeeping: row.scheduler)
-            if row.status == .queued, let batch = row.dispatchBatch, batch <= tables.confirmedThrough { state.publishedAttempt = state.attempt }
+            if row.status == .queued, let batch = row.dispatchBatch,
+                batch <= tables.partitions[RunPartition.of(id, count: tables.partitions.count)].confirmedThrough
+            {
+                state.publishedAttempt = state.attempt
+            }
             states[row.key] = state
         }
         graph = graph.reordered(order.filter { RunState.parent(of: $0) == nil })
@@ -44,7 +48,10 @@ extension MemoryStore {
         try Self.requireUUID(id)
         let error = error.replacingOccurrences(of: "\u{0}", with: "")
         var t = tables
-        for (seq, entry) in t.holds where entry.runID == id { t.holds[seq] = nil }
+        for (seq, entry) in t.holds where entry.runID == id {
+            t.holds[seq] = nil
+            t.untold.remove(seq)
+        }
         if var run = t.runs[id], run.status == .pending || run.status == .running {
             let now = self.now
             run.status = .failed
@@ -58,14 +65,14 @@ extension MemoryStore {
     }
 
     /// Ids of runs pending or running, oldest first.
-    func activeRunIDs() -> [String] {
-        tables.runs.values.filter { $0.status == .pending || $0.status == .running }
+    func activeRunIDs(fence: PartitionFence?) -> [String] {
+        tables.runs.values.filter { ($0.status == .pending || $0.status == .running) && fence?.holds($0.id) != false }
             .sorted { ($0.submittedAt, $0.sequence) < ($1.submittedAt, $1.sequence) }.map(\.id)
     }
 
     /// Requests not handled yet, oldest first (at most 1,000, as `Store` reads them).
-    func openRequests() -> [RunRequest] {
-        tables.requests.lazy.filter { $0.handledAt == nil }.prefix(1000).map(\.request)
+    func openRequests(fence: PartitionFence?) -> [RunRequest] {
+        tables.requests.lazy.filter { $0.handledAt == nil && fence?.holds($0.request.runID) != false }.prefix(1000).map(\.request)
     }
 
     /// `Store.cacheLookup`: the newest output for the procedure and input within the ttl.

@@ -3,7 +3,7 @@ extension MemoryStore {
     public enum Operation: String, Sendable, Equatable, CaseIterable {
         /// `MemoryStore.connect()`: opening a session.
         case connect
-        case requireSchema, tryLeadership, listenForWork, notifications, liveWorkers, loadHolds, activeRunIDs, openRequests
+        case requireSchema, listenForWork, notifications, liveWorkers, loadHolds, grantWaiting, activeRunIDs, openRequests
         case loadRun, apply, cacheLookup, failRun
         /// Reading, taking, renewing or releasing partition leases.
         case partitions

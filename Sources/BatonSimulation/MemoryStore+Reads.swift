@@ -39,8 +39,6 @@ extension MemoryStore {
     public var workers: [MemoryWorkerRow] { tables.workers.values.sorted { $0.id < $1.id } }
 
     /// The highest dispatch batch the broker confirmed (`baton.publications.confirmed_through`).
-    public var confirmedThrough: Int64 { tables.confirmedThrough }
+    public func confirmedThrough(partition: Int) -> Int64 { tables.partitions[partition].confirmedThrough }
 
-    /// The id of the connection that holds leadership, if any.
-    public var leaderConnection: Int? { leader }
 }

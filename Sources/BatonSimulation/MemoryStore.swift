@@ -19,8 +19,6 @@ public final class MemoryStore: @unchecked Sendable {
 
     var tables = MemoryTables()
     var faults: [MemoryStoreFault] = []
-    /// The connection that holds the leadership lock, if any.
-    var leader: Int?
     /// Connections that listen for notifications, by id.
     var listeners: [Int: MemoryStoreConnection] = [:]
     /// Open connections, by id.
@@ -31,6 +29,15 @@ public final class MemoryStore: @unchecked Sendable {
     var nextRequestID = 1
     var nextCacheID: Int64 = 1
     var nextBatch: Int64 = 1
+    var nextHoldSeq: Int64 = 1
+    /// Partition -> epoch -> the coordinator that wrote under it (for the simulator's check).
+    var epochWriters: [Int: [Int64: String]] = [:]
+    /// Two coordinators that wrote for one partition under one epoch, one line each (must stay empty).
+    public internal(set) var epochConflicts: [String] = []
+    /// Writes the fence refused (an owner that had lost a partition tried to write for it).
+    public internal(set) var fencedWrites = 0
+    /// Partitions that were taken by a coordinator other than their last owner.
+    public internal(set) var ownerChanges = 0
     var connectionsMade = 0
 
     /// A database with no runs whose clock is `clock` (by default, one fixed instant).
@@ -51,9 +58,8 @@ public final class MemoryStore: @unchecked Sendable {
     /// The database's clock, to the microsecond, as `timestamptz` keeps it.
     var now: Date { MemoryTimestamp.rounded(clock()) }
 
-    /// Ends `connection`'s session: its leadership and its notifications go.
+    /// Ends `connection`'s session: its notifications go (and a coordinator that announced on it is gone).
     func endSession(_ connection: MemoryStoreConnection) {
-        if leader == connection.id { leader = nil }
         listeners[connection.id] = nil
         connections[connection.id] = nil
         connection.inbox = []

@@ -3,8 +3,8 @@ import BatonStore
 import Foundation
 
 /// One session with a `MemoryStore`: the coordinator's `CoordinatorStore`, as a `Store` (one
-/// PostgreSQL connection) is in production. Leadership is held by the session until `close()` or
-/// `dropConnection()`; notifications reach it once it listens.
+/// PostgreSQL connection) is in production. Notifications reach it once it listens; a coordinator
+/// that announced on it counts as gone once it is closed or dropped.
 public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable {
     /// The database this session belongs to.
     public let store: MemoryStore
@@ -23,8 +23,7 @@ public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable 
         self.id = id
     }
 
-    /// Loses the session, as a network failure or a killed backend does: leadership is released
-    /// and every later call fails with a connection error (SQLSTATE 08006).
+    /// Loses the session, as a network failure or a killed backend does: every later call fails with a connection error (SQLSTATE 08006).
     public func dropConnection() {
         guard isOpen else { return }
         isOpen = false
@@ -52,13 +51,6 @@ public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable 
 
     public func requireSchema() throws { try call(.requireSchema) {} }
 
-    public func tryLeadership() throws -> Bool {
-        try call(.tryLeadership) {
-            if store.leader == nil { store.leader = id }
-            return store.leader == id
-        }
-    }
-
     public func listenForWork() throws { try call(.listenForWork) { store.listeners[id] = self } }
 
     /// What was heard since the last call; never waits (the simulator's time is virtual).
@@ -75,9 +67,13 @@ public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable 
 
     public func loadHolds() throws -> [AdmissionTable.Entry] { try call(.loadHolds) { store.holds } }
 
-    public func activeRunIDs() throws -> [String] { try call(.activeRunIDs) { store.activeRunIDs() } }
+    public func grantWaiting() throws -> [AdmissionTable.Entry] { try call(.grantWaiting, writes: true) { store.grantWaiting() } }
 
-    public func openRequests() throws -> [RunRequest] { try call(.openRequests) { store.openRequests() } }
+    public func untoldGrants() throws -> [AdmissionTable.Entry] { try call(.loadHolds) { store.untoldGrants(fence: fence) } }
+
+    public func activeRunIDs() throws -> [String] { try call(.activeRunIDs) { store.activeRunIDs(fence: fence) } }
+
+    public func openRequests() throws -> [RunRequest] { try call(.openRequests) { store.openRequests(fence: fence) } }
 
     public func loadRun(_ id: String) throws -> RunState? { try call(.loadRun) { try store.loadRun(id) } }
 
@@ -88,7 +84,7 @@ public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable 
         try call(.apply, writes: true) {
             try store.checkFence(fence, runIDs: PartitionFence.runs(of: batch, holds: holds))
             return try store.apply(
-                batch, heartbeats: heartbeats, handledRequests: handledRequests, confirmedBatch: confirmedBatch, holds: holds, now: now)
+                batch, heartbeats: heartbeats, handledRequests: handledRequests, confirmedBatch: confirmedBatch, holds: holds, now: now, fence: fence)
         }
     }
 
@@ -117,5 +113,13 @@ public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable 
 
     public func releasePartitions(_ held: [Int: Int64], coordinator: String) throws {
         try call(.partitions, writes: true) { store.releasePartitions(held, coordinator: coordinator) }
+    }
+
+    public func announce(_ coordinator: CoordinatorAnnouncement) throws -> [String] {
+        try call(.partitions, writes: true) { store.announce(coordinator, session: id) }
+    }
+
+    public func withdraw(coordinator id: String) throws {
+        try call(.partitions, writes: true) { store.withdraw(coordinator: id) }
     }
 }

@@ -11,11 +11,13 @@ struct MemoryTables {
     var events: [String: [MemoryEventRow]] = [:]
     var cache: [MemoryCacheRow] = []
     var holds: [Int64: AdmissionTable.Entry] = [:]
+    /// Holds granted whose node was not told yet (`told` false).
+    var untold: Set<Int64> = []
     /// In id order.
     var requests: [MemoryRequestRow] = []
     var workers: [String: MemoryWorkerRow] = [:]
-    /// `baton.publications.confirmed_through`.
-    var confirmedThrough: Int64 = 0
+    /// `baton.coordinators`, by id.
+    var coordinators: [String: MemoryCoordinatorRow] = [:]
     /// `baton.partitions`, by partition (`RunPartition.standard` of them unless the simulator says).
     var partitions: [MemoryPartitionRow] = (0..<RunPartition.standard).map { MemoryPartitionRow(partition: $0) }
 }

@@ -1,8 +1,8 @@
 import BatonAMQP
 
 /// A worker's publishing side of the `MemoryBroker`, as `AMQPWorkerReportBroker` is over RabbitMQ:
-/// one connection named `name`, reports (persistent) to the results queue and heartbeats
-/// (transient) to the heartbeats queue, confirmed.
+/// one connection named `name`, reports (persistent) to their partition's result queue and
+/// heartbeats (transient) to every coordinator, confirmed.
 public final class MemoryWorkerReportBroker: WorkerReportBroker, @unchecked Sendable {
     // Safe: used from the simulator's one thread (see MemoryBroker).
     public let broker: MemoryBroker
@@ -26,15 +26,20 @@ public final class MemoryWorkerReportBroker: WorkerReportBroker, @unchecked Send
         connection = nil
     }
 
-    public func publishReport(_ body: [UInt8]) throws -> UInt64 {
-        try broker.publish(
-            try broker.require(connection, "publish"), channel: Self.channel, exchange: "", routingKey: BatonTopology.resultsQueue,
-            body: body, persistent: true)
+    public func publishReport(_ body: [UInt8], partition: Int?) throws -> UInt64 {
+        let connection = try broker.require(connection, "publish")
+        guard let partition else {
+            return try broker.publish(
+                connection, channel: Self.channel, exchange: "", routingKey: BatonTopology.resultsQueue, body: body, persistent: true)
+        }
+        return try broker.publish(
+            connection, channel: Self.channel, exchange: BatonTopology.reportsExchange,
+            routingKey: BatonTopology.reportKey(partition: partition), body: body, persistent: true)
     }
 
     public func publishHeartbeat(_ body: [UInt8]) throws -> UInt64 {
         try broker.publish(
-            try broker.require(connection, "publish"), channel: Self.channel, exchange: "", routingKey: BatonTopology.heartbeatsQueue,
+            try broker.require(connection, "publish"), channel: Self.channel, exchange: BatonTopology.heartbeatsExchange, routingKey: "",
             body: body, persistent: false)
     }
 

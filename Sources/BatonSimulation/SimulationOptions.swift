@@ -6,7 +6,9 @@ public struct SimulationOptions: Sendable {
     public var healSteps = 60_000
     public var healSeconds = 900.0
     /// Coordinators (one leads, the others stand by) and worker processes.
-    public var coordinators = 2
+    public var coordinators = 3
+    /// Partitions of the schema, shared among the coordinators.
+    public var partitions = 8
     public var workers = 3
     /// Runs submitted, drawn from the catalog.
     public var runs = 6

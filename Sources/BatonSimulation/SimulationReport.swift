@@ -5,6 +5,9 @@ public struct SimulationReport: Sendable {
     public var faults: [String: Int] = [:]
     public var runsEnded = 0
     public var nodesEnded = 0
+    /// Partitions that changed owner, and writes the fence refused to an owner that had lost its partition.
+    public var partitionMoves = 0
+    public var fencedWrites = 0
     /// Guarantees broken, one line each; empty when the seed passed.
     public var violations: [String] = []
     /// The steps taken (all of them with `keepTrace`, else the last ones).

@@ -6,6 +6,8 @@ public struct SimulationSummary: Sendable {
     public var runsEnded = 0
     public var nodesEnded = 0
     public var violations = 0
+    public var partitionMoves = 0
+    public var fencedWrites = 0
 
     public init() {}
 
@@ -16,6 +18,8 @@ public struct SimulationSummary: Sendable {
         runsEnded += report.runsEnded
         nodesEnded += report.nodesEnded
         violations += report.violations.count
+        partitionMoves += report.partitionMoves
+        fencedWrites += report.fencedWrites
     }
 
     /// `seeds 100, steps 210000, faults 4100 (clock-jump 410, …), runs 600 ended, nodes 2900 ended, violations 0`
@@ -23,6 +27,7 @@ public struct SimulationSummary: Sendable {
         let total = faults.values.reduce(0, +)
         let kinds = faults.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         return
-            "seeds \(seeds), steps \(steps), faults \(total) (\(kinds)), runs \(runsEnded) ended, nodes \(nodesEnded) ended, violations \(violations)"
+            "seeds \(seeds), steps \(steps), faults \(total) (\(kinds)), runs \(runsEnded) ended, nodes \(nodesEnded) ended, "
+            + "partition moves \(partitionMoves), fenced writes \(fencedWrites), violations \(violations)"
     }
 }

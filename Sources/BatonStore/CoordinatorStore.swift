@@ -7,8 +7,6 @@ import Foundation
 public protocol CoordinatorStore: AnyObject {
     /// Fails with a clear message if the schema is missing or out of date.
     func requireSchema() throws
-    /// Tries to become the leading coordinator; held until `close()` (or the session ends).
-    func tryLeadership() throws -> Bool
     /// Starts hearing of new runs and requests.
     func listenForWork() throws
     /// What was heard since the last call, waiting up to `timeout` seconds for the first.
@@ -17,6 +15,11 @@ public protocol CoordinatorStore: AnyObject {
     func liveWorkers(within seconds: Double?) throws -> [WorkerRow]
     /// The admission table as stored.
     func loadHolds() throws -> [AdmissionTable.Entry]
+    /// Grants what can go among every run's waiting holds, under the lock all coordinators take for
+    /// it; returns the grants (announced to every coordinator).
+    func grantWaiting() throws -> [AdmissionTable.Entry]
+    /// Granted holds not told to their nodes yet, of the partitions held.
+    func untoldGrants() throws -> [AdmissionTable.Entry]
     /// Ids of unfinished runs, oldest first.
     func activeRunIDs() throws -> [String]
     /// Cancel and retry requests not handled yet.
@@ -48,6 +51,10 @@ public protocol CoordinatorStore: AnyObject {
     func renewPartitions(_ held: [Int: Int64], coordinator: String, leaseSeconds: Double) throws -> Set<Int>
     /// Gives up the partitions held under these epochs.
     func releasePartitions(_ held: [Int: Int64], coordinator: String) throws
+    /// Records that `coordinator` is live, on this session; returns the ids of every live one, sorted.
+    func announce(_ coordinator: CoordinatorAnnouncement) throws -> [String]
+    /// Forgets a coordinator that stopped cleanly.
+    func withdraw(coordinator id: String) throws
 }
 
 extension Store: CoordinatorStore {}

@@ -1,16 +1,20 @@
 import Baton
 
-/// A change to `baton.holds` (mutex, concurrency and cache requests), netted for one batch:
-/// a row is inserted, granted or deleted at most once per statement.
+/// A change to `baton.holds` (mutex, concurrency and cache requests) a batch writes for one of its
+/// runs. Grants are not among them: any coordinator grants waiting holds, of every run, under one
+/// lock after its commit (`Store.grantWaiting`).
 public enum HoldChange: Sendable, Equatable {
-    case insert(AdmissionTable.Entry)
-    case grant(seq: Int64)
-    case delete(seq: Int64)
-}
+    /// A node asks for `request` (numbered by the database: first come, first served).
+    case insert(runID: String, request: AdmissionRequest)
+    /// A node gives back what it holds or waits for.
+    case release(runID: String, key: String)
+    /// The run's node was told of the grant of hold `seq`.
+    case told(runID: String, seq: Int64)
 
-extension HoldChange {
-    /// The run an inserted hold belongs to (grants and deletes name only the hold).
-    public var runID: String? {
-        if case let .insert(entry) = self { entry.runID } else { nil }
+    /// The run it concerns.
+    public var runID: String {
+        switch self {
+        case let .insert(runID, _), let .release(runID, _), let .told(runID, _): runID
+        }
     }
 }

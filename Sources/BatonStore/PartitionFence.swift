@@ -17,10 +17,16 @@ public struct PartitionFence: Sendable, Equatable {
         self.epochs = epochs
     }
 
-    /// The runs a batch writes for, which the fence must cover: those with commands, and those of
-    /// inserted holds (a batch with neither writes nothing a partition owns).
+    /// The partitions held, as a PostgreSQL `int[]` literal.
+    public var heldParameter: String { PGArray.literal(epochs.keys.sorted().map(String.init)) }
+
+    /// Whether `runID`'s partition is held.
+    public func holds(_ runID: String) -> Bool { epochs[RunPartition.of(runID, count: count)] != nil }
+
+    /// The runs a batch writes for, which the fence must cover: those with commands, and those whose
+    /// holds it changes (a batch with neither writes nothing a partition owns).
     public static func runs(of batch: [(runID: String, commands: [SchedulerCommand])], holds: [HoldChange]) -> [String] {
-        batch.filter { !$0.commands.isEmpty }.map(\.runID) + holds.compactMap(\.runID)
+        batch.filter { !$0.commands.isEmpty }.map(\.runID) + holds.map(\.runID)
     }
 
     /// The partitions of `runIDs` with the epochs held, sorted by partition; a partition not held

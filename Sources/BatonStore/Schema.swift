@@ -275,5 +275,42 @@ enum Schema {
                 """,
             ]
         ),
+        (
+            12,
+            [
+                // A coordinator's database session (its backend pid): a partition whose owner's session ended
+                // (a crash, a kill -9) is free at once, without waiting for its lease to run out.
+                "alter table baton.coordinators add column if not exists session int",
+                // Through which dispatch batch the broker confirmed every task, per partition (the row's id):
+                // one coordinator's confirms must not vouch for another's tasks. `floor` is a batch number
+                // drawn when the partition last changed owner: only batches from after it count for it.
+                "alter table baton.publications drop constraint if exists publications_id_check",
+                "alter table baton.publications add column if not exists floor bigint not null default 0",
+                """
+                insert into baton.publications (id, confirmed_through)
+                select partition, coalesce((select confirmed_through from baton.publications where id = 1), 0) from baton.partitions
+                on conflict (id) do nothing
+                """,
+                // Admission across coordinators: any coordinator grants waiting holds (of any run) under one lock,
+                // in `Store.grantWaiting`; `told` is false until the run's owner has told its node. Numbers
+                // come from a sequence, so requests of every coordinator line up first come, first served.
+                "alter table baton.holds add column if not exists told boolean not null default true",
+                "create sequence if not exists baton.hold_seqs",
+                "select setval('baton.hold_seqs', greatest((select max(seq) from baton.holds), 1))",
+                "alter table baton.holds alter column seq set default nextval('baton.hold_seqs')",
+                "create index if not exists holds_untold_idx on baton.holds (run_id) where granted and not told",
+                // Whether `owner`'s database session has ended (it announced one, and no backend has that pid).
+                """
+                create or replace function baton.owner_gone(owner text) returns boolean
+                language sql stable
+                as $$
+                    select exists (
+                        select 1 from baton.coordinators c
+                        where c.id = owner and c.session is not null
+                          and not exists (select 1 from pg_stat_activity a where a.pid = c.session))
+                $$
+                """,
+            ]
+        ),
     ]
 }

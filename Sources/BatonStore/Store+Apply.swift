@@ -255,10 +255,15 @@ extension Store {
                 """)
         }
         if let confirmedBatch {
+            // For the partitions held only (all without a fence), and only those taken before the batch.
             let confirmedParameter = statement.parameter(String(confirmedBatch))
+            let held = fence.map { " and id = any(\(statement.parameter($0.heldParameter))::int[])" } ?? ""
             statement.add(
                 "confirmed",
-                "update baton.publications set confirmed_through = greatest(confirmed_through, \(confirmedParameter)::bigint) where id = 1")
+                """
+                update baton.publications set confirmed_through = greatest(confirmed_through, \(confirmedParameter)::bigint)
+                where floor <= \(confirmedParameter)::bigint\(held)
+                """)
         }
         // Prepared once per shape (which parts the batch needs): the hot path skips parsing and planning.
         let result = try connection.preparedQuery(statement.sql, statement.parameters)

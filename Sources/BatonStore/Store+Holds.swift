@@ -3,11 +3,60 @@ import BatonPostgres
 import Foundation
 
 extension Store {
-    /// Every mutex, concurrency and cache request as stored, oldest first: the coordinator's
-    /// `AdmissionTable` after a restart or a standby's take-over.
+    /// Notified when holds were granted: their runs' owners tell their nodes (`untoldGrants`).
+    public static let grantsChannel = "baton_grants"
+
+    /// Every mutex, concurrency and cache request as stored, oldest first.
     public func loadHolds() throws -> [AdmissionTable.Entry] {
-        let r = try connection.query(
-            "select seq, run_id::text as run_id, node_key, claims::text as claims, cache::text as cache, granted from baton.holds order by seq")
+        try Self.entries(
+            connection.query(
+                "select seq, run_id::text as run_id, node_key, claims::text as claims, cache::text as cache, granted from baton.holds order by seq"
+            ))
+    }
+
+    /// Grants what can go among the waiting holds of every run, as `AdmissionTable` decides (all or
+    /// none, first come first served), under a lock every coordinator takes for this: so no two
+    /// coordinators grant from the same view. Holds of runs that ended are dropped first (no one is
+    /// left to release them). The grants are written with `told` false and announced; returns them.
+    public func grantWaiting() throws -> [AdmissionTable.Entry] {
+        try connection.transaction { c in
+            try c.execute("select pg_advisory_xact_lock(727276)")
+            try c.execute(
+                "delete from baton.holds h using baton.runs r where r.id = h.run_id and r.status not in ('pending', 'running')")
+            var table = AdmissionTable(
+                entries: try Self.entries(
+                    c.query(
+                        """
+                        select seq, run_id::text as run_id, node_key, claims::text as claims, cache::text as cache, granted
+                        from baton.holds order by seq
+                        """)))
+            let granted = table.grantWaiting().compactMap { change -> AdmissionTable.Entry? in
+                if case let .granted(entry) = change { entry } else { nil }
+            }
+            guard !granted.isEmpty else { return [] }
+            try c.execute(
+                "update baton.holds set granted = true, told = false where seq = any($1::bigint[])",
+                [PGArray.literal(granted.map { String($0.seq) })])
+            try c.execute("select pg_notify($1, '')", [Store.grantsChannel])
+            return granted
+        }
+    }
+
+    /// Granted holds whose node was not told yet, of the partitions held (all without a fence), oldest first.
+    public func untoldGrants() throws -> [AdmissionTable.Entry] {
+        let columns = "seq, run_id::text as run_id, node_key, claims::text as claims, cache::text as cache, granted"
+        if let fence {
+            return try Self.entries(
+                connection.query(
+                    """
+                    select \(columns) from baton.holds
+                    where granted and not told and baton.partition_of(run_id, $1::int) = any($2::int[]) order by seq
+                    """, [String(fence.count), fence.heldParameter]))
+        }
+        return try Self.entries(connection.query("select \(columns) from baton.holds where granted and not told order by seq"))
+    }
+
+    private static func entries(_ r: PGResult) throws -> [AdmissionTable.Entry] {
         var entries: [AdmissionTable.Entry] = []
         for i in 0..<r.rowCount {
             let claims = try JSONParser.parse(r[row: i, column: "claims"] ?? "[]").arrayValue ?? []
@@ -43,22 +92,24 @@ extension Store {
             sourceRun: r[row: 0, column: "run_id"]!, sourceNode: r[row: 0, column: "node_key"]!)
     }
 
-    /// Adds the parts that write `holds` to a batch's statement.
+    /// Adds the parts that write `holds` to a batch's statement. The parts see the table as it was
+    /// before the statement, so a release deletes only rows from earlier batches (`PendingBatch`
+    /// nets a request and its release within one batch).
     func addHolds(_ holds: [HoldChange], to statement: inout ApplyStatement) {
         var inserts: [JSON] = []
-        var grants: [JSON] = []
-        var deletes: [JSON] = []
+        var releases: [JSON] = []
+        var told: [JSON] = []
         for change in holds {
             switch change {
-            case let .insert(e):
+            case let .insert(runID, request):
                 inserts.append([
-                    "seq": .int(e.seq), "run_id": .string(e.runID), "node_key": .string(e.key),
-                    "claims": .array(e.claims.map { ["name": .string($0.name), "limit": .int(Int64($0.limit))] }),
-                    "cache": e.cache.map { ["procedure": .string($0.procedure), "input": .string($0.input), "ttl": .double($0.ttl)] } ?? .null,
-                    "granted": .bool(e.granted),
+                    "run_id": .string(runID), "node_key": .string(request.key),
+                    "claims": .array(request.claims.map { ["name": .string($0.name), "limit": .int(Int64($0.limit))] }),
+                    "cache": request.cache.map { ["procedure": .string($0.procedure), "input": .string($0.input), "ttl": .double($0.ttl)] }
+                        ?? .null,
                 ])
-            case let .grant(seq): grants.append(.int(seq))
-            case let .delete(seq): deletes.append(.int(seq))
+            case let .release(runID, key): releases.append(["run_id": .string(runID), "node_key": .string(key)])
+            case let .told(_, seq): told.append(.int(seq))
             }
         }
         if !inserts.isEmpty {
@@ -66,20 +117,25 @@ extension Store {
             statement.add(
                 "hold_inserts",
                 """
-                insert into baton.holds (seq, run_id, node_key, claims, cache, granted)
-                select (h->>'seq')::bigint, (h->>'run_id')::uuid, h->>'node_key', h->'claims',
-                       case when jsonb_typeof(h->'cache') = 'object' then h->'cache' end, (h->>'granted')::boolean
+                insert into baton.holds (run_id, node_key, claims, cache, granted, told)
+                select (h->>'run_id')::uuid, h->>'node_key', h->'claims',
+                       case when jsonb_typeof(h->'cache') = 'object' then h->'cache' end, false, true
                 from jsonb_array_elements(\(p)::jsonb) as t(h)
                 """)
         }
-        if !grants.isEmpty {
-            let p = statement.parameter(JSON.array(grants).serialized())
+        if !releases.isEmpty {
+            let p = statement.parameter(JSON.array(releases).serialized())
             statement.add(
-                "hold_grants", "update baton.holds set granted = true where seq in (select jsonb_array_elements_text(\(p)::jsonb)::bigint)")
+                "hold_releases",
+                """
+                delete from baton.holds h using jsonb_array_elements(\(p)::jsonb) as t(r)
+                where h.run_id = (r->>'run_id')::uuid and h.node_key = r->>'node_key'
+                """)
         }
-        if !deletes.isEmpty {
-            let p = statement.parameter(JSON.array(deletes).serialized())
-            statement.add("hold_deletes", "delete from baton.holds where seq in (select jsonb_array_elements_text(\(p)::jsonb)::bigint)")
+        if !told.isEmpty {
+            let p = statement.parameter(JSON.array(told).serialized())
+            statement.add(
+                "hold_told", "update baton.holds set told = true where seq in (select jsonb_array_elements_text(\(p)::jsonb)::bigint)")
         }
     }
 }

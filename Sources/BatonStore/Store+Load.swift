@@ -5,7 +5,17 @@ import Foundation
 extension Store {
     /// Ids of runs that are not finished, oldest first.
     public func activeRunIDs() throws -> [String] {
-        let r = try connection.query("select id::text from baton.runs where status in ('pending', 'running') order by submitted_at")
+        let r =
+            if let fence {
+                try connection.query(
+                    """
+                    select id::text from baton.runs
+                    where status in ('pending', 'running') and baton.partition_of(id, $1::int) = any($2::int[])
+                    order by submitted_at
+                    """, [String(fence.count), fence.heldParameter])
+            } else {
+                try connection.query("select id::text from baton.runs where status in ('pending', 'running') order by submitted_at")
+            }
         return (0..<r.rowCount).map { r[row: $0, column: "id"]! }
     }
 
@@ -57,7 +67,9 @@ extension Store {
                 declare run_nodes no scroll cursor for
                 select key, status, attempts, case when status <> 'pending' then input::text end as input, output::text as output,
                        error, worker, scheduler::text as scheduler, fragment::text as fragment,
-                       dispatch_batch is not null and dispatch_batch <= (select confirmed_through from baton.publications) as confirmed
+                       dispatch_batch is not null and dispatch_batch <= (
+                           select confirmed_through from baton.publications
+                           where id = baton.partition_of($1::uuid, (select count(*) from baton.partitions)::int)) as confirmed
                 from baton.nodes where run_id = $1::uuid order by position
                 """, [id])
             while true {

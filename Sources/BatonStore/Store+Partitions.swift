@@ -14,22 +14,31 @@ extension Store {
     public func partitionLeases() throws -> [PartitionLease] {
         let r = try connection.query(
             """
-            select partition, owner, epoch, extract(epoch from lease_until - now())::float8 as left
+            select partition, owner, epoch, extract(epoch from lease_until - now())::float8 as left,
+                   owner is not null and baton.owner_gone(owner) as gone
             from baton.partitions order by partition
             """)
         return (0..<r.rowCount).map { Self.lease(r, $0) }
     }
 
-    /// Takes those of `parts` that are free (released, or their lease ran out) for `coordinator`,
-    /// each under a new epoch, for `leaseSeconds`; returns what it took, partition -> epoch.
+    /// Takes those of `parts` that are free (released, their lease ran out, their owner's session
+    /// ended, or held by `coordinator` itself before it reconnected) for `coordinator`, each under a
+    /// new epoch, for `leaseSeconds`; returns what it took, partition -> epoch. Each one taken gets a
+    /// new publication floor: confirms of batches from before the take do not count for it.
     public func acquirePartitions(_ parts: [Int], coordinator: String, leaseSeconds: Double) throws -> [Int: Int64] {
         guard !parts.isEmpty else { return [:] }
         let r = try connection.query(
             """
-            update baton.partitions set owner = $2, epoch = epoch + 1, lease_until = now() + make_interval(secs => $3::float8),
-                changed_at = now()
-            where partition = any($1::int[]) and (owner is null or lease_until is null or lease_until <= now())
-            returning partition, epoch
+            with taken as (
+                update baton.partitions set owner = $2, epoch = epoch + 1, lease_until = now() + make_interval(secs => $3::float8),
+                    changed_at = now()
+                where partition = any($1::int[])
+                  and (owner is null or owner = $2 or lease_until is null or lease_until <= now() or baton.owner_gone(owner))
+                returning partition, epoch
+            ), floors as (
+                update baton.publications u set floor = nextval('baton.dispatch_batches') from taken where u.id = taken.partition
+            )
+            select partition, epoch from taken
             """, [PGArray.literal(parts.map(String.init)), coordinator, String(leaseSeconds)])
         return Dictionary(uniqueKeysWithValues: (0..<r.rowCount).map { (r.int($0, "partition") ?? -1, Int64(r.int($0, "epoch") ?? 0)) })
     }
@@ -79,6 +88,6 @@ extension Store {
     private static func lease(_ r: PGResult, _ i: Int) -> PartitionLease {
         PartitionLease(
             partition: r.int(i, "partition") ?? 0, owner: r[row: i, column: "owner"], epoch: Int64(r.int(i, "epoch") ?? 0),
-            secondsLeft: r[row: i, column: "left"].flatMap(Double.init))
+            secondsLeft: r[row: i, column: "left"].flatMap(Double.init), ownerGone: r.bool(i, "gone") ?? false)
     }
 }

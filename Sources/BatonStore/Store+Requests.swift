@@ -20,10 +20,20 @@ extension Store {
 
     /// Requests not yet handled, oldest first.
     public func openRequests() throws -> [RunRequest] {
-        let r = try connection.query(
-            """
-            select id, run_id::text as run_id, kind, node_key, reason from baton.requests where handled_at is null order by id limit 1000
-            """)
+        let r =
+            if let fence {
+                try connection.query(
+                    """
+                    select id, run_id::text as run_id, kind, node_key, reason from baton.requests
+                    where handled_at is null and baton.partition_of(run_id, $1::int) = any($2::int[])
+                    order by id limit 1000
+                    """, [String(fence.count), fence.heldParameter])
+            } else {
+                try connection.query(
+                    """
+                    select id, run_id::text as run_id, kind, node_key, reason from baton.requests where handled_at is null order by id limit 1000
+                    """)
+            }
         return (0..<r.rowCount).compactMap { i in
             guard let kind = RunRequest.Kind(rawValue: r[row: i, column: "kind"] ?? "") else { return nil }
             return RunRequest(

@@ -53,12 +53,6 @@ public final class Store: @unchecked Sendable {
         }
     }
 
-    /// Tries to become the leading coordinator: a session-level advisory lock, held
-    /// until this connection closes (so a crashed leader frees it at once).
-    public func tryLeadership() throws -> Bool {
-        try connection.query("select pg_try_advisory_lock(727275) as ok").bool(0, "ok") ?? false
-    }
-
     /// Fails with a clear message if `baton migrate` has not been run.
     public func requireSchema() throws {
         let r = try connection.query("select to_regclass('baton.runs') is not null as ok")
@@ -82,12 +76,17 @@ extension Store {
     public func listenForWork() throws {
         try connection.listen(Store.runsChannel)
         try connection.listen(Store.requestsChannel)
+        try connection.listen(Store.grantsChannel)
     }
 
     /// What LISTEN brought since the last call, waiting up to `timeout` seconds for the first.
     public func notifications(timeout: Double) throws -> [StoreNotification] {
         try connection.waitForNotifications(timeout: timeout).map { note in
-            note.channel == Store.runsChannel ? .newRun(note.payload) : .newRequest(runID: note.payload)
+            switch note.channel {
+            case Store.runsChannel: .newRun(note.payload)
+            case Store.grantsChannel: .grants
+            default: .newRequest(runID: note.payload)
+            }
         }
     }
 

@@ -4,4 +4,6 @@ public enum StoreNotification: Sendable, Equatable {
     case newRun(String)
     /// A user asked something of a run (cancel, retry).
     case newRequest(runID: String)
+    /// Holds were granted (`Store.grantWaiting`): their runs' owners tell their nodes.
+    case grants
 }

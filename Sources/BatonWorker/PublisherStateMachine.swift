@@ -9,8 +9,8 @@ import Foundation
 struct PublisherStateMachine: Sendable {
     /// What the publisher does next.
     enum Action: Equatable, Sendable {
-        /// Publish this report's body to the results queue, then call `published(sequence:)`.
-        case publishReport([UInt8])
+        /// Publish this report's body for the coordinator of `partition`, then call `published(sequence:)`.
+        case publishReport([UInt8], partition: Int? = nil)
         /// Publish a heartbeat (with the procedure schemas if `withSchemas`), then call `published(sequence:)`.
         case publishHeartbeat(withSchemas: Bool)
         /// Read the confirms that come within a moment, then call `confirmed(through:)`. With
@@ -45,7 +45,7 @@ struct PublisherStateMachine: Sendable {
     mutating func next(now: Date) -> Action {
         if let report = pipeline.next {
             heartbeatAsked = nil
-            return .publishReport(report.body)
+            return .publishReport(report.body, partition: report.partition)
         }
         if lastHeartbeat.map({ now.timeIntervalSince($0) >= heartbeatInterval }) ?? true {
             heartbeatAsked = now

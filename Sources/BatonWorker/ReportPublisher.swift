@@ -90,8 +90,8 @@ final class ReportPublisher: @unchecked Sendable {
         machine.taken(mailbox.takeReports(limit: machine.room))
         while true {
             switch machine.next(now: configuration.clock()) {
-            case let .publishReport(body):
-                machine.published(sequence: try broker.publishReport(body))
+            case let .publishReport(body, partition):
+                machine.published(sequence: try broker.publishReport(body, partition: partition))
             case let .publishHeartbeat(withSchemas):
                 machine.published(sequence: try broker.publishHeartbeat(heartbeat(stopping: false, withSchemas: withSchemas).encoded()))
             case let .readConfirms(wakeOnReports):

@@ -193,7 +193,7 @@ final class TaskConsumer: @unchecked Sendable {
             key: task.key, attempt: task.attempt, phase: task.phase,
             outcome: .failed(message: "cancelled before it started", permanent: true),
             worker: configuration.id, startedAt: now(), finishedAt: now())
-        mailbox.post(OutgoingReport(body: ReportMessage.result(runID: task.runID, result).encoded(), ack: local.ack))
+        mailbox.post(OutgoingReport(body: ReportMessage.result(runID: task.runID, result).encoded(), ack: local.ack, partition: task.partition))
     }
 
     /// Draining: tasks still waiting for a slot go back to their queues at once. They never ran, so
@@ -230,7 +230,8 @@ final class TaskConsumer: @unchecked Sendable {
         if let metrics = configuration.metrics, let queuedAt = local.queuedAt {
             metrics.started(pool: task.pool, queuedFor: now().timeIntervalSince(queuedAt))
         }
-        let report: @Sendable (ReportMessage) -> Void = { mailbox.post(OutgoingReport(body: $0.encoded(), ack: nil)) }
+        let partition = task.partition
+        let report: @Sendable (ReportMessage) -> Void = { mailbox.post(OutgoingReport(body: $0.encoded(), ack: nil, partition: partition)) }
         // Started with the lock held, so the attempt cannot unregister itself before it is registered
         // (an executor never calls back from within `start`).
         lock.lock()
@@ -242,7 +243,7 @@ final class TaskConsumer: @unchecked Sendable {
                     metrics.procedureFinished(task.procedure, seconds: ended.timeIntervalSince(began))
                 }
                 if !self.lock.withLock({ self.abandoned }) {
-                    mailbox.post(OutgoingReport(body: ReportMessage.result(runID: task.runID, result).encoded(), ack: ack))
+                    mailbox.post(OutgoingReport(body: ReportMessage.result(runID: task.runID, result).encoded(), ack: ack, partition: task.partition))
                 }
             },
             finished: { [self] in

@@ -18,6 +18,8 @@ struct SimCommand: ParsableCommand {
     @Option(help: "Steps with faults per seed (then the cluster runs without faults until every run ended).") var steps = 2_000
     @Option(help: "Runs submitted per seed.") var runs = 6
     @Option(help: "The chance of a fault at each step.") var faultRate = 0.02
+    @Option(help: "Coordinators per cluster, sharing the partitions.") var coordinators = 3
+    @Option(help: "Partitions of the simulated schema.") var partitions = 8
     @Option(help: "Stop after this many seconds of real time, with a summary of the seeds run (0: no limit).") var timeLimit = 0.0
 
     func validate() throws {
@@ -25,6 +27,8 @@ struct SimCommand: ParsableCommand {
         guard seeds >= 1 else { throw ValidationError("--seeds must be at least 1") }
         guard runs >= 1, runs <= 200 else { throw ValidationError("--runs must be from 1 to 200") }
         guard faultRate >= 0, faultRate <= 1 else { throw ValidationError("--fault-rate must be from 0 to 1") }
+        guard coordinators >= 1, coordinators <= 16 else { throw ValidationError("--coordinators must be from 1 to 16") }
+        guard partitions >= 1, partitions <= 1024 else { throw ValidationError("--partitions must be from 1 to 1024") }
     }
 
     func run() throws {
@@ -33,6 +37,8 @@ struct SimCommand: ParsableCommand {
         options.steps = steps
         options.runs = runs
         options.faultRate = faultRate
+        options.coordinators = coordinators
+        options.partitions = partitions
         if let seed {
             options.keepTrace = true
             let report = ClusterSimulation(seed: seed, options: options).run()

@@ -155,7 +155,7 @@ extension Integration {
         func lostLeaseReleases() throws {
             let cluster = TestCluster()
             defer { cluster.stopAll() }
-            try cluster.start(["coordinator", "--lease", "2"], name: "coordinator")
+            try cluster.start(["coordinator", "--lease", "1"], name: "coordinator")
             let frozen = try cluster.start(["worker", "--demo", "--concurrency", "1", "--heartbeat", "0.3"], name: "frozen")
             let category = "l-\(UUID().uuidString.prefix(8).lowercased())"
             let runID = try TestCluster.submit([

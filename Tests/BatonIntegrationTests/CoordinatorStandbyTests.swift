@@ -4,43 +4,74 @@ import Foundation
 import Testing
 
 extension Integration {
-    /// Only one coordinator writes run state; another waits and takes over when it dies.
-    @Suite("coordinator leadership", .serialized)
+    /// Several coordinators at once: each owns a share of the partitions, a new one gets its share
+    /// within seconds, a stopping one hands its partitions over, and a killed one's are taken.
+    @Suite("several coordinators", .serialized)
     @MainActor  // blocking waits here must not starve the cooperative pool the async unit tests need
     struct CoordinatorStandbyTests {
-        @Test("a second coordinator stands by, and takes over within seconds of the leader's SIGKILL")
-        func standbyTakesOver() throws {
+        /// How many partitions each live coordinator holds, by id.
+        static func owners() throws -> [String: Int] {
+            let r = try TestCluster.sql().query(
+                "select owner, count(*)::int as n from baton.partitions where owner is not null and lease_until > now() group by owner")
+            var owners: [String: Int] = [:]
+            for i in 0..<r.rowCount { owners[r[row: i, column: "owner"]!] = r.int(i, "n") }
+            return owners
+        }
+
+        static func ids(of process: Process) throws -> String? {
+            try owners().keys.first { $0.contains("-\(process.processIdentifier)-") }
+        }
+
+        @Test("a second coordinator takes its share within seconds; a stopping one hands over; a killed one's partitions are taken")
+        func partitionsMove() throws {
             let cluster = TestCluster()
             defer { cluster.stopAll() }
-            let leader = try cluster.start(["coordinator"], name: "leader")
+            let first = try cluster.start(["coordinator"], name: "first")
+            try cluster.startWorker()
+            try TestCluster.waitUntil(30, "the first coordinator to own every partition") { try Self.owners().values.sorted() == [64] }
+            let began = Date()
+            let second = try cluster.start(["coordinator"], name: "second")
+            try TestCluster.waitUntil(30, "the two to share the partitions") { try Self.owners().values.sorted() == [32, 32] }
+            #expect(Date().timeIntervalSince(began) < 10, "a starting coordinator gets its share within a few seconds")
+
+            // Runs spread over both coordinators' partitions; each is driven by its partition's owner.
+            let graph = try GraphFixtures.write(["name": "shared", "nodes": ["a": ["procedure": "baton.add", "input": ["values": [2, 3]]]]])
             let store = try TestCluster.store()
             defer { store.close() }
-            // The leader holds the lock before the standby starts.
-            try TestCluster.waitUntil(30, "the leader to take the lock") {
-                // This database's lock only: coordinators of other databases on the server hold theirs.
-                try TestCluster.sql().query(
-                    """
-                    select count(*) as n from pg_locks
-                    where locktype = 'advisory' and objid = 727275 and granted
-                      and database = (select oid from pg_database where datname = current_database())
-                    """
-                ).int(0, "n") == 1
+            var runIDs: [String] = []
+            for _ in 0..<8 {
+                runIDs.append(try TestCluster.submit(["name": "shared", "nodes": ["a": ["procedure": "baton.add", "input": ["values": [2, 3]]]]]))
             }
-            try cluster.start(["coordinator"], name: "standby")
-            try cluster.startWorker()
-            try TestCluster.waitUntil(30, "the standby to stand by") { cluster.log("standby").contains("standing by") }
+            for id in runIDs { #expect(try TestCluster.waitForRun(id, store: store, seconds: 30) == "succeeded") }
+            let listed = try TestCluster.cli(["coordinators", "--json"])
+            #expect(listed.status == 0, "\(listed.stderr)")
+            let rows = try JSONDecoder().decode([CoordinatorRow].self, from: Data(listed.stdout.utf8))
+            #expect(rows.map(\.partitions.count).sorted() == [32, 32], "\(listed.stdout)")
 
-            let graph = try GraphFixtures.write(["name": "standby", "nodes": ["a": ["procedure": "baton.add", "input": ["values": [2, 3]]]]])
-            let first = try TestCluster.cli(["submit", graph, "--wait"])
-            #expect(first.status == 0, "\(first.stderr)")
+            // A clean stop hands the partitions over at once, well before their lease would run out.
+            second.terminate()
+            second.waitUntilExit()
+            try TestCluster.waitUntil(8, "the first to take the second's partitions") { try Self.owners().values.sorted() == [64] }
+            #expect(cluster.log("second").contains("handed over partitions"))
 
-            kill(leader.processIdentifier, SIGKILL)
-            leader.waitUntilExit()
-            let began = Date()
-            let second = try TestCluster.cli(["submit", graph, "--wait", "--timeout", "30"])
-            #expect(second.status == 0, "\(second.stderr)")
-            #expect(Date().timeIntervalSince(began) < 10)
-            #expect(cluster.log("standby").contains("taking over as the leading coordinator"))
+            // A killed one's session ends: its partitions are taken without waiting for the lease.
+            let third = try cluster.start(["coordinator"], name: "third")
+            try TestCluster.waitUntil(30, "the first and the third to share") { try Self.owners().values.sorted() == [32, 32] }
+            let survivor = try #require(try Self.ids(of: third))
+            kill(first.processIdentifier, SIGKILL)
+            first.waitUntilExit()
+            let killed = Date()
+            let after = try TestCluster.cli(["submit", graph, "--wait", "--timeout", "30"])
+            #expect(after.status == 0, "\(after.stderr)")
+            try TestCluster.waitUntil(30, "the third to own every partition") { try Self.owners() == [survivor: 64] }
+            #expect(Date().timeIntervalSince(killed) < 8, "a killed coordinator's partitions are taken within seconds")
+        }
+
+        @Test("a coordinator started with another partition count than the schema's stops at start-up with one line")
+        func partitionCountMismatch() throws {
+            let result = try TestCluster.cli(["coordinator", "--partitions", "7"])
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("the schema has 64 partitions, this coordinator was started with --partitions 7"), "\(result.stderr)")
         }
     }
 }
@@ -53,13 +84,15 @@ extension Integration {
         func frozenWorkerLosesItsLease() throws {
             let cluster = TestCluster()
             defer { cluster.stopAll() }
-            try cluster.start(["coordinator", "--lease", "2"], name: "coordinator")
+            try cluster.start(["coordinator", "--lease", "1"], name: "coordinator")
             let frozen = try cluster.start(["worker", "--demo", "--concurrency", "1", "--heartbeat", "0.3"], name: "frozen")
             let store = try TestCluster.store()
             defer { store.close() }
             let runID = try TestCluster.submit(["name": "lease", "nodes": ["nap": ["procedure": "baton.sleep", "input": ["seconds": 1.5]]]])
             try TestCluster.waitUntil(30, "the nap to be running") { try TestCluster.nodes(store, runID)["nap"]?.status == "running" }
-            kill(frozen.processIdentifier, SIGSTOP)  // no heartbeats, no result, no timeout on the node
+            // No heartbeats, no result, no timeout on the node: the 1 s lease runs out before RabbitMQ
+            // drops the frozen connection (two missed AMQP heartbeats of 1 s) and redelivers.
+            kill(frozen.processIdentifier, SIGSTOP)
             defer { kill(frozen.processIdentifier, SIGCONT) }
             try cluster.start(["worker", "--demo", "--concurrency", "1", "--heartbeat", "0.3"], name: "healthy")
 

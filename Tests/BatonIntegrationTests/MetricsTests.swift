@@ -32,22 +32,32 @@ extension Integration {
             try TestCluster.waitUntil(30, "both services to be ready") {
                 HTTPProbe.get(port: coordinatorPort, "/readyz")?.status == 200 && HTTPProbe.get(port: workerPort, "/readyz")?.status == 200
             }
-            #expect(HTTPProbe.get(port: coordinatorPort, "/readyz")?.body.hasPrefix("ready: leader\n") == true)
+            #expect(HTTPProbe.get(port: coordinatorPort, "/readyz")?.body.hasPrefix("ready: owning\n") == true)
             #expect(HTTPProbe.get(port: coordinatorPort, "/readyz")?.body.contains("postgresql: connected") == true)
             #expect(HTTPProbe.get(port: workerPort, "/readyz")?.body.contains("rabbitmq: connected") == true)
             #expect(HTTPProbe.get(port: coordinatorPort, "/healthz")?.status == 200)
             #expect(HTTPProbe.get(port: workerPort, "/healthz")?.status == 200)
             #expect(HTTPProbe.get(port: workerPort, "/nothing-here")?.status == 404)
-            // A second coordinator stands by: ready (it takes over when the leader goes), and says which it is.
-            let standbyPort = HTTPProbe.freePort()
-            try cluster.start(["coordinator", "--metrics", "127.0.0.1:\(standbyPort)"], name: "standby")
-            try TestCluster.waitUntil(30, "the second coordinator to stand by") {
-                HTTPProbe.get(port: standbyPort, "/readyz")?.body.hasPrefix("ready: standby\npostgresql: connected\n") == true
+            try TestCluster.waitUntil(10, "the coordinator to own every partition") {
+                HTTPProbe.sample(HTTPProbe.get(port: coordinatorPort, "/metrics")?.body ?? "", "baton_coordinator_partitions", "") == 64
             }
-            #expect(HTTPProbe.get(port: standbyPort, "/readyz")?.status == 200)
-            #expect(HTTPProbe.get(port: standbyPort, "/healthz")?.status == 200)
-            #expect(HTTPProbe.get(port: standbyPort, "/metrics")?.body.contains("baton_coordinator_leader 0.0") == true)
-            #expect(HTTPProbe.get(port: coordinatorPort, "/metrics")?.body.contains("baton_coordinator_leader 1.0") == true)
+            // A second coordinator takes half the partitions, and gives them back when it stops.
+            let secondPort = HTTPProbe.freePort()
+            let second = try cluster.start(["coordinator", "--metrics", "127.0.0.1:\(secondPort)"], name: "second")
+            try TestCluster.waitUntil(30, "the coordinators to share the partitions") {
+                HTTPProbe.sample(HTTPProbe.get(port: secondPort, "/metrics")?.body ?? "", "baton_coordinator_partitions", "") == 32
+                    && HTTPProbe.sample(HTTPProbe.get(port: coordinatorPort, "/metrics")?.body ?? "", "baton_coordinator_partitions", "") == 32
+            }
+            #expect(HTTPProbe.get(port: secondPort, "/readyz")?.body.hasPrefix("ready: owning\n") == true)
+            let shared = try #require(HTTPProbe.get(port: coordinatorPort, "/metrics")).body
+            #expect(HTTPProbe.sample(shared, "baton_coordinator_partition_changes_total", #"change="released""#) == 32, "\(shared)")
+            second.terminate()
+            second.waitUntilExit()
+            try TestCluster.waitUntil(30, "the first coordinator to take them back") {
+                HTTPProbe.sample(HTTPProbe.get(port: coordinatorPort, "/metrics")?.body ?? "", "baton_coordinator_partitions", "") == 64
+            }
+            let back = try #require(HTTPProbe.get(port: coordinatorPort, "/metrics")).body
+            #expect(HTTPProbe.sample(back, "baton_coordinator_partition_changes_total", #"change="acquired""#) == 64 + 32, "\(back)")
 
             let before = try #require(HTTPProbe.get(port: coordinatorPort, "/metrics")).body
             let workerBefore = try #require(HTTPProbe.get(port: workerPort, "/metrics")).body

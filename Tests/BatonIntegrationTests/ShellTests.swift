@@ -133,12 +133,14 @@ extension Integration {
             for round in 1...3 {
                 let coordinator = try cluster.start(["coordinator"], name: "coordinator-\(round)")
                 try TestCluster.waitUntil(30, "coordinator \(round) to resume the run") {
-                    cluster.log("coordinator-\(round)").contains("resumed 1 unfinished run")
+                    cluster.log("coordinator-\(round)").contains("; 1 unfinished run(s)")
                 }
                 try TestCluster.waitUntil(30, "300 tasks queued and confirmed (round \(round))") {
                     try TestCluster.sql().query(
                         """
-                        select count(*) as n from baton.nodes where run_id = $1::uuid and status = 'queued' and dispatch_batch <= (select confirmed_through from baton.publications)
+                        select count(*) as n from baton.nodes n where run_id = $1::uuid and status = 'queued'
+                          and dispatch_batch <= (select confirmed_through from baton.publications p
+                                                 where p.id = baton.partition_of(n.run_id, (select count(*) from baton.partitions)::int))
                         """, [runID]
                     ).int(0, "n") == 300
                 }

@@ -56,7 +56,7 @@ final class TestCluster: @unchecked Sendable {
         var env = ProcessInfo.processInfo.environment
         env["BATON_DATABASE_URL"] = TestCluster.databaseURL
         env["BATON_AMQP_URL"] = TestCluster.amqpURL
-        env["BATON_LOG_LEVEL"] = "info"
+        env["BATON_LOG_LEVEL"] = ProcessInfo.processInfo.environment["BATON_TEST_LOG_LEVEL"] ?? "info"
         env.merge(extra) { _, new in new }
         process.environment = env
         let log = logDirectory.appendingPathComponent("\(name).log")

@@ -151,8 +151,7 @@ struct CoordinatorDecisionTests {
 
     @Test func aBatchWithAdmissionChangesIsNeverCut() {
         var batch = PendingBatch()
-        let entry = AdmissionTable.Entry(seq: 1, runID: "r1", key: "n0", claims: [], cache: nil, granted: true)
-        batch.hold(.granted(entry))
+        batch.hold(.told(runID: "r1", seq: 1))
         batch.record(
             "r1",
             (0..<6).map {

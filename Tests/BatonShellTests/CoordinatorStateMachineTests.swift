@@ -8,7 +8,7 @@ import Testing
 struct CoordinatorStateMachineTests {
     typealias Machine = CoordinatorStateMachine
     static let t0 = Date(timeIntervalSince1970: 1_000_000)
-    static let intervals = Machine.Intervals(poll: 2, leaseCheck: 5, queueDepths: 10)
+    static let intervals = Machine.Intervals(poll: 2, leaseCheck: 5, queueDepths: 10, balance: 100)
 
     static func machine(batchSize: Int = 3) -> Machine {
         Machine(intervals: intervals, batchSize: batchSize, random: { 0.5 })
@@ -18,7 +18,7 @@ struct CoordinatorStateMachineTests {
     static func leading(batchSize: Int = 3) -> Machine {
         var machine = machine(batchSize: batchSize)
         #expect(machine.next(.turn, now: t0) == .connect)
-        #expect(machine.next(.leading, now: t0) == .readNotifications)
+        #expect(machine.next(.connected, now: t0) == .readNotifications)
         #expect(machine.next(.notified(requests: false), now: t0) == .expireLeases)
         #expect(machine.next(.done, now: t0) == .receive(timeout: 0.05))
         #expect(machine.next(.received(false), now: t0) == .commit)
@@ -34,7 +34,7 @@ struct CoordinatorStateMachineTests {
             let event: Machine.Event
             switch action {
             case .endTurn, .wait, .stop, .reconnect: return actions
-            case .connect: event = .leading
+            case .connect: event = .connected
             case .readNotifications: event = .notified(requests: false)
             case .receive: event = .received(false)
             case .commit: event = .committed(brokerServiced: false)
@@ -121,15 +121,13 @@ struct CoordinatorStateMachineTests {
         #expect(machine.next(.notified(requests: false), now: now, facts: .init(hasPending: true)) == .receive(timeout: 0))
     }
 
-    @Test func aStandbyAsksForLeadershipOnceASecond() {
-        var machine = Self.machine()
-        #expect(machine.next(.turn, now: Self.t0) == .connect)
-        #expect(machine.next(.standingBy, now: Self.t0) == .endTurn)
-        #expect(machine.phase == .standingBy)
-        #expect(machine.next(.turn, now: Self.t0.addingTimeInterval(0.5)) == .wait(until: Self.t0.addingTimeInterval(1)))
-        #expect(machine.next(.turn, now: Self.t0.addingTimeInterval(1)) == .connect)
-        #expect(machine.next(.leading, now: Self.t0.addingTimeInterval(1)) == .readNotifications)
-        #expect(machine.phase == .leading)
+    @Test func partitionsAreBalancedFirstInATurnEveryInterval() {
+        var machine = Self.leading()  // connecting balanced already
+        #expect(machine.phase == .connected)
+        #expect(Self.turn(&machine, at: Self.t0.addingTimeInterval(99)).first == .readNotifications)
+        let due = Self.turn(&machine, at: Self.t0.addingTimeInterval(100))
+        #expect(Array(due.prefix(2)) == [.balance, .readNotifications], "first in the turn, while nothing is pending")
+        #expect(!Self.turn(&machine, at: Self.t0.addingTimeInterval(101)).contains(.balance))
     }
 
     @Test func aConfigurationErrorBeforeTheFirstConnectionStops() {
@@ -157,7 +155,7 @@ struct CoordinatorStateMachineTests {
         }
         #expect(abs((delays.first ?? 0) - 0.075) < 1e-9)
         #expect(delays == delays.sorted() && delays.last == 3.75, "doubles, then stays at the cap (random 0.5 of [cap/2, cap])")
-        #expect(machine.next(.leading, now: now) == .readNotifications)
+        #expect(machine.next(.connected, now: now) == .readNotifications)
         guard case let .reconnect(first) = machine.next(.failed(.reconnect(cap: 5)), now: now) else { return }
         #expect(abs(first - 0.075) < 1e-9, "the back-off starts afresh after a connection")
     }

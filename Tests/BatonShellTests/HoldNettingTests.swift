@@ -4,47 +4,49 @@ import Testing
 
 @testable import BatonCoordinator
 
-@Suite("PendingBatch: hold changes netted per row")
+@Suite("PendingBatch: hold changes netted per node")
 struct HoldNettingTests {
-    static func entry(_ seq: Int64, run: String = "r1", granted: Bool = false) -> AdmissionTable.Entry {
-        AdmissionTable.Entry(seq: seq, runID: run, key: "n\(seq)", claims: [.mutex("db")], cache: nil, granted: granted)
+    static func request(_ key: String, run: String = "r1") -> HoldChange {
+        .insert(runID: run, request: AdmissionRequest(key: key, claims: [.mutex("db")]))
     }
 
-    @Test func insertedThenGrantedIsInsertedGranted() {
+    @Test func aRequestIsWrittenAndIsADecision() {
         var batch = PendingBatch()
-        batch.hold(.requested(Self.entry(1)))
-        batch.hold(.granted(Self.entry(1, granted: true)))
-        #expect(batch.holdChanges == [.insert(Self.entry(1, granted: true))])
+        batch.hold(Self.request("n1"))
+        #expect(batch.holdChanges == [Self.request("n1")])
         #expect(batch.hasDecisions)
     }
 
-    @Test func insertedThenReleasedIsNotWritten() {
+    @Test func requestedThenReleasedInOneBatchOnlyDeletesEarlierRows() {
         var batch = PendingBatch()
-        batch.hold(.requested(Self.entry(1)))
-        batch.hold(.granted(Self.entry(1, granted: true)))
-        batch.hold(.released(Self.entry(1, granted: true)))
-        #expect(batch.holdChanges.isEmpty)
+        batch.hold(Self.request("n1"))
+        batch.hold(.release(runID: "r1", key: "n1"))
+        #expect(batch.holdChanges == [.release(runID: "r1", key: "n1")])
+        batch.hold(Self.request("n1"))
+        batch.hold(.release(runID: "r1", key: "n1"))
+        #expect(batch.holdChanges == [.release(runID: "r1", key: "n1")], "one release, however many times")
     }
 
-    @Test func storedRowsAreGrantedOrDeletedOnce() {
+    @Test func releasedThenRequestedAgainKeepsBoth() {
         var batch = PendingBatch()
-        batch.hold(.granted(Self.entry(3, granted: true)))
-        batch.hold(.released(Self.entry(2, granted: true)))
-        batch.hold(.released(Self.entry(3, granted: true)))
-        #expect(batch.holdChanges == [.delete(seq: 2), .delete(seq: 3)])
+        batch.hold(.release(runID: "r1", key: "n1"))
+        batch.hold(Self.request("n1"))
+        batch.hold(.told(runID: "r1", seq: 4))
+        #expect(batch.holdChanges == [.release(runID: "r1", key: "n1"), Self.request("n1"), .told(runID: "r1", seq: 4)])
     }
 
     @Test func splitGivesEachRunItsRowsAndDropForgetsThem() {
         var batch = PendingBatch()
         batch.record("r1", [.release(key: "n1")])
         batch.record("r2", [.release(key: "n2")])
-        batch.hold(.released(Self.entry(1, run: "r1")))
-        batch.hold(.granted(Self.entry(2, run: "r2", granted: true)))
-        batch.hold(.released(Self.entry(9, run: "gone")))
+        batch.hold(.release(runID: "r1", key: "n1"))
+        batch.hold(Self.request("n2", run: "r2"))
+        batch.hold(.told(runID: "other", seq: 9))
         let parts = batch.split()
-        #expect(parts.map(\.holdChanges) == [[.delete(seq: 9)], [.delete(seq: 1)], [.grant(seq: 2)]])
+        #expect(
+            parts.map(\.holdChanges) == [[.told(runID: "other", seq: 9)], [.release(runID: "r1", key: "n1")], [Self.request("n2", run: "r2")]])
         batch.drop("r2")
-        #expect(batch.holdChanges == [.delete(seq: 1), .delete(seq: 9)])
+        #expect(batch.holdChanges == [.release(runID: "r1", key: "n1"), .told(runID: "other", seq: 9)])
     }
 }
 

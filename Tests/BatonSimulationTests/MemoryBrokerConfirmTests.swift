@@ -31,17 +31,17 @@ struct MemoryBrokerConfirmTests {
         let r2 = f.broker.workerReports(name: "r2")
         try r1.connect()
         try r2.connect()
-        #expect(try r1.publishReport(bytes("a")) == 1)
-        #expect(try r1.publishReport(bytes("b")) == 2)
-        #expect(try r2.publishReport(bytes("c")) == 1)
+        #expect(try r1.publishReport(bytes("a"), partition: 0) == 1)
+        #expect(try r1.publishReport(bytes("b"), partition: 0) == 2)
+        #expect(try r2.publishReport(bytes("c"), partition: 0) == 1)
         f.broker.deliverConfirms(of: "r1")
         #expect(try r1.confirmed(timeout: 5, wakeup: nil) == 2)
         #expect(try r2.confirmed(timeout: 5, wakeup: nil) == 0)
         try r2.connect()
         #expect(try r2.confirmed(timeout: 0, wakeup: nil) == 0)
-        #expect(try r2.publishReport(bytes("d")) == 1)
+        #expect(try r2.publishReport(bytes("d"), partition: 0) == 1)
         // The report published before the reconnect arrived (closing sends what was sent).
-        #expect(f.broker.messages(in: BatonTopology.resultsQueue).count == 0)
+        #expect(f.broker.messages(in: BatonTopology.resultsQueue(partition: 0)).count == 0)
         #expect(try f.coordinator.drain().count == 3)
     }
 
@@ -49,7 +49,7 @@ struct MemoryBrokerConfirmTests {
         let f = try MemoryBrokerFixture(prefetch: 3)
         let reports = f.broker.workerReports(name: "r")
         try reports.connect()
-        for body in ["r1", "r2", "r3", "r4"] { _ = try reports.publishReport(bytes(body)) }
+        for body in ["r1", "r2", "r3", "r4"] { _ = try reports.publishReport(bytes(body), partition: 0) }
         try reports.waitForConfirms()
         let inbound = try f.coordinator.drain()
         #expect(inbound.count == 3)
@@ -57,10 +57,10 @@ struct MemoryBrokerConfirmTests {
             Issue.record("expected a report, got \(inbound[1])")
             return
         }
-        try f.coordinator.ackReports(through: second)
+        try f.coordinator.ack(through: second)
         #expect(f.broker.acks.map(\.message.text) == ["r1", "r2"])
         #expect(f.broker.unacked(of: "coordinator").map(\.message.text) == ["r3", "r4"])
-        #expect(f.broker.messages(in: BatonTopology.resultsQueue).isEmpty)
+        #expect(f.broker.messages(in: BatonTopology.resultsQueue(partition: 0)).isEmpty)
     }
 
     @Test func theAckHookSeesEveryAckInOrder() throws {

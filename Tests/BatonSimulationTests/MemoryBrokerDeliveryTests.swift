@@ -88,16 +88,23 @@ struct MemoryBrokerDeliveryTests {
         #expect(f.broker.unacked(of: "w1").isEmpty)  // consumed without acks
     }
 
-    @Test func heartbeatsReachTheCoordinatorWithoutAcks() throws {
+    @Test func heartbeatsReachTheCoordinatorTwiceWithoutAcks() throws {
         let f = try MemoryBrokerFixture()
         let reports = f.broker.workerReports(name: "w1-reports")
         try reports.connect()
         _ = try reports.publishHeartbeat(bytes("hb"))
-        _ = try reports.publishReport(bytes("r1"))
+        _ = try reports.publishReport(bytes("r1"), partition: 0)
         try reports.waitForConfirms()
         let inbound = try f.coordinator.drain()
-        #expect(inbound.count == 2)
-        #expect(inbound.first == .heartbeat(body: bytes("hb")))
+        // Once on its own queue (its leases, no ack), once on the shared one (to record the worker, acked after).
+        #expect(inbound.count == 3)
+        let beats = inbound.compactMap { m -> BrokerReceipt?? in if case let .heartbeat(body, shared) = m, body == bytes("hb") { shared } else { nil }
+        }
+        #expect(beats.count == 2)
+        #expect(beats.filter { $0 == nil }.count == 1, "one from the coordinator's own queue")
+        let shared = try #require(beats.compactMap { $0 }.first)
+        #expect(f.broker.unacked(of: "coordinator").map(\.message.text).sorted() == ["hb", "r1"])
+        try f.coordinator.ack(through: shared)
         #expect(f.broker.unacked(of: "coordinator").map(\.message.text) == ["r1"])
     }
 

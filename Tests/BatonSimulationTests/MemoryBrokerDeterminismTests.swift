@@ -17,7 +17,8 @@ struct MemoryBrokerDeterminismTests {
         var log: [String] = []
         broker.onAck = { log.append("ack \($0.connection) \($0.queue) #\($0.message.id)") }
         let coordinator = broker.coordinatorConnection()
-        try coordinator.connect(prefetch: 4)
+        try coordinator.connect(prefetch: 4, partitions: 1)
+        try coordinator.consume(partitions: [0])
         let workers = ["w1", "w2", "w3"].map { broker.workerTasks(name: $0) }
         for worker in workers { try worker.connect(pools: ["p"], procedures: ["a", "b"], prefetch: 2, consume: true) }
         let reports = broker.workerReports(name: "reports")
@@ -46,7 +47,7 @@ struct MemoryBrokerDeterminismTests {
                 case 4:
                     if let task = held[w]?.popLast() {
                         try worker.ack(task.receipt)
-                        _ = try reports.publishReport(task.body)
+                        _ = try reports.publishReport(task.body, partition: 0)
                     }
                 case 5:
                     if let task = held[w]?.popLast() { try worker.reject(task.receipt, requeue: next(2) == 0) }
@@ -63,7 +64,7 @@ struct MemoryBrokerDeterminismTests {
                     for inbound in try coordinator.drain() {
                         if case .report(let body, let receipt) = inbound {
                             log.append("report \(String(decoding: body, as: UTF8.self))")
-                            try coordinator.ackReports(through: receipt)
+                            try coordinator.ack(through: receipt)
                         }
                     }
                 default:

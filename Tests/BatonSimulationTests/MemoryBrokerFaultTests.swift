@@ -60,16 +60,17 @@ struct MemoryBrokerFaultTests {
         let f = try MemoryBrokerFixture()
         let reports = f.broker.workerReports(name: "r")
         try reports.connect()
-        _ = try reports.publishReport(bytes("r1"))
+        _ = try reports.publishReport(bytes("r1"), partition: 0)
         try reports.waitForConfirms()
         guard case .report(_, let old) = try #require(try f.coordinator.drain().first) else {
             Issue.record("expected a report")
             return
         }
-        try f.coordinator.connect(prefetch: 10)
-        try f.coordinator.ackReports(through: old)
+        try f.coordinator.connect(prefetch: 10, partitions: 1)
+        try f.coordinator.consume(partitions: [0])
+        try f.coordinator.ack(through: old)
         #expect(f.broker.acks.isEmpty)
-        #expect(try f.coordinator.drain() == [.report(body: bytes("r1"), receipt: BrokerReceipt(generation: 2, tag: 1))])
+        #expect(try f.coordinator.drain() == [.report(body: bytes("r1"), receipt: BrokerReceipt(generation: 4, tag: 1, channel: 1))])
     }
 
     @Test func aTaskRejectedWithoutRequeueIsADeadLetterWithItsCountAndQueue() throws {
@@ -83,12 +84,12 @@ struct MemoryBrokerFaultTests {
         #expect(copy.text == "t1" && copy.deliveries == 3 && !copy.redelivered)
         try worker.reject(copy.receipt, requeue: false)
         let inbound = try f.coordinator.drain()
-        guard case .deadLetter(let body, let deliveries, let queue, let receipt) = try #require(inbound.first) else {
+        guard case .unrouted(let body, let origin?, let receipt) = try #require(inbound.first) else {
             Issue.record("expected a dead letter, got \(inbound)")
             return
         }
-        #expect(body == bytes("t1") && deliveries == 3 && queue == MemoryBrokerFixture.queue)
-        try f.coordinator.ackDeadLetters(through: receipt)
+        #expect(body == bytes("t1") && origin.deliveries == 3 && origin.queue == MemoryBrokerFixture.queue)
+        try f.coordinator.ack(receipt)
         #expect(f.broker.acks.last?.queue == BatonTopology.deadLettersQueue)
     }
 
@@ -96,19 +97,19 @@ struct MemoryBrokerFaultTests {
         let f = try MemoryBrokerFixture()
         let reports = f.broker.workerReports(name: "r")
         try reports.connect()
-        _ = try reports.publishReport(bytes("junk"))
+        _ = try reports.publishReport(bytes("junk"), partition: 0)
         try reports.waitForConfirms()
         guard case .report(_, let receipt) = try #require(try f.coordinator.drain().first) else {
             Issue.record("expected a report")
             return
         }
-        try f.coordinator.rejectReport(receipt)
+        try f.coordinator.reject(receipt)
         let dead = try f.coordinator.drain()
-        guard case .deadLetter(_, let deliveries, let queue, _) = try #require(dead.first) else {
+        guard case .unrouted(_, let origin?, _) = try #require(dead.first) else {
             Issue.record("expected a dead letter, got \(dead)")
             return
         }
-        #expect(deliveries == 1 && queue == BatonTopology.resultsQueue)
+        #expect(origin.deliveries == 1 && origin.queue == BatonTopology.resultsQueue(partition: 0))
     }
 
     @Test func handBackPutsCopiesBackAsTheyCameAndAcksTheOriginals() throws {
@@ -132,14 +133,14 @@ struct MemoryBrokerFaultTests {
             let reports = f.broker.workerReports(name: "r")
             try reports.connect()
             f.broker.failPublish(of: "r", after: 2, keepUnconfirmed: keep)
-            _ = try reports.publishReport(bytes("r1"))
-            _ = try reports.publishReport(bytes("r2"))
-            #expect(throws: AMQPError.self) { try reports.publishReport(bytes("r3")) }
+            _ = try reports.publishReport(bytes("r1"), partition: 0)
+            _ = try reports.publishReport(bytes("r2"), partition: 0)
+            #expect(throws: AMQPError.self) { try reports.publishReport(bytes("r3"), partition: 0) }
             #expect(throws: AMQPError.self) { try reports.confirmed(timeout: 0, wakeup: nil) }
             let arrived = try f.coordinator.drain().count
             #expect(arrived == (keep ? 2 : 0))
             try reports.connect()
-            #expect(try reports.publishReport(bytes("r4")) == 1)
+            #expect(try reports.publishReport(bytes("r4"), partition: 0) == 1)
         }
     }
 
@@ -148,7 +149,7 @@ struct MemoryBrokerFaultTests {
         f.broker.failPublish(of: "r", after: 0, keepUnconfirmed: false)
         let reports = f.broker.workerReports(name: "r")
         try reports.connect()
-        #expect(throws: AMQPError.self) { try reports.publishReport(bytes("r1")) }
+        #expect(throws: AMQPError.self) { try reports.publishReport(bytes("r1"), partition: 0) }
     }
 
     @Test func aDuplicatedDeliveryGoesOutAgainWhileTheFirstIsUnacked() throws {
@@ -185,12 +186,11 @@ struct MemoryBrokerFaultTests {
         let reports = f.broker.workerReports(name: "r")
         try reports.connect()
         _ = try reports.publishHeartbeat(bytes("hb"))
-        _ = try reports.publishReport(bytes("r1"))
+        _ = try reports.publishReport(bytes("r1"), partition: 0)
         try reports.waitForConfirms()
         f.broker.restart(keepUnconfirmed: true)
         #expect(f.broker.connectionNames.isEmpty)
-        #expect(f.broker.messages(in: BatonTopology.heartbeatsQueue).isEmpty)
-        #expect(f.broker.messages(in: BatonTopology.resultsQueue).map(\.text) == ["r1"])
+        #expect(f.broker.messages(in: BatonTopology.resultsQueue(partition: 0)).map(\.text) == ["r1"])
         #expect(f.broker.messages(in: MemoryBrokerFixture.queue).map(\.text) == ["t1"])
         #expect(f.broker.purge(MemoryBrokerFixture.queue) == 1)
         #expect(f.broker.messages(in: MemoryBrokerFixture.queue).isEmpty)

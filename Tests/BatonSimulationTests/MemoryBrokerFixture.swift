@@ -9,7 +9,8 @@ struct MemoryBrokerFixture {
 
     init(prefetch: Int = 10) throws {
         coordinator = broker.coordinatorConnection(name: "coordinator")
-        try coordinator.connect(prefetch: prefetch)
+        try coordinator.connect(prefetch: prefetch, partitions: 1)
+        try coordinator.consume(partitions: [0])
     }
 
     /// A worker consuming `procedures` of pool `p`.

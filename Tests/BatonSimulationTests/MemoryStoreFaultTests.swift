@@ -64,24 +64,25 @@ struct MemoryStoreFaultTests {
         #expect(database.node("b", ofRun: id)?.status == .queued)
     }
 
-    /// A dropped session loses leadership and its notifications; every later call fails with a connection error.
-    @Test func aDroppedSessionReleasesLeadership() throws {
+    /// A dropped session loses its notifications, and a coordinator that announced on it is gone at
+    /// once: its partitions are free before their leases run out. Every later call fails with a connection error.
+    @Test func aDroppedSessionFreesItsCoordinatorsPartitions() throws {
         let database = MemoryStore()
-        let leader = try database.connect()
-        let standby = try database.connect()
-        #expect(try leader.tryLeadership())
-        #expect(try !standby.tryLeadership())
-        try leader.listenForWork()
+        let first = try database.connect()
+        let second = try database.connect()
+        #expect(try first.announce(CoordinatorAnnouncement(id: "a", host: "h", pid: 1, leaseSeconds: 10)) == ["a"])
+        #expect(try first.acquirePartitions([0, 1], coordinator: "a", leaseSeconds: 10).count == 2)
+        #expect(try second.acquirePartitions([0], coordinator: "b", leaseSeconds: 10).isEmpty)
+        try first.listenForWork()
         _ = database.submit(Self.graph)
-        leader.dropConnection()
-        let error = #expect(throws: PostgresError.self) { try leader.notifications(timeout: 0) }
+        first.dropConnection()
+        let error = #expect(throws: PostgresError.self) { try first.notifications(timeout: 0) }
         #expect(error.map(StoreFailure.init) == .reconnect)
-        #expect(database.leaderConnection == nil)
-        #expect(try standby.tryLeadership())
-        #expect(database.leaderConnection == standby.id)
+        #expect(try second.partitionLeases().prefix(2).allSatisfy(\.isFree))
+        #expect(try second.announce(CoordinatorAnnouncement(id: "b", host: "h", pid: 2, leaseSeconds: 10)) == ["b"])
+        #expect(try second.acquirePartitions([0], coordinator: "b", leaseSeconds: 10) == [0: 2])
         database.dropConnections()
-        #expect(!standby.isOpen)
-        #expect(database.leaderConnection == nil)
+        #expect(!second.isOpen)
     }
 
     /// Dispatching batches get increasing numbers; a queued attempt counts as published once its batch is confirmed.
@@ -94,7 +95,7 @@ struct MemoryStoreFaultTests {
         let first = try #require(try apply(store, [(id, commands)]))
         #expect(try store.loadRun(id)?.nodes["a"]?.publishedAttempt == nil)
         #expect(try store.apply([], heartbeats: [], handledRequests: [], confirmedBatch: first, holds: [], now: Self.at) == nil)
-        #expect(database.confirmedThrough == first)
+        #expect(database.confirmedThrough(partition: RunPartition.of(id, count: RunPartition.standard)) == first)
         #expect(try store.loadRun(id)?.nodes["a"]?.publishedAttempt == 1)
         #expect(database.node("a", ofRun: id)?.dispatchBatch == first)
     }

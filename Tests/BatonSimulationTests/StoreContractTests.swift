@@ -138,12 +138,11 @@ struct StoreContractTests {
         var results: [String] = []
         try Self.onBoth(graph) { backend, id in
             let store = backend.store
-            let hold = AdmissionTable.Entry(
-                seq: 9_000_000 + Int64(results.count), runID: id, key: "a", claims: [AdmissionClaim(name: "db", limit: 1)], cache: nil,
-                granted: true)
+            let hold = HoldChange.insert(runID: id, request: AdmissionRequest(key: "a", claims: [AdmissionClaim(name: "db-\(id)", limit: 1)]))
             _ = try store.apply(
                 [(id, [.runStatus(.running, error: nil), .node(NodeChange(key: "a", status: .queued, attempt: 1, input: ["n": 1]))])],
-                heartbeats: [], handledRequests: [], confirmedBatch: nil, holds: [.insert(hold)], now: Date(timeIntervalSince1970: 1_800_000_000))
+                heartbeats: [], handledRequests: [], confirmedBatch: nil, holds: [hold], now: Date(timeIntervalSince1970: 1_800_000_000))
+            #expect(try store.grantWaiting().contains { $0.runID == id })
             #expect(try store.loadHolds().contains { $0.runID == id && $0.granted })
             try store.failRun(id, error: "cannot go on\u{0}")
             try store.failRun(id, error: "a second time")  // a finished run is left alone
@@ -224,29 +223,6 @@ struct StoreContractTests {
         #expect(seen[1] == ["2 a true", "2 a true", "miss"])
     }
 
-    /// Leadership is held by one session until it closes; then another gets it.
-    @Test func leadershipIsHeldUntilTheSessionCloses() throws {
-        var seen: [[Bool]] = []
-        for backend in [try ContractBackend.postgres(), try ContractBackend.memory()] {
-            defer { backend.finish([]) }
-            let other = try backend.connect()
-            defer { other.close() }
-            var answers = [try backend.store.tryLeadership(), try other.tryLeadership(), try backend.store.tryLeadership()]
-            backend.store.close()
-            // PostgreSQL frees a closed session's locks as its backend exits, a moment later.
-            let deadline = Date().addingTimeInterval(5)
-            var taken = try other.tryLeadership()
-            while !taken && Date() < deadline {
-                Thread.sleep(forTimeInterval: 0.02)
-                taken = try other.tryLeadership()
-            }
-            answers.append(taken)
-            seen.append(answers)
-        }
-        #expect(seen[0] == seen[1])
-        #expect(seen[1] == [true, false, true, true])
-    }
-
     /// A listening session hears of new runs and requests; one that does not listen hears nothing.
     @Test func notificationsReachListeners() throws {
         let graph = try Self.graph(#"{"nodes": {"a": {"procedure": "p"}}}"#)
@@ -266,6 +242,7 @@ struct StoreContractTests {
                     switch $0 {
                     case let .newRun(run): "run \(run == id)"
                     case let .newRequest(run): "request \(run == id)"
+                    case .grants: "grants"
                     }
                 } + ["|"] + (try backend.store.notifications(timeout: 0)).map { "\($0)" })
         }
@@ -305,41 +282,54 @@ struct StoreContractTests {
         #expect(seen[1].last == "a")
     }
 
-    /// Holds are inserted, granted and deleted by batch, read back by seq; inserting a seq twice is rejected.
-    @Test func holdsAreStoredAsTheBatchesSay() throws {
+    /// Holds are requested and released by batch and granted, first come first served and all or
+    /// none, by `grantWaiting`, which announces its grants; the run's owner reads them until told.
+    @Test func holdsAreRequestedGrantedToldAndReleased() throws {
         let graph = try Self.graph(#"{"nodes": {"a": {"procedure": "p"}, "b": {"procedure": "p"}}}"#)
         var seen: [[String]] = []
         try Self.onBoth(graph) { backend, id in
             let store = backend.store
-            let base = Int64(8_000_000 + 10 * seen.count)
-            func entry(_ seq: Int64, _ key: String, granted: Bool) -> AdmissionTable.Entry {
-                AdmissionTable.Entry(
-                    seq: base + seq, runID: id, key: key, claims: [AdmissionClaim(name: "db", limit: 1), AdmissionClaim(name: "k", limit: 3)],
-                    cache: key == "b" ? CacheLookup(procedure: "p", input: "{}", ttl: 90.5) : nil, granted: granted)
+            let listener = try backend.connect()
+            defer { listener.close() }
+            try listener.listenForWork()
+            let db = AdmissionClaim(name: "db-\(id)", limit: 1)
+            func request(_ key: String) -> HoldChange {
+                .insert(
+                    runID: id,
+                    request: AdmissionRequest(
+                        key: key, claims: [db, AdmissionClaim(name: "k-\(id)", limit: 3)],
+                        cache: key == "b" ? CacheLookup(procedure: "p", input: "{}", ttl: 90.5) : nil))
             }
             func holds() throws -> String {
                 try store.loadHolds().filter { $0.runID == id }
-                    .map {
-                        "\($0.seq - base) \($0.key) \($0.claims.map { "\($0.name)/\($0.limit)" }) \($0.cache.map { "\($0.ttl)" } ?? "-") \($0.granted)"
-                    }
-                    .joined(separator: ", ")
+                    .map { "\($0.key) \($0.claims.count) \($0.cache.map { "\($0.ttl)" } ?? "-") \($0.granted)" }.joined(separator: ", ")
             }
             func write(_ changes: [HoldChange]) throws -> String {
-                do {
-                    _ = try store.apply([], heartbeats: [], handledRequests: [], confirmedBatch: nil, holds: changes, now: Date())
-                    return try holds()
-                } catch {
-                    return "\(StoreFailure(error)) " + (try holds())
-                }
+                _ = try store.apply([], heartbeats: [], handledRequests: [], confirmedBatch: nil, holds: changes, now: Date())
+                let granted = try store.grantWaiting().filter { $0.runID == id }.map(\.key)
+                let untold = try store.untoldGrants().filter { $0.runID == id }
+                return "\(try holds()) | granted \(granted) | untold \(untold.map(\.key))"
             }
-            seen.append([
-                try write([.insert(entry(1, "a", granted: true)), .insert(entry(2, "b", granted: false))]),
-                try write([.delete(seq: base + 1), .grant(seq: base + 2)]),
-                try write([.insert(entry(3, "a", granted: false)), .insert(entry(2, "b", granted: false))]),
-            ])
+            var lines = [try write([request("a"), request("b")])]
+            let aSeq = try #require(try store.untoldGrants().first { $0.runID == id }?.seq)
+            lines.append(try write([.told(runID: id, seq: aSeq)]))
+            lines.append(try write([.release(runID: id, key: "a")]))
+            var heard: [StoreNotification] = []
+            let deadline = Date().addingTimeInterval(5)
+            while !heard.contains(.grants) && Date() < deadline { heard += try listener.notifications(timeout: 0.2) }
+            lines.append("heard grants: \(heard.contains(.grants))")
+            lines.append(try write([.release(runID: id, key: "b"), request("b"), .release(runID: id, key: "b")]))
+            seen.append(lines)
         }
         #expect(seen[0] == seen[1])
-        #expect(seen[1].last == "rejectData 2 b [\"db/1\", \"k/3\"] 90.5 true")
+        #expect(
+            seen[1] == [
+                "a 2 - true, b 2 90.5 false | granted [\"a\"] | untold [\"a\"]",
+                "a 2 - true, b 2 90.5 false | granted [] | untold []",
+                "b 2 90.5 true | granted [\"b\"] | untold [\"b\"]",
+                "heard grants: true",
+                "b 2 90.5 true | granted [\"b\"] | untold [\"b\"]",
+            ], "every release sees the rows from before the statement: the second does not delete the new request")
     }
 
     /// A NUL in a node's error is dropped the same way on both, whether the batch's rows go as one

@@ -2,9 +2,10 @@
 public enum ServiceRole: String, Sendable {
     /// Connecting (or reconnecting): not ready.
     case starting
-    /// The coordinator that writes run state: ready.
-    case leader
-    /// A coordinator waiting for the leadership lock, connected to PostgreSQL: ready (it takes over when the leader goes).
+    /// A coordinator that owns partitions and drives their runs: ready.
+    case owning
+    /// A coordinator that owns no partition yet, connected to both services: ready (it takes a share
+    /// at its next balance, or a stopped one's partitions).
     case standby
     /// A worker taking tasks: ready.
     case serving
@@ -12,5 +13,5 @@ public enum ServiceRole: String, Sendable {
     case draining
 
     /// True for the roles in which the service does (or stands by to do) its work.
-    public var isReady: Bool { self == .leader || self == .standby || self == .serving }
+    public var isReady: Bool { self == .owning || self == .standby || self == .serving }
 }

@@ -12,6 +12,7 @@ extension TaskDispatch: WireMessage, Codable {
         try c.required("attempt", &m.attempt)
         try c.required("input", &m.input, absent: .null)
         try c.required("node", &m.key)
+        try c.optional("partition", &m.partition)  // routes the reports (absent from tasks of coordinators before partitions)
         try c.defaulted("phase", &m.phase, standard: .run)  // absent for a node's own run, "condition" for its condition
         try c.required("pool", &m.pool)
         try c.optional("previous_output", &m.previousOutput)  // for `repeat`, from the second run on

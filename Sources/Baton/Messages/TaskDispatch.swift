@@ -13,6 +13,10 @@ public struct TaskDispatch: Sendable, Equatable {
     public var timeout: Double?
     /// For `repeat`: the output of the previous run.
     public var previousOutput: JSON?
+    /// The run's partition (`RunPartition`), set by the coordinator when it publishes: the worker
+    /// routes its reports with it, to the coordinator that owns the run. Absent from tasks of
+    /// coordinators from before partitions.
+    public var partition: Int?
 
     public init(
         runID: String, key: String, attempt: Int, procedure: String, input: JSON, pool: String, priority: Int,

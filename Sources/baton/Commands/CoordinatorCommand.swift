@@ -19,6 +19,14 @@ struct CoordinatorCommand: AsyncParsableCommand {
         parsing: .unconditional,
         help: "Most nodes of one run with a task out (queued or running) at once; more wait, ready, until others end.")
     var dispatchWindow = RunState.defaultDispatchWindow
+    @Option(
+        parsing: .unconditional,
+        help: "The partition count the schema must have (set by `baton migrate --partitions`); a mismatch stops at start-up.")
+    var partitions: Int?
+    @Option(
+        parsing: .unconditional,
+        help: "Seconds a partition stays this coordinator's without a renewal (on the database's clock): how long a stalled one keeps others out.")
+    var partitionLease: Double = 10
     @OptionGroup var metricsOptions: MetricsOptions
 
     func run() async throws {
@@ -27,6 +35,12 @@ struct CoordinatorCommand: AsyncParsableCommand {
         guard lease >= 1, lease <= 3600 else { throw CLIFailure("--lease must be from 1 to 3600 seconds", exitCode: 2) }
         guard dispatchWindow >= 1, dispatchWindow <= 10_000_000 else {
             throw CLIFailure("--dispatch-window must be from 1 to 10000000 nodes", exitCode: 2)
+        }
+        if let partitions, let problem = RunPartition.countProblem(partitions) {
+            throw CLIFailure(problem, exitCode: 2)
+        }
+        guard partitionLease >= 2, partitionLease <= 600 else {
+            throw CLIFailure("--partition-lease must be from 2 to 600 seconds", exitCode: 2)
         }
         let metricsAddress = try metricsOptions.address()
         let store = try connection.openStore()  // fail fast, with a clear message, if the database is unusable
@@ -39,6 +53,8 @@ struct CoordinatorCommand: AsyncParsableCommand {
             databaseURL: connection.databaseURL, amqpURL: connection.amqpURL, batchSize: batchSize, lease: lease, logger: logger)
         configuration.maxInputBytes = try Limits.fromEnvironment().maxInputBytes
         configuration.dispatchWindow = dispatchWindow
+        configuration.expectedPartitions = partitions
+        configuration.partitionLease = partitionLease
         var services: [any Service] = []
         if let metricsAddress {
             let endpoint = MetricsEndpoint(address: metricsAddress, health: configuration.health, logger: logger)
