@@ -7,7 +7,10 @@ final class ChaosProcesses {
     let logDirectory: URL
     /// The coordinator's `--dispatch-window`.
     let dispatchWindow: Int
-    private(set) var coordinator: Process?
+    /// The coordinators, by slot (nil while one is down).
+    private(set) var coordinators: [Process?] = []
+    /// Seconds a coordinator keeps its partitions without renewing them (`--partition-lease`).
+    static let partitionLease = 4.0
     private(set) var workers: [Process] = []
     private var started = 0
 
@@ -34,15 +37,28 @@ final class ChaosProcesses {
         return p
     }
 
-    func startCoordinator() throws {
-        coordinator = try launch(["coordinator", "--lease", "3", "--dispatch-window", "\(dispatchWindow)"], log: "coordinator")
+    /// Starts a coordinator in `slot` (a new slot when it is the count so far).
+    func startCoordinator(_ slot: Int) throws {
+        let p = try launch(
+            [
+                "coordinator", "--lease", "3", "--dispatch-window", "\(dispatchWindow)", "--partition-lease",
+                String(format: "%g", Self.partitionLease),
+            ], log: "coordinator-\(slot)")
+        if slot == coordinators.count { coordinators.append(p) } else { coordinators[slot] = p }
     }
 
-    func killCoordinator() {
-        guard let c = coordinator else { return }
+    /// SIGKILL to the coordinator in `slot`.
+    func killCoordinator(_ slot: Int) {
+        guard let c = coordinators[slot] else { return }
         kill(c.processIdentifier, SIGKILL)
         c.waitUntilExit()
-        coordinator = nil
+        coordinators[slot] = nil
+    }
+
+    /// SIGSTOP (`frozen`) or SIGCONT to the coordinator in `slot`.
+    func freezeCoordinator(_ slot: Int, _ frozen: Bool) {
+        guard let c = coordinators[slot] else { return }
+        kill(c.processIdentifier, frozen ? SIGSTOP : SIGCONT)
     }
 
     func startWorker() throws {
@@ -59,14 +75,17 @@ final class ChaosProcesses {
     }
 
     func stopAll() {
-        let all = workers + (coordinator.map { [$0] } ?? [])
-        for p in all where p.isRunning { p.terminate() }
+        let all = workers + coordinators.compactMap { $0 }
+        for p in all where p.isRunning {
+            kill(p.processIdentifier, SIGCONT)  // a frozen one must be able to stop
+            p.terminate()
+        }
         let deadline = Date().addingTimeInterval(15)
         for p in all {
             while p.isRunning && Date() < deadline { usleep(20_000) }
             if p.isRunning { kill(p.processIdentifier, SIGKILL) }
         }
         workers = []
-        coordinator = nil
+        coordinators = []
     }
 }

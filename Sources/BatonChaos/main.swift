@@ -1,10 +1,13 @@
-// The chaos suite (not a unit test): a seeded random graph of fan-outs, chains and
-// joins runs on the real services while workers are killed with SIGKILL about every
-// second and replaced, the coordinator is killed and restarted, and RabbitMQ and
-// PostgreSQL are each restarted once. Then every node must have exactly one recorded
-// result, equal to what its inputs determine; nothing lost, duplicated or stuck.
+// The chaos suite (not a unit test): seeded random graphs of fan-outs, chains and joins,
+// several runs spread over the partitions of several coordinators, run on the real services
+// while workers are killed with SIGKILL about every second and replaced, a coordinator is
+// killed with SIGKILL and restarted, another is stopped (SIGSTOP) for longer than its
+// partitions' lease and then woken, one more coordinator joins mid-run, and RabbitMQ and
+// PostgreSQL are each restarted once. Then every node must have exactly one recorded result,
+// equal to what its inputs determine; nothing lost, duplicated or stuck; and the mutex that
+// spans the runs (and so the coordinators) never had two holders at once.
 //
-//   swift build && .build/debug/BatonChaos                                          # short form (CI): 1,000 nodes
+//   swift build && .build/debug/BatonChaos                                          # short form (CI): 1,000 nodes, 3 coordinators
 //   .build/debug/BatonChaos --nodes 10000 --seconds-per-node 0.05 --time-limit 1200 # long form
 import ArgumentParser
 import Baton
@@ -21,6 +24,9 @@ struct Options: ParsableCommand {
     @Option(help: "Nodes in the graph (at least 20).") var nodes = 1_000
     @Option(help: "Seconds each node works.") var secondsPerNode = 0.3
     @Option(help: "Worker processes (at least 2).") var workers = 3
+    @Option(help: "Coordinator processes at the start (1 to 8); one more joins mid-run.") var coordinators = 3
+    @Option(help: "Runs the nodes are split into, spread over the partitions (default: twice the coordinators, at least 4).")
+    var runs: Int?
     @Option(help: "Seed of the graph and the fault choices (default: random).") var seed = UInt64.random(in: 1...UInt64(UInt32.max))
     @Option(help: "Give up after this many seconds (at least 10).") var timeLimit = 300.0
     @Option(help: "The coordinator's --dispatch-window: small by default, so nodes held for room in it go out under the faults too.")
@@ -28,10 +34,15 @@ struct Options: ParsableCommand {
     @Flag(name: .customLong("no-service-restarts"), help: "Do not restart RabbitMQ and PostgreSQL.") var noServiceRestarts = false
 
     var restartServices: Bool { !noServiceRestarts }
+    var runCount: Int { runs ?? min(max(4, 2 * coordinators), nodes / 20) }
 
     func validate() throws {
         guard nodes >= 20, workers >= 2, secondsPerNode >= 0, timeLimit >= 10, seed > 0 else {
             throw ValidationError("--nodes must be at least 20, --workers at least 2, --time-limit at least 10 s, --seed positive")
+        }
+        guard (1...8).contains(coordinators) else { throw ValidationError("--coordinators must be from 1 to 8, got \(coordinators)") }
+        guard (1...nodes / 20).contains(runCount) else {
+            throw ValidationError("--runs must be from 1 to \(nodes / 20) (each run has at least 20 of the --nodes), got \(runCount)")
         }
     }
 }
@@ -118,27 +129,36 @@ processEnv["BATON_AMQP_URL"] = amqpURL
 processEnv["BATON_LOG_LEVEL"] = "warning"
 let cluster = ChaosProcesses(batonPath: batonPath, environment: processEnv, logDirectory: logs, dispatchWindow: options.dispatchWindow)
 var rng = SplitMix64(seed: options.seed)
-let graph = ChaosGraph(nodes: options.nodes, seed: options.seed, secondsPerNode: options.secondsPerNode)
-say("seed \(options.seed), \(options.nodes) nodes, \(options.workers) workers, dispatch window \(options.dispatchWindow), logs in \(logs.path)")
+let graphs = (0..<options.runCount).map { i in
+    ChaosGraph(nodes: options.nodes / options.runCount, seed: options.seed &+ UInt64(i), secondsPerNode: options.secondsPerNode)
+}
+say(
+    "seed \(options.seed), \(options.nodes) nodes in \(options.runCount) runs, \(options.coordinators) coordinators, \(options.workers) workers, dispatch window \(options.dispatchWindow), logs in \(logs.path)"
+)
 
-var workerKills = 0, coordinatorKills = 0, rabbitRestarts = 0, postgresRestarts = 0
+var workerKills = 0, coordinatorKills = 0, coordinatorFreezes = 0, coordinatorsAdded = 0, rabbitRestarts = 0, postgresRestarts = 0
 let began = Date()
-var runID = ""
+var runIDs: [String] = []
 var finalStatus = "?"
 let db = Reconnecting()
 do {
-    try cluster.startCoordinator()
+    for slot in 0..<options.coordinators { try cluster.startCoordinator(slot) }
     for _ in 0..<options.workers { try cluster.startWorker() }
-    let decoded = try GraphDecoder().decode(graph.document)
-    guard let submitted = db.use({ try $0.submit(decoded) }) else { fail("cannot submit the graph") }
-    runID = submitted.id
+    for graph in graphs {
+        let decoded = try GraphDecoder().decode(graph.document)
+        guard let submitted = db.use({ try $0.submit(decoded) }) else { fail("cannot submit the graph") }
+        runIDs.append(submitted.id)
+    }
+    let killed = Int(rng.next() % UInt64(options.coordinators))
+    let frozen = options.coordinators == 1 ? 0 : (killed + 1) % options.coordinators
+    var frozenAt: Date?
 
     // The faults, paced by the clock while the run is in flight.
     var lastWorkerKill = Date()
     while Date().timeIntervalSince(began) < options.timeLimit {
         let elapsed = Date().timeIntervalSince(began)
-        if let status = db.use({ try $0.progress(ofRun: runID).status.rawValue }), ["succeeded", "failed", "cancelled"].contains(status) {
-            finalStatus = status
+        if let statuses = db.use({ store in try runIDs.map { try store.progress(ofRun: $0).status } }), statuses.allSatisfy(\.isTerminal) {
+            finalStatus = statuses.allSatisfy { $0 == .succeeded } ? "succeeded" : "failed"
             break
         }
         if Date().timeIntervalSince(lastWorkerKill) >= 1 {
@@ -152,17 +172,35 @@ do {
             lastWorkerKill = Date()
         }
         if coordinatorKills == 0 && elapsed >= 3 {
-            cluster.killCoordinator()
-            try cluster.startCoordinator()
+            cluster.killCoordinator(killed)
+            try cluster.startCoordinator(killed)
             coordinatorKills += 1
-            say("killed and restarted the coordinator at \(Int(elapsed)) s")
+            say("killed coordinator \(killed) with SIGKILL and restarted it at \(Int(elapsed)) s")
         }
-        if options.restartServices && rabbitRestarts == 0 && elapsed >= 6 {
+        // Stopped for longer than its partitions' lease: the others take them; woken, it must write nothing.
+        if coordinatorFreezes == 0 && elapsed >= 3.5 {
+            cluster.freezeCoordinator(frozen, true)
+            frozenAt = Date()
+            coordinatorFreezes += 1
+            say("stopped coordinator \(frozen) with SIGSTOP at \(Int(elapsed)) s")
+        }
+        if let at = frozenAt, Date().timeIntervalSince(at) >= ChaosProcesses.partitionLease + 2.5 {
+            cluster.freezeCoordinator(frozen, false)
+            frozenAt = nil
+            say("woke coordinator \(frozen) with SIGCONT at \(Int(elapsed)) s")
+        }
+        if coordinatorsAdded == 0 && elapsed >= 5 {  // before the service restarts: a coordinator that cannot connect at start exits
+            try cluster.startCoordinator(options.coordinators)
+            coordinatorsAdded += 1
+            say("added coordinator \(options.coordinators) at \(Int(elapsed)) s")
+        }
+        // After the stopped coordinator woke, so that it wakes to working services and finds its partitions taken.
+        if options.restartServices && rabbitRestarts == 0 && elapsed >= 11 && coordinatorFreezes == 1 && frozenAt == nil {
             say("restarting RabbitMQ at \(Int(elapsed)) s")
             services("restart-rabbitmq")
             rabbitRestarts += 1
         }
-        if options.restartServices && postgresRestarts == 0 && elapsed >= 12 && rabbitRestarts == 1 {
+        if options.restartServices && postgresRestarts == 0 && elapsed >= 16 && rabbitRestarts == 1 {
             say("restarting PostgreSQL at \(Int(Date().timeIntervalSince(began))) s")
             services("restart-postgres")
             postgresRestarts += 1
@@ -173,6 +211,7 @@ do {
     say("error while inflicting faults: \(error)")
 }
 let seconds = Date().timeIntervalSince(began)
+let exited = cluster.coordinators.enumerated().filter { $0.element?.isRunning == false }.map(\.offset)
 cluster.stopAll()
 
 // Verification, from the database.
@@ -180,37 +219,49 @@ var lost = 0, duplicated = 0, wrong = 0, stuck = 0, overlapping = 0
 var problems: [String] = []
 let verified: Bool =
     db.use { store in
-        // Mutex `chaos`: no two holders' spans (queued .. ended) may overlap, whatever was killed.
-        overlapping = Store.overlaps(try store.holdSpans(ofRun: runID, nodes: graph.mutexed))
+        // Mutex `chaos`, shared by every run (and so by their coordinators): no two holders' spans
+        // (queued .. ended) may overlap, whatever was killed.
+        let spans = try zip(runIDs, graphs).flatMap { id, graph in try store.holdSpans(ofRun: id, nodes: graph.mutexed) }
+        overlapping = Store.overlaps(spans)
         if overlapping > 0 { problems.append("\(overlapping) holders of mutex '\(ChaosGraph.mutex)' overlapped another") }
-        let nodes = try store.nodes(ofRun: runID)
-        let results = try store.successEventCounts(ofRun: runID)
-        for node in nodes {
-            let status = NodeStatus(rawValue: node.status) ?? .pending
-            if !status.isTerminal { stuck += 1; problems.append("\(node.key) stuck \(node.status)"); continue }
-            if status != .succeeded { lost += 1; problems.append("\(node.key) \(node.status): \(node.error ?? "")"); continue }
-            let recorded = results[node.key] ?? 0
-            if recorded != 1 {
-                duplicated += recorded > 1 ? 1 : 0; lost += recorded == 0 ? 1 : 0; problems.append("\(node.key) has \(recorded) recorded results")
-            }
-            if node.output != graph.expected[node.key] {
-                wrong += 1
-                problems.append(
-                    "\(node.key) output \(node.output?.serialized() ?? "none"), expected \(graph.expected[node.key]?.serialized() ?? "?")")
-            }
-        }
-        lost += max(0, graph.expected.count - nodes.count)
+        for (runID, graph) in zip(runIDs, graphs) { try check(runID, graph, store) }
         return true
     } ?? false
+
+/// Counts what is wrong with one run's nodes.
+@MainActor func check(_ runID: String, _ graph: ChaosGraph, _ store: Store) throws {
+    let nodes = try store.nodes(ofRun: runID)
+    let results = try store.successEventCounts(ofRun: runID)
+    for node in nodes {
+        let status = NodeStatus(rawValue: node.status) ?? .pending
+        if !status.isTerminal { stuck += 1; problems.append("\(node.key) stuck \(node.status)"); continue }
+        if status != .succeeded { lost += 1; problems.append("\(node.key) \(node.status): \(node.error ?? "")"); continue }
+        let recorded = results[node.key] ?? 0
+        if recorded != 1 {
+            duplicated += recorded > 1 ? 1 : 0; lost += recorded == 0 ? 1 : 0; problems.append("\(node.key) has \(recorded) recorded results")
+        }
+        if node.output != graph.expected[node.key] {
+            wrong += 1
+            problems.append(
+                "\(node.key) output \(node.output?.serialized() ?? "none"), expected \(graph.expected[node.key]?.serialized() ?? "?")")
+        }
+    }
+    lost += max(0, graph.expected.count - nodes.count)
+}
 if !verified { problems.append("could not read the run back from the database") }
+for slot in exited { problems.append("coordinator \(slot) exited before the end: see \(logs.path)/coordinator-\(slot).log") }
 for p in problems.prefix(20) { say(p) }
 
-let faults = workerKills + coordinatorKills + rabbitRestarts + postgresRestarts
-let allFaults = coordinatorKills == 1 && (!options.restartServices || (rabbitRestarts == 1 && postgresRestarts == 1))
+let faults = workerKills + coordinatorKills + coordinatorFreezes + coordinatorsAdded + rabbitRestarts + postgresRestarts
+let allFaults =
+    coordinatorKills == 1 && coordinatorFreezes == 1 && coordinatorsAdded == 1
+    && (!options.restartServices || (rabbitRestarts == 1 && postgresRestarts == 1))
 if !allFaults { say("the run ended before every fault was inflicted: use more --nodes or --seconds-per-node") }
-let ok = verified && finalStatus == "succeeded" && lost == 0 && duplicated == 0 && wrong == 0 && stuck == 0 && overlapping == 0 && allFaults
+let ok =
+    verified && exited.isEmpty && finalStatus == "succeeded" && lost == 0 && duplicated == 0 && wrong == 0 && stuck == 0 && overlapping == 0
+    && allFaults
 print(
-    "chaos: faults \(faults) (worker kills \(workerKills), coordinator kills \(coordinatorKills), rabbitmq restarts \(rabbitRestarts), postgres restarts \(postgresRestarts)), nodes \(options.nodes), lost \(lost), duplicated \(duplicated), wrong \(wrong), stuck \(stuck), mutex overlaps \(overlapping), run \(finalStatus), seconds \(Int(seconds.rounded())), seed \(options.seed)"
+    "chaos: faults \(faults) (worker kills \(workerKills), coordinator kills \(coordinatorKills), coordinator stops past the lease \(coordinatorFreezes), coordinators added \(coordinatorsAdded), rabbitmq restarts \(rabbitRestarts), postgres restarts \(postgresRestarts)), nodes \(options.nodes), runs \(options.runCount), coordinators \(options.coordinators)+1, lost \(lost), duplicated \(duplicated), wrong \(wrong), stuck \(stuck), mutex overlaps \(overlapping), run \(finalStatus), seconds \(Int(seconds.rounded())), seed \(options.seed)"
 )
 print(ok ? "chaos: 1 passed, 0 failed" : "chaos: 0 passed, 1 failed")
 exit(ok ? 0 : 1)
