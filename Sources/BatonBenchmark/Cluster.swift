@@ -2,8 +2,10 @@ import Foundation
 
 /// The coordinator and worker processes the benchmark started from the `baton` binary beside it.
 final class Cluster: @unchecked Sendable {
-    /// Every process started, the coordinator first; read by the interrupt handler.
+    /// Every process started, the coordinators first; read by the interrupt handler.
     private(set) var processes: [Process] = []
+    /// How many of `processes` are coordinators.
+    private(set) var coordinatorCount = 1
     private let batonPath: String
     private let environment: [String: String]
     private let lock = NSLock()
@@ -17,9 +19,10 @@ final class Cluster: @unchecked Sendable {
         environment = e
     }
 
-    /// Starts `baton coordinator` and one process per worker invocation.
-    func start(workers: [[String]]) throws {
-        try launch(["coordinator"])
+    /// Starts `coordinators` × `baton coordinator` and one process per worker invocation.
+    func start(coordinators: Int = 1, workers: [[String]]) throws {
+        coordinatorCount = coordinators
+        for _ in 0..<coordinators { try launch(["coordinator"]) }
         for arguments in workers { try launch(arguments) }
     }
 
@@ -40,14 +43,30 @@ final class Cluster: @unchecked Sendable {
             defer { processes = [] }
             return processes
         }
-        for group in [Array(all.dropFirst()), Array(all.prefix(1))] {
+        let coordinators = lock.withLock { coordinatorCount }
+        for group in [Array(all.dropFirst(coordinators)), Array(all.prefix(coordinators))] {
             for p in group where p.isRunning { p.terminate() }
             for p in group { p.waitUntilExit() }
         }
     }
 
     /// Process ids of the workers.
-    var workerPIDs: [Int] { lock.withLock { processes.dropFirst().map { Int($0.processIdentifier) } } }
+    var workerPIDs: [Int] { lock.withLock { processes.dropFirst(coordinatorCount).map { Int($0.processIdentifier) } } }
+
+    /// CPU time (user and system) the coordinators used so far, in seconds, from /proc/PID/stat.
+    func coordinatorCPU() -> Double {
+        let coordinators = lock.withLock { Array(processes.prefix(coordinatorCount)) }
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return coordinators.reduce(0) { total, p in
+            guard let stat = try? String(contentsOfFile: "/proc/\(p.processIdentifier)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return total }
+            // Fields after the command's closing parenthesis: state is field 3, utime 14, stime 15.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return total }
+            return total + (user + system) / ticks
+        }
+    }
 
     /// Starts the peak-RSS count (VmHWM) of every process afresh at its current RSS, so the next
     /// reading is the peak of what follows (Linux: `5` into /proc/PID/clear_refs). False if the
@@ -59,11 +78,11 @@ final class Cluster: @unchecked Sendable {
         }
     }
 
-    /// Peak RSS in MB of the coordinator and of the largest worker.
+    /// Peak RSS in MB of the largest coordinator and of the largest worker.
     func peaks() -> (coordinator: Double, worker: Double) {
-        let all = lock.withLock { processes }
-        guard let coordinator = all.first else { return (.nan, .nan) }
-        return (Self.peakMB(coordinator), all.dropFirst().map(Self.peakMB).max() ?? .nan)
+        let (all, coordinators) = lock.withLock { (processes, coordinatorCount) }
+        guard !all.isEmpty else { return (.nan, .nan) }
+        return (all.prefix(coordinators).map(Self.peakMB).max() ?? .nan, all.dropFirst(coordinators).map(Self.peakMB).max() ?? .nan)
     }
 
     /// The peak resident set of a process (VmHWM), in MB.

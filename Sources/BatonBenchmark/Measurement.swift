@@ -20,8 +20,14 @@ struct Measurement {
     let messages: Int64?
     let rows: Int64?
     let rowsSettled: Bool
+    /// CPU seconds the coordinators used during the round (all of them together).
+    var coordinatorCPU: Double = .nan
+    /// Runs the nodes were split into.
+    var runs = 1
 
-    var nodes: Int { scenario.nodeCount(size) }
+    var nodes: Int { runs * scenario.nodeCount(size / runs) }
+    /// Coordinator CPU microseconds per node (all coordinators together).
+    var coordinatorMicrosecondsPerNode: Double { coordinatorCPU * 1e6 / Double(nodes) }
     var nodesPerSecond: Double { Double(nodes) / seconds }
     var p50: Double { Self.percentile(latencies, 0.5) }
     var p99: Double { Self.percentile(latencies, 0.99) }
@@ -31,12 +37,13 @@ struct Measurement {
     /// The line printed when the round is done; with the raw broker hop's p50, the chain's hop p50 as a multiple of it.
     func line(rawP50: Double?) -> String {
         // %-8@ does not pad on Linux: pad by hand.
-        scenario.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + cluster.padding(toLength: 14, withPad: " ", startingAt: 0)
+        scenario.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + cluster.padding(toLength: 22, withPad: " ", startingAt: 0)
             + String(
                 format: "N=%-6d %7.2f s %8.0f nodes/s  submit %.2f s  %@ p50 %@ p99 %@", size, seconds, nodesPerSecond, submit,
                 scenario.hopName as NSString, Self.ms(p50) as NSString, Self.ms(p99) as NSString)
             + (scenario == .chain ? rawP50.map { String(format: " (p50 %.1fx raw)", p50 / $0) } ?? "" : "")
             + String(format: "  peak RSS coordinator %.0f MB, worker %.0f MB", coordinatorMB, workerMB)
+            + String(format: "  coordinator CPU %.0f us/node", coordinatorMicrosecondsPerNode)
             + "  msgs/node \(Self.count(messagesPerNode))  rows/node \(Self.count(rowsPerNode))\(rowsSettled ? "" : " (counters still moving)")"
     }
 

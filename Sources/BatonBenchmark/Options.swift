@@ -15,8 +15,13 @@ struct Options: ParsableCommand {
     @Option(help: "Times each scenario runs; the summary reports the median (and min-max) nodes/s.") var rounds = 3
     @Option(help: "Messages in the raw broker ping-pong (publish persistent and confirmed, consume, ack).") var rawHops = 1000
     @Option(help: "Run only this scenario: fan-out, fan-in or chain.") var only: String?
+    @Option(help: "Coordinator counts to measure side by side, comma separated (e.g. 1,2,3): each cluster runs with each.")
+    var coordinators = "1"
+    @Option(help: "Runs each scenario is split into, submitted at once (spread over the partitions, so over the coordinators).")
+    var runs = 1
     @Flag(help: "Only time the wire formats in process (no services): encoding and decoding one hop's messages.") var codec = false
 
+    var coordinatorCounts: [Int] { coordinators.split(separator: ",").compactMap { Int($0) } }
     var sizes: [Int] { nodes.split(separator: ",").compactMap { Int($0) } }
     var scenarios: [Scenario] { Scenario.allCases.filter { only == nil || $0.rawValue == only } }
     var clusters: [ClusterKind] { cluster == "both" ? ClusterKind.allCases : ClusterKind.allCases.filter { $0.rawValue == cluster } }
@@ -24,6 +29,12 @@ struct Options: ParsableCommand {
     func validate() throws {
         guard !sizes.isEmpty, !sizes.contains(where: { $0 < 2 }) else { throw ValidationError("--nodes takes sizes of at least 2, comma separated") }
         guard workers >= 1, concurrency >= 1 else { throw ValidationError("--workers and --concurrency must be at least 1") }
+        guard !coordinatorCounts.isEmpty, coordinatorCounts.allSatisfy({ (1...16).contains($0) }) else {
+            throw ValidationError("--coordinators takes counts from 1 to 16, comma separated")
+        }
+        guard runs >= 1, sizes.allSatisfy({ $0 / runs >= 2 }) else {
+            throw ValidationError("--runs must be at least 1, with 2 nodes or more per run")
+        }
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
         guard rawHops >= 10 else { throw ValidationError("--raw-hops must be at least 10") }
         if let only, Scenario(rawValue: only) == nil { throw ValidationError("--only takes fan-out, fan-in or chain") }

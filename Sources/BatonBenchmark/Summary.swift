@@ -20,8 +20,8 @@ struct Summary {
         let rawP50 = rawHops.map { Measurement.percentile($0, 0.5) }
         var lines = [
             "| scenario | cluster | nodes | nodes/s (median of \(rounds)) | min-max | submit s | hop p50 / p99 ms | raw hop p50 ms | hop / raw "
-                + "| coordinator / worker peak MB | msgs/node | rows/node |",
-            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+                + "| coordinator / worker peak MB | coordinator CPU us/node | msgs/node | rows/node |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for group in groups {
             let first = group[0]
@@ -37,6 +37,7 @@ struct Summary {
                 String(format: "%.0f-%.0f", rates.min()!, rates.max()!), String(format: "%.2f", Measurement.median(group.map(\.submit))),
                 String(format: "%.2f / %.2f", p50 * 1000, Measurement.median(group.map(\.p99)) * 1000), raw, ratio,
                 String(format: "%.0f / %.0f", group.map(\.coordinatorMB).max()!, group.map(\.workerMB).max()!),
+                String(format: "%.0f", Measurement.median(group.map(\.coordinatorMicrosecondsPerNode))),
                 Measurement.count(messages), (group.allSatisfy(\.rowsSettled) ? "" : "~") + Measurement.count(rows),
             ]
             lines.append("| " + cells.joined(separator: " | ") + " |")
@@ -45,7 +46,7 @@ struct Summary {
         lines.append(
             "nodes/s: from submit to the run's end. hop: queued->started for the fan-outs, finished->next started for the chain; "
                 + "raw hop: a persistent publish, its confirm, the delivery and the ack on the same broker, one at a time. "
-                + "Peak RSS: the largest of the rounds. msgs/node: messages enqueued in the vhost; rows/node: rows inserted, updated "
+                + "Peak RSS: the largest of the rounds. Coordinator CPU: user and system time of all coordinators over the round.  msgs/node: messages enqueued in the vhost; rows/node: rows inserted, updated "
                 + "or deleted in schema baton (~: counters still moving at the deadline); medians of the rounds.")
         return lines.joined(separator: "\n")
     }

@@ -46,24 +46,47 @@ for source in interrupts {
     source.resume()
 }
 
-/// Submits a graph and waits for it; returns (seconds from submit to finish, seconds the submit took
-/// (validating and storing), per-node timing rows).
-func measure(_ document: JSON, store: Store) throws -> (seconds: Double, submit: Double, rows: [(queued: Double, started: Double, finished: Double)])
-{
+/// Submits `runs` copies of a graph at once and waits for them all; returns (seconds from the first
+/// submit to the last run's end, seconds the submits took (validating and storing), per-node timing rows).
+func measure(
+    _ document: JSON, runs: Int = 1, store: Store
+) throws -> (
+    seconds: Double, submit: Double, rows: [(queued: Double, started: Double, finished: Double)]
+) {
     let start = Date()
     let graph = try GraphDecoder().decode(document)
-    let run = try store.submit(graph)
+    let ids = try (0..<runs).map { _ in try store.submit(graph).id }
     let submitted = Date().timeIntervalSince(start)
-    while true {
-        // Only the run's row: a per-status count over every node would load the database being measured.
-        let status = try store.runStatus(run.id)
-        if status == .succeeded { break }
-        if let status, status.isTerminal { throw BenchmarkError("run \(run.id) \(status.rawValue)") }
-        if Date().timeIntervalSince(start) > 900 { throw BenchmarkError("run \(run.id) did not finish in 15 minutes") }
+    var waiting = ids
+    while let id = waiting.first {
+        // Only the runs' rows: a per-status count over every node would load the database being measured.
+        let status = try store.runStatus(id)
+        if status == .succeeded {
+            waiting.removeFirst()
+            continue
+        }
+        if let status, status.isTerminal { throw BenchmarkError("run \(id) \(status.rawValue)") }
+        if Date().timeIntervalSince(start) > 900 { throw BenchmarkError("run \(id) did not finish in 15 minutes") }
         usleep(20_000)
     }
     let elapsed = Date().timeIntervalSince(start)
-    return (elapsed, submitted, try store.nodeTimings(ofRun: run.id))
+    return (elapsed, submitted, try ids.flatMap { try store.nodeTimings(ofRun: $0) })
+}
+
+/// Waits up to 30 s until `count` coordinators share every partition.
+func awaitCoordinators(_ count: Int, store: Store) throws {
+    let partitions = try store.partitionCount()
+    let deadline = Date().addingTimeInterval(30)
+    while Date() < deadline {
+        let live = try store.coordinators()
+        if live.count == count && live.reduce(0, { $0 + $1.partitions.count }) == partitions
+            && live.allSatisfy({ $0.partitions.count >= partitions / count })
+        {
+            return
+        }
+        usleep(200_000)
+    }
+    throw BenchmarkError("\(count) coordinator(s) did not share the \(partitions) partitions within 30 s")
 }
 
 /// The slots each worker process of the running cluster registered with, as it reported them
@@ -109,20 +132,23 @@ do {
     }
 
     var measurements: [Measurement] = []
-    for kind in options.clusters {
+    for (kind, coordinators) in options.clusters.flatMap({ kind in options.coordinatorCounts.map { (kind, $0) } }) {
         try rows.dropWorkers()
-        try cluster.start(workers: kind.workerArguments(options))
+        try cluster.start(coordinators: coordinators, workers: kind.workerArguments(options))
         defer { cluster.stop() }
+        try awaitCoordinators(coordinators, store: store)
         // Warm-up: connections made, queues declared, workers registered.
         _ = try measure(Scenario.fanOut.graph(10), store: store)
         let slots = try workerSlots(rows)
-        let label: String
+        var label: String
         switch kind {
         case .default: label = "default \(slots.count)x\(slots.first.map(String.init) ?? "?")"
         case .tuned: label = "tuned \(options.workers)x\(options.concurrency)"
         }
+        if options.coordinatorCounts != [1] { label += " \(coordinators)c" }
+        if options.runs > 1 { label += " \(options.runs)r" }
         print(
-            "cluster \(label): one coordinator with its defaults, \(slots.count) worker process(es) with "
+            "cluster \(label): \(coordinators) coordinator(s) with their defaults, \(options.runs) run(s) per scenario, \(slots.count) worker process(es) with "
                 + "\(slots.map(String.init).joined(separator: ", ")) slots (as the workers report them)"
                 + (kind == .default ? ", started as `baton worker` with no flags" : ""))
         let quietRows = Int64(4 * (slots.count + 1))
@@ -132,15 +158,19 @@ do {
                 for _ in 0..<options.rounds {
                     let messagesBefore = canCountMessages ? messages.snapshot() : nil
                     cluster.resetPeaks()
-                    let (seconds, submit, timings) = try measure(scenario.graph(n), store: store)
+                    let cpuBefore = cluster.coordinatorCPU()
+                    let (seconds, submit, timings) = try measure(scenario.graph(n / options.runs), runs: options.runs, store: store)
+                    let cpu = cluster.coordinatorCPU() - cpuBefore
                     let peaks = cluster.peaks()
                     let messagesAfter = canCountMessages ? messages.snapshot() : nil
                     let rowsAfter = try rows.settled(quietRows: quietRows)
-                    let m = Measurement(
+                    var m = Measurement(
                         scenario: scenario, cluster: label, size: n, seconds: seconds, submit: submit,
                         latencies: scenario.latencies(timings), coordinatorMB: peaks.coordinator, workerMB: peaks.worker,
                         messages: MessageCounter.delta(messagesBefore, messagesAfter), rows: rowsAfter.rows - rowsBefore,
                         rowsSettled: rowsAfter.settled)
+                    m.coordinatorCPU = cpu
+                    m.runs = options.runs
                     rowsBefore = rowsAfter.rows
                     print(m.line(rawP50: rawHops.map { Measurement.percentile($0, 0.5) }))
                     measurements.append(m)

@@ -5,7 +5,7 @@ import ServiceLifecycle
 /// The coordinator as a long-running service: on graceful shutdown it finishes
 /// the batch in flight and returns. It throws a `CoordinatorStop` when it stopped on an error
 /// that retrying cannot help (a configuration error at start-up, a PostgreSQL error of no known
-/// class), so the process ends with that line and a standby takes over.
+/// class), so the process ends with that line and the other coordinators take its partitions.
 public struct Coordinator: Service {
     public let configuration: CoordinatorConfiguration
 

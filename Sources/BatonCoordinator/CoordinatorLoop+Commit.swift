@@ -74,7 +74,8 @@ extension CoordinatorLoop {
         let queuedAt = metrics == nil || publications.isEmpty ? nil : now()
         for publication in publications {
             switch publication {
-            case let .task(task):
+            case var .task(task):
+                task.partition = partition(of: task.runID)  // the worker routes its reports to the run's partition
                 if metrics != nil { watchedQueues.insert(QueueName(pool: task.pool, procedure: task.procedure)) }
                 lastSequence = try broker.publishTask(
                     pool: task.pool, procedure: task.procedure, body: task.encoded(), priority: UInt8(clamping: task.priority),

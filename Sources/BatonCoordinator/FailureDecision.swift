@@ -10,7 +10,7 @@ import BatonStore
 /// | 40001, 40P01, class 53, class 57, 55P03 on a commit | roll back, back off, commit the same batch again; nothing acked meanwhile |
 /// | class 22, 23, 54 on a commit (one run's data) | split the batch; fail that run alone with the error text |
 /// | AMQP 403, 530, 406, a bad URL | fatal at start-up; at run time logged with the code and retried, back-off capped at 30 s |
-/// | any other PostgreSQL error | stop the coordinator with one line (a standby takes over) |
+/// | any other PostgreSQL error | stop the coordinator with one line (the other coordinators take its partitions) |
 enum FailureDecision: Equatable, Sendable {
     /// PostgreSQL or RabbitMQ is gone: back off (up to `cap` seconds), reconnect, resume every run.
     case reconnect(cap: Double)

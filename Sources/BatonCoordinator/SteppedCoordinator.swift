@@ -13,7 +13,7 @@ public final class SteppedCoordinator: @unchecked Sendable {
     /// One turn (connect, stand by, or one batch); the reason when it must stop.
     public func turn() -> CoordinatorStop? { loop.turn() }
 
-    /// Not before this time does a turn do anything (a back-off, or a standby's next try).
+    /// Not before this time does a turn do anything (a back-off).
     public var resumeAt: Date { loop.resumeAt }
 
     /// True while it leads and is connected.
@@ -23,6 +23,6 @@ public final class SteppedCoordinator: @unchecked Sendable {
     public var cachedRuns: Int { loop.runs.count }
 
     /// The process dies: its connections close (the broker gives back what it had not acked, the
-    /// database ends its session and with it its leadership); nothing else is written.
+    /// database ends its session, which frees its partitions); nothing else is written.
     public func crash() { loop.disconnect() }
 }

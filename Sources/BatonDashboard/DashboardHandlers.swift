@@ -44,8 +44,8 @@ struct DashboardHandlers: Sendable {
 
     func workersPage() async -> Response {
         await page {
-            let workers = try await pool.run { try $0.liveWorkers() }
-            return WorkersPage(workers: workers).render(layout: layout)
+            let (workers, coordinators) = try await pool.run { try ($0.liveWorkers(), $0.coordinators()) }
+            return WorkersPage(workers: workers, coordinators: coordinators).render(layout: layout)
         }
     }
 
@@ -141,8 +141,8 @@ struct DashboardHandlers: Sendable {
 
     func workersJSON() async -> Response {
         await api {
-            let workers = try await pool.run { try $0.liveWorkers() }
-            return ["workers": .array(workers.map(DashboardJSON.worker))]
+            let (workers, coordinators) = try await pool.run { try ($0.liveWorkers(), $0.coordinators()) }
+            return ["workers": .array(workers.map(DashboardJSON.worker)), "coordinators": .array(coordinators.map(DashboardJSON.coordinator))]
         }
     }
 

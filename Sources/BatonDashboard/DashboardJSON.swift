@@ -39,6 +39,16 @@ public enum DashboardJSON {
         ]
     }
 
+    /// A live coordinator: what it announced, and the partitions it holds with their epochs.
+    public static func coordinator(_ row: CoordinatorRow) -> JSON {
+        [
+            "id": .string(row.id), "host": .string(row.host), "pid": .int(Int64(row.pid)), "started_at": .string(row.startedAt),
+            "seconds_since_seen": .double(row.secondsSinceSeen), "runs": .int(Int64(row.runs)), "nodes_per_second": .double(row.nodesPerSecond),
+            "partitions": .array(row.partitions.map { ["partition": .int(Int64($0.partition)), "epoch": .int($0.epoch)] }),
+            "partition_ranges": .string(PartitionRanges.text(row.partitions.map(\.partition))),
+        ]
+    }
+
     /// Counts by status, every status listed (zeros included) in the statuses' order.
     public static func counts<S: RawRepresentable & CaseIterable & Hashable>(_ counts: [S: Int]) -> JSON where S.RawValue == String {
         .object(JSONObject(S.allCases.map { ($0.rawValue, JSON.int(Int64(counts[$0] ?? 0))) }))

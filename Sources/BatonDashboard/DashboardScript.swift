@@ -344,6 +344,32 @@ enum DashboardScript {
                 td.colSpan = 7;
                 tbody.replaceChildren(tr);
               }
+              const held = j.coordinators.reduce((s, c) => s + c.partitions.length, 0);
+              setText('coordinators-summary', j.coordinators.length + (j.coordinators.length === 1 ? ' live coordinator' : ' live coordinators') + ' · ' + held + ' partitions held');
+              const crows = j.coordinators.map(c => {
+                const tr = el('tr');
+                tr.dataset.coordinator = c.id;
+                cell(tr, c.id, 'mono');
+                const host = cell(tr, c.host + ' ');
+                host.appendChild(el('span', 'muted', 'pid ' + c.pid));
+                cell(tr, c.partitions.length + ': ' + c.partition_ranges, 'mono');
+                const epochs = c.partitions.map(p => p.epoch);
+                const lo = Math.min(...epochs), hi = Math.max(...epochs);
+                cell(tr, epochs.length ? (lo === hi ? String(lo) : lo + '-' + hi) : '-');
+                cell(tr, c.runs);
+                cell(tr, Math.round(c.nodes_per_second));
+                cell(tr, duration(c.seconds_since_seen) + ' ago', 'time');
+                return tr;
+              });
+              const cbody = byId('coordinators-body');
+              if (crows.length) {
+                cbody.replaceChildren(...crows);
+              } else {
+                const tr = el('tr', 'empty');
+                const td = cell(tr, 'No coordinator is running: start one with baton coordinator');
+                td.colSpan = 7;
+                cbody.replaceChildren(tr);
+              }
               return 3000;
             }, 3000);
           }

@@ -1,11 +1,17 @@
+import Baton
 import BatonStore
 
 /// Live workers: each with its host, pools, slots, the procedures it serves and its last heartbeat,
-/// and totals by pool. The script refreshes it.
+/// and totals by pool; below them the live coordinators, with the partitions each owns. The script
+/// refreshes it.
 public struct WorkersPage: Sendable {
     public var workers: [WorkerRow]
+    public var coordinators: [CoordinatorRow]
 
-    public init(workers: [WorkerRow]) { self.workers = workers }
+    public init(workers: [WorkerRow], coordinators: [CoordinatorRow] = []) {
+        self.workers = workers
+        self.coordinators = coordinators
+    }
 
     public func render(layout: PageLayout) -> String {
         var slotsByPool: [String: (workers: Int, slots: Int)] = [:]
@@ -32,8 +38,36 @@ public struct WorkersPage: Sendable {
             <tbody id="workers-body">
             \(workers.isEmpty ? empty : rows)
             </tbody></table></div>
+            <h2>Coordinators</h2>
+            <p class="muted" id="coordinators-summary">\(Self.coordinatorSummary(coordinators))</p>
+            <div class="card">
+            <table class="coordinators"><thead><tr><th>Coordinator</th><th>Host</th><th>Partitions</th><th>Epochs</th><th>Runs</th>\
+            <th>Nodes/s</th><th>Last seen</th></tr></thead>
+            <tbody id="coordinators-body">
+            \(coordinators.isEmpty ? Self.noCoordinator : coordinators.map(coordinatorRow).joined(separator: "\n"))
+            </tbody></table></div>
             """
         return layout.page(title: "Workers", section: .workers, body: body)
+    }
+
+    static let noCoordinator =
+        "<tr class=\"empty\"><td colspan=\"7\">No coordinator is running: start one with <code>baton coordinator</code></td></tr>"
+
+    static func coordinatorSummary(_ coordinators: [CoordinatorRow]) -> String {
+        let held = coordinators.reduce(0) { $0 + $1.partitions.count }
+        return "\(coordinators.count) live coordinator\(coordinators.count == 1 ? "" : "s") · \(held) partitions held"
+    }
+
+    private func coordinatorRow(_ c: CoordinatorRow) -> String {
+        let epochs = c.partitions.map(\.epoch)
+        let epochText = epochs.isEmpty ? "-" : epochs.min() == epochs.max() ? "\(epochs.min()!)" : "\(epochs.min()!)-\(epochs.max()!)"
+        return """
+            <tr data-coordinator="\(HTML.escape(c.id))"><td class="mono">\(HTML.escape(c.id))</td>\
+            <td>\(HTML.escape(c.host)) <span class="muted">pid \(c.pid)</span></td>\
+            <td class="mono">\(c.partitions.count): \(PartitionRanges.text(c.partitions.map(\.partition)))</td><td>\(epochText)</td>\
+            <td>\(c.runs)</td><td>\(Int(c.nodesPerSecond.rounded()))</td>\
+            <td class="time">\(HTML.escape(DisplayTime.duration(c.secondsSinceSeen))) ago</td></tr>
+            """
     }
 
     private func row(_ worker: WorkerRow) -> String {

@@ -35,7 +35,7 @@ public protocol CoordinatorStore: AnyObject {
     func cacheLookup(_ lookup: CacheLookup, now: Date) throws -> CacheHit?
     /// Ends a run that cannot go on, with `error`, releasing its holds.
     func failRun(_ id: String, error: String) throws
-    /// Closes the connection (giving up leadership).
+    /// Closes the connection (its session ends: `baton.owner_gone` frees its partitions).
     func close()
 
     /// When set, `apply` and `failRun` write only for runs of partitions held under these epochs

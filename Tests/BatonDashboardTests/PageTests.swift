@@ -73,9 +73,16 @@ struct PageTests {
             "seconds_since_seen": 0.5,
         ]
         let worker = try JSONDecoder().decode(WorkerRow.self, from: Data(json.serialized().utf8))
-        let html = WorkersPage(workers: [worker]).render(layout: PageLayout(adminEnabled: false))
+        let coordinator = CoordinatorRow(
+            id: Self.hostile, host: Self.hostile, pid: 9, startedAt: "x", secondsSinceSeen: 1, runs: 3, nodesPerSecond: 12.4,
+            partitions: [.init(partition: 0, epoch: 2), .init(partition: 1, epoch: 5), .init(partition: 2, epoch: 5), .init(partition: 7, epoch: 3)])
+        let html = WorkersPage(workers: [worker], coordinators: [coordinator]).render(layout: PageLayout(adminEnabled: false))
         Self.expectSafe(html)
         #expect(html.contains("1 live worker · 4 slots"))
+        #expect(html.contains("1 live coordinator · 4 partitions held"))
+        #expect(html.contains("<td class=\"mono\">4: 0-2,7</td><td>2-5</td>"))
+        let none = WorkersPage(workers: []).render(layout: PageLayout(adminEnabled: false))
+        #expect(none.contains("No coordinator is running"))
     }
 
     @Test func htmlEscaping() {

@@ -98,6 +98,9 @@ extension Integration {
             let workersPage = try Chromium.dumpDOM(base + "/workers")
             for worker in workers { #expect(workersPage.contains("data-worker=\"\(worker.id)\"")) }
             #expect(workersPage.contains(">baton.echo</span>"))
+            // ... and the coordinator, with every partition (the script's refresh keeps it).
+            for coordinator in try store.coordinators() { #expect(workersPage.contains("data-coordinator=\"\(coordinator.id)\"")) }
+            #expect(workersPage.contains("1 live coordinator · 64 partitions held"), "\(workersPage.suffix(2000))")
             try Chromium.screenshot(base + "/workers", name: "dashboard-workers")
         }
 
@@ -294,6 +297,7 @@ extension Integration {
             #expect(svg.status == 200 && svg.headers["content-type"] == "image/svg+xml; charset=utf-8" && svg.body.contains("data-node=\"each/0\""))
             let workers = try get("/api/workers").json()
             #expect(workers["workers"]?.arrayValue?.first?["procedures"]?.arrayValue?.contains("baton.echo") == true)
+            #expect(workers["coordinators"]?.arrayValue?.first?["partitions"]?.arrayValue?.count == 64)
             #expect(try get("/assets/dashboard.js").headers["content-type"] == "text/javascript; charset=utf-8")
 
             // Bad parameters: 400 or 404 with a JSON error naming what is wrong.

@@ -1,5 +1,6 @@
 import Baton
 import BatonPostgres
+import BatonSimulation
 import BatonStore
 import Foundation
 import Testing
@@ -56,6 +57,49 @@ struct PartitionContractTests {
                 "count 64", "a took [(key: 0, value: 1), (key: 1, value: 1), (key: 2, value: 1)], b took [(key: 3, value: 1)]",
                 "a renews [0, 1, 2]", "b renews a's []", "a renews under an old epoch []", "b after a released 0: [0: 2]",
                 "b takes an expired lease: [10: 2]", "0:b#2 1:a#1 2:a#1 3:b#1 10:b#2",
+            ], "\(results[1])")
+    }
+
+    /// Live coordinators are those that announced within their lease on a session still open: one
+    /// whose session ended (a kill -9) is gone at once, and its partitions are free before their
+    /// lease runs out; one that withdrew is gone too. The same on both.
+    @Test func aCoordinatorWhoseSessionEndedIsGoneAndItsPartitionsFree() throws {
+        var results: [[String]] = []
+        for backend in [try ContractBackend.postgres(), try ContractBackend.memory()] {
+            defer { backend.finish([]) }
+            try Self.reset(backend)
+            if backend.memory == nil {  // earlier runs' rows
+                let sql = try PGConnection(url: ContractBackend.databaseURL)
+                try sql.execute("delete from baton.coordinators")
+                sql.close()
+            }
+            let other = try backend.connect()
+            var seen: [String] = []
+            seen.append("a sees \(try backend.store.announce(CoordinatorAnnouncement(id: "a", host: "h", pid: 1, leaseSeconds: 30)))")
+            seen.append("b sees \(try other.announce(CoordinatorAnnouncement(id: "b", host: "h", pid: 2, leaseSeconds: 30, runs: 3)))")
+            seen.append("b took \(try other.acquirePartitions([4, 5], coordinator: "b", leaseSeconds: 30).sorted { $0.key < $1.key })")
+            seen.append("a cannot take b's: \(try backend.store.acquirePartitions([4], coordinator: "a", leaseSeconds: 30))")
+            seen.append("b holds \(try backend.store.partitionLeases().filter { $0.owner == "b" && !$0.isFree }.map(\.partition))")
+            if let memory = other as? MemoryStoreConnection { memory.dropConnection() } else { other.close() }
+            // PostgreSQL ends the backend just after the connection closes: wait for it, with a deadline.
+            let deadline = Date().addingTimeInterval(10)
+            let a = CoordinatorAnnouncement(id: "a", host: "h", pid: 1, leaseSeconds: 30)
+            while try backend.store.announce(a).contains("b"), Date() < deadline { usleep(10_000) }
+            seen.append(
+                "after b's session ended a sees \(try backend.store.announce(CoordinatorAnnouncement(id: "a", host: "h", pid: 1, leaseSeconds: 30)))")
+            seen.append("a takes b's: \(try backend.store.acquirePartitions([4, 5], coordinator: "a", leaseSeconds: 30).sorted { $0.key < $1.key })")
+            try backend.store.withdraw(coordinator: "a")
+            let third = try backend.connect()
+            seen.append("after a withdrew c sees \(try third.announce(CoordinatorAnnouncement(id: "c", host: "h", pid: 3, leaseSeconds: 30)))")
+            third.close()
+            results.append(seen)
+        }
+        #expect(results[0] == results[1])
+        #expect(
+            results[1] == [
+                "a sees [\"a\"]", "b sees [\"a\", \"b\"]", "b took [(key: 4, value: 1), (key: 5, value: 1)]", "a cannot take b's: [:]",
+                "b holds [4, 5]", "after b's session ended a sees [\"a\"]",
+                "a takes b's: [(key: 4, value: 2), (key: 5, value: 2)]", "after a withdrew c sees [\"c\"]",
             ], "\(results[1])")
     }
 

@@ -34,7 +34,7 @@ public struct HealthSnapshot: Sendable, Equatable {
     }
 
     /// `/readyz`: 200 when the role does its work and every connection it needs is up; the body names
-    /// the role (`leader` or `standby` for a coordinator) and each connection.
+    /// the role (`owning` or `standby` for a coordinator) and each connection.
     public func readiness() -> HealthVerdict {
         let down = connections.filter { !$0.connected }
         let ready = role.isReady && down.isEmpty && !connections.isEmpty

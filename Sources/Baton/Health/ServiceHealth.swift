@@ -22,7 +22,7 @@ public final class ServiceHealth: @unchecked Sendable {
         }
     }
 
-    /// What the service is doing now (leader, standby, serving, draining...).
+    /// What the service is doing now (owning, standby, serving, draining...).
     public func set(role: ServiceRole) { lock.withLock { self.role = role } }
 
     /// Records whether the connection to `dependency` ("postgresql", "rabbitmq") is up. A service
@@ -37,7 +37,7 @@ public final class ServiceHealth: @unchecked Sendable {
         }
     }
 
-    /// Forgets a dependency (a standby coordinator has no broker connection).
+    /// Forgets a dependency.
     public func forget(_ dependency: String) { lock.withLock { connections.removeAll { $0.name == dependency } } }
 
     public func snapshot() -> HealthSnapshot {
