@@ -45,7 +45,7 @@ public enum DashboardJSON {
             "id": .string(row.id), "host": .string(row.host), "pid": .int(Int64(row.pid)), "started_at": .string(row.startedAt),
             "seconds_since_seen": .double(row.secondsSinceSeen), "runs": .int(Int64(row.runs)), "nodes_per_second": .double(row.nodesPerSecond),
             "partitions": .array(row.partitions.map { ["partition": .int(Int64($0.partition)), "epoch": .int($0.epoch)] }),
-            "partition_ranges": .string(PartitionRanges.text(row.partitions.map(\.partition))),
+            "partition_ranges": .string(PartitionRanges.text(row.partitions.map(\.partition))), "epoch_range": .string(row.epochRange),
         ]
     }
 

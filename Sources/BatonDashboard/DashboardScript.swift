@@ -353,9 +353,7 @@ enum DashboardScript {
                 const host = cell(tr, c.host + ' ');
                 host.appendChild(el('span', 'muted', 'pid ' + c.pid));
                 cell(tr, c.partitions.length + ': ' + c.partition_ranges, 'mono');
-                const epochs = c.partitions.map(p => p.epoch);
-                const lo = Math.min(...epochs), hi = Math.max(...epochs);
-                cell(tr, epochs.length ? (lo === hi ? String(lo) : lo + '-' + hi) : '-');
+                cell(tr, c.epoch_range);
                 cell(tr, c.runs);
                 cell(tr, Math.round(c.nodes_per_second));
                 cell(tr, duration(c.seconds_since_seen) + ' ago', 'time');

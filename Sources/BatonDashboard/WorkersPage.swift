@@ -59,15 +59,13 @@ public struct WorkersPage: Sendable {
     }
 
     private func coordinatorRow(_ c: CoordinatorRow) -> String {
-        let epochs = c.partitions.map(\.epoch)
-        let epochText = epochs.isEmpty ? "-" : epochs.min() == epochs.max() ? "\(epochs.min()!)" : "\(epochs.min()!)-\(epochs.max()!)"
-        return """
-            <tr data-coordinator="\(HTML.escape(c.id))"><td class="mono">\(HTML.escape(c.id))</td>\
-            <td>\(HTML.escape(c.host)) <span class="muted">pid \(c.pid)</span></td>\
-            <td class="mono">\(c.partitions.count): \(PartitionRanges.text(c.partitions.map(\.partition)))</td><td>\(epochText)</td>\
-            <td>\(c.runs)</td><td>\(Int(c.nodesPerSecond.rounded()))</td>\
-            <td class="time">\(HTML.escape(DisplayTime.duration(c.secondsSinceSeen))) ago</td></tr>
-            """
+        """
+        <tr data-coordinator="\(HTML.escape(c.id))"><td class="mono">\(HTML.escape(c.id))</td>\
+        <td>\(HTML.escape(c.host)) <span class="muted">pid \(c.pid)</span></td>\
+        <td class="mono">\(c.partitions.count): \(PartitionRanges.text(c.partitions.map(\.partition)))</td><td>\(c.epochRange)</td>\
+        <td>\(c.runs)</td><td>\(Int(c.nodesPerSecond.rounded()))</td>\
+        <td class="time">\(HTML.escape(DisplayTime.duration(c.secondsSinceSeen))) ago</td></tr>
+        """
     }
 
     private func row(_ worker: WorkerRow) -> String {

@@ -35,6 +35,13 @@ public struct CoordinatorRow: Sendable, Codable, Equatable {
         self.partitions = partitions
     }
 
+    /// The epochs of its partitions, as `5` or `2-7` (`-` for none).
+    public var epochRange: String {
+        let epochs = partitions.map(\.epoch)
+        guard let low = epochs.min(), let high = epochs.max() else { return "-" }
+        return low == high ? "\(low)" : "\(low)-\(high)"
+    }
+
     enum CodingKeys: String, CodingKey {
         case id, host, pid, runs, partitions
         case startedAt = "started_at", secondsSinceSeen = "seconds_since_seen", nodesPerSecond = "nodes_per_second"

@@ -67,6 +67,15 @@ extension Integration {
             #expect(Date().timeIntervalSince(killed) < 8, "a killed coordinator's partitions are taken within seconds")
         }
 
+        @Test("baton coordinators with none running says so, and lists nothing as JSON")
+        func noCoordinators() throws {
+            let text = try TestCluster.cli(["coordinators"])
+            #expect(text.status == 0, "\(text.stderr)")
+            #expect(text.stdout.hasPrefix("no coordinator is running"), "\(text.stdout)")
+            let json = try TestCluster.cli(["coordinators", "--json"])
+            #expect(json.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]", "\(json.stdout)")
+        }
+
         @Test("a coordinator started with another partition count than the schema's stops at start-up with one line")
         func partitionCountMismatch() throws {
             let result = try TestCluster.cli(["coordinator", "--partitions", "7"])

@@ -23,10 +23,9 @@ struct CoordinatorsCommand: ParsableCommand {
         Output.table(
             ["COORDINATOR", "HOST", "PID", "PARTITIONS", "EPOCHS", "RUNS", "NODES/S", "LAST SEEN"],
             coordinators.map {
-                let epochs = $0.partitions.map(\.epoch)
-                return [
+                [
                     $0.id, $0.host, String($0.pid), "\($0.partitions.count): \(PartitionRanges.text($0.partitions.map(\.partition)))",
-                    epochs.isEmpty ? "-" : epochs.min() == epochs.max() ? "\(epochs.min()!)" : "\(epochs.min()!)-\(epochs.max()!)",
+                    $0.epochRange,
                     String($0.runs), String(format: "%.0f", $0.nodesPerSecond), String(format: "%.1f s ago", $0.secondsSinceSeen),
                 ]
             })
