@@ -285,6 +285,7 @@ final class CoordinatorLoop: @unchecked Sendable {
             // this coordinator's heartbeat queue was bound) gets a lease from now: if it dies, its
             // attempts still go out again.
             if report.kind == .started, let worker = report.worker { leases.expect(worker, at: now()) }
+            pending.witness(report.runID)
             if try startRun(report.runID) {
                 record(report.runID, runs[report.runID]!.handle(report.event, at: now(), random: configuration.random))
             }
@@ -361,6 +362,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         let reason =
             "the task was dead-lettered after \(deliveries) deliveries without a result: it keeps killing (or losing) the worker that runs it"
         logger.error("run \(task.runID) node \(task.key) attempt \(task.attempt): \(reason)")
+        pending.witness(task.runID)
         guard try startRun(task.runID) else { return }
         uncountedDeadLetters += 1
         record(

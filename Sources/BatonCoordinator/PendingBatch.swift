@@ -17,6 +17,16 @@ struct PendingBatch: Sendable {
     /// Changes to `baton.holds` of this batch's runs, in order, netted (`hold(_:)`).
     private(set) var holds: [HoldChange] = []
 
+    /// Notes that a message of `runID` was consumed in this batch even if it changed nothing (a late or
+    /// stale report): the commit must still prove the run's partition is held, or a coordinator that
+    /// lost it unawares would ack a report the new owner needs.
+    mutating func witness(_ runID: String) {
+        if commands[runID] == nil {
+            order.append(runID)
+            commands[runID] = []
+        }
+    }
+
     mutating func record(_ runID: String, _ new: [SchedulerCommand]) {
         guard !new.isEmpty else { return }
         if commands[runID] == nil { order.append(runID) }
@@ -92,6 +102,7 @@ struct PendingBatch: Sendable {
         var size = 0
         for runID in order {
             var rest = commands[runID]![...]
+            if rest.isEmpty { part.witness(runID) }
             while !rest.isEmpty {
                 if size == maxCommands {
                     parts.append(part)

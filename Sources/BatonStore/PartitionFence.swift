@@ -23,10 +23,11 @@ public struct PartitionFence: Sendable, Equatable {
     /// Whether `runID`'s partition is held.
     public func holds(_ runID: String) -> Bool { epochs[RunPartition.of(runID, count: count)] != nil }
 
-    /// The runs a batch writes for, which the fence must cover: those with commands, and those whose
-    /// holds it changes (a batch with neither writes nothing a partition owns).
+    /// The runs a batch is for, which the fence must cover: every run in it (one with no commands
+    /// had a report acked with the batch, which only its partition's owner may do), and those whose
+    /// holds it changes.
     public static func runs(of batch: [(runID: String, commands: [SchedulerCommand])], holds: [HoldChange]) -> [String] {
-        batch.filter { !$0.commands.isEmpty }.map(\.runID) + holds.map(\.runID)
+        batch.map(\.runID) + holds.map(\.runID)
     }
 
     /// The partitions of `runIDs` with the epochs held, sorted by partition; a partition not held

@@ -109,9 +109,9 @@ extension Store {
         // published again on recovery, whose rows an earlier batch stamped).
         let queues = batch.contains { $0.commands.contains { if case .dispatch = $0 { true } else { false } } }
         if !queues && rows.isEmpty && pruned.isEmpty && runs.isEmpty && heartbeats.isEmpty && events.isEmpty && handledRequests.isEmpty
-            && confirmedBatch == nil && holds.isEmpty && cacheRows.isEmpty
+            && confirmedBatch == nil && holds.isEmpty && cacheRows.isEmpty && (fence == nil || batch.isEmpty)
         {
-            return nil
+            return nil  // with a fence, a batch of runs whose reports changed nothing still proves them held
         }
         if queues { statement.addBatchNumber() }
         // Written for runs of partitions this coordinator must still hold, under the same epochs.

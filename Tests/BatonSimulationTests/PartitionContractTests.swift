@@ -109,9 +109,10 @@ struct PartitionContractTests {
         let results = try Self.onBothWithARun { store, id, part throws in
             let first = try store.acquirePartitions([part], coordinator: "old", leaseSeconds: 30)
             let queued: [SchedulerCommand] = [.runStatus(.running, error: nil), .node(NodeChange(key: "a", status: .queued, attempt: 1, input: [:]))]
-            func attempt(_ commands: [SchedulerCommand]) -> String {
+            func attempt(_ commands: [SchedulerCommand]?) -> String {
                 do {
-                    _ = try store.apply([(id, commands)], heartbeats: [], handledRequests: [], confirmedBatch: nil, holds: [], now: Date())
+                    let batch = commands.map { [(id, $0)] } ?? []
+                    _ = try store.apply(batch, heartbeats: [], handledRequests: [], confirmedBatch: nil, holds: [], now: Date())
                     return "stored"
                 } catch { return "\(StoreFailure(error)): \(String(describing: error).contains("no longer holds all of partitions {\(part)}"))" }
             }
@@ -129,7 +130,8 @@ struct PartitionContractTests {
             } catch { seen.append("old owner's failRun: \(StoreFailure(error))") }
             store.fence = PartitionFence(coordinator: "old", count: 64, epochs: [:])
             seen.append("not held at all: \(attempt(started))")
-            seen.append("a heartbeat alone needs no partition: \(attempt([]))")
+            seen.append("a report that changed nothing still needs its partition: \(attempt([]))")
+            seen.append("a heartbeat alone needs no partition: \(attempt(nil))")
             store.fence = PartitionFence(coordinator: "new", count: 64, epochs: second)
             seen.append("new owner writes: \(attempt(started))")
             store.fence = nil
@@ -141,7 +143,8 @@ struct PartitionContractTests {
         #expect(
             results[1] == [
                 "owner writes: stored", "epochs 1 then 2", "old owner writes: reconnect: true", "old owner's failRun: reconnect",
-                "not held at all: reconnect: true", "a heartbeat alone needs no partition: stored", "new owner writes: stored",
+                "not held at all: reconnect: true", "a report that changed nothing still needs its partition: reconnect: true",
+                "a heartbeat alone needs no partition: stored", "new owner writes: stored",
                 "running a=running",
             ], "\(results[1])")
     }
