@@ -14,12 +14,16 @@ struct ConfirmBacklog: Sendable {
         let number: Int64?
         /// Whether the batch published anything (only then is its number worth recording).
         let published: Bool
+        /// The partitions of the runs whose tasks it published.
+        var partitions: Set<Int> = []
     }
 
     /// What a settle releases: the results to ack and the newest batch whose tasks the broker holds.
     struct Release: Sendable, Equatable {
         var ackThrough: BrokerReceipt?
         var confirmedBatch: Int64?
+        /// The partitions whose tasks the released batches published (`confirmedBatch` is recorded for them).
+        var confirmedPartitions: Set<Int> = []
     }
 
     /// The most committed batches to hold before waiting for confirms.
@@ -32,8 +36,8 @@ struct ConfirmBacklog: Sendable {
     var isFull: Bool { entries.count >= limit }
 
     /// A batch was committed and its tasks published, up to sequence number `publishedThrough`.
-    mutating func committed(publishedThrough: UInt64, resultTag: BrokerReceipt?, number: Int64?, published: Bool) {
-        entries.append(Entry(publishedThrough: publishedThrough, resultTag: resultTag, number: number, published: published))
+    mutating func committed(publishedThrough: UInt64, resultTag: BrokerReceipt?, number: Int64?, published: Bool, partitions: Set<Int> = []) {
+        entries.append(Entry(publishedThrough: publishedThrough, resultTag: resultTag, number: number, published: published, partitions: partitions))
     }
 
     /// The broker settled every publish through `sequence`: releases the batches it covers, in order.
@@ -44,7 +48,10 @@ struct ConfirmBacklog: Sendable {
             guard entry.publishedThrough <= sequence else { break }
             count += 1
             if let tag = entry.resultTag { release.ackThrough = tag }  // entries are in receipt order: the last one covers the rest
-            if entry.published, let number = entry.number { release.confirmedBatch = max(release.confirmedBatch ?? number, number) }
+            if entry.published, let number = entry.number {
+                release.confirmedBatch = max(release.confirmedBatch ?? number, number)
+                release.confirmedPartitions.formUnion(entry.partitions)
+            }
         }
         entries.removeFirst(count)
         return release

@@ -32,7 +32,7 @@ extension CoordinatorLoop {
             try retryingPassingErrors("committing a batch of \(part.order.count) run(s)") {
                 try store.apply(
                     part.runs, heartbeats: part.heartbeats, handledRequests: part.handledRequests, confirmedBatch: part.confirmedBatch,
-                    holds: part.holdChanges, now: now())
+                    confirmedPartitions: Array(part.confirmedPartitions), holds: part.holdChanges, now: now())
             }
         }
         do {
@@ -87,7 +87,10 @@ extension CoordinatorLoop {
         // The results are acked, and the batch recorded as confirmed (so a restart knows the broker
         // holds its tasks), once the broker confirmed everything published so far: not waited for here.
         if tag != nil || !publications.isEmpty {
-            backlog.committed(publishedThrough: lastSequence, resultTag: tag, number: number, published: !publications.isEmpty)
+            var partitions = Set<Int>()
+            for case let .task(task) in publications { partitions.insert(partition(of: task.runID)) }
+            backlog.committed(
+                publishedThrough: lastSequence, resultTag: tag, number: number, published: !publications.isEmpty, partitions: partitions)
             try settleConfirms()
         }
         if let metrics {
@@ -127,7 +130,10 @@ extension CoordinatorLoop {
         }
         let release = backlog.settled(through: settled)
         brokerServiced = true
-        if let number = release.confirmedBatch { pending.confirmedBatch = max(pending.confirmedBatch ?? number, number) }
+        if let number = release.confirmedBatch {
+            pending.confirmedBatch = max(pending.confirmedBatch ?? number, number)
+            pending.confirmedPartitions.formUnion(release.confirmedPartitions)
+        }
         if let receipt = release.ackThrough { try broker.ack(through: receipt) }
     }
 }

@@ -14,6 +14,8 @@ struct PendingBatch: Sendable {
     var handledRequests: [Int] = []
     /// The latest batch whose tasks the broker confirmed after the previous commit, to be recorded in this one.
     var confirmedBatch: Int64?
+    /// The partitions whose tasks the confirmed batches published.
+    var confirmedPartitions: Set<Int> = []
     /// Changes to `baton.holds` of this batch's runs, in order, netted (`hold(_:)`).
     private(set) var holds: [HoldChange] = []
 
@@ -73,6 +75,7 @@ struct PendingBatch: Sendable {
         shared.heartbeatsReceipt = heartbeatsReceipt
         shared.handledRequests = handledRequests
         shared.confirmedBatch = confirmedBatch
+        shared.confirmedPartitions = confirmedPartitions
         parts.append(shared)
         for runID in order {
             var part = PendingBatch()
@@ -99,6 +102,7 @@ struct PendingBatch: Sendable {
         part.heartbeatsReceipt = heartbeatsReceipt
         part.handledRequests = handledRequests
         part.confirmedBatch = confirmedBatch
+        part.confirmedPartitions = confirmedPartitions
         var size = 0
         for runID in order {
             var rest = commands[runID]![...]

@@ -9,7 +9,7 @@ extension MemoryStore {
     /// a hold inserted twice, text with a NUL character, JSON it cannot store).
     func apply(
         _ batch: [(runID: String, commands: [SchedulerCommand])], heartbeats: [WorkerHeartbeat], handledRequests: [Int],
-        confirmedBatch: Int64?, holds: [HoldChange], now: Date, fence: PartitionFence? = nil
+        confirmedBatch: Int64?, confirmedPartitions: [Int]? = nil, holds: [HoldChange], now: Date, fence: PartitionFence? = nil
     ) throws -> Int64? {
         let now = MemoryTimestamp.rounded(now)
         var rows: [String: MemoryStagedRow] = [:]  // "run\u{0}key" -> merged row
@@ -84,7 +84,7 @@ extension MemoryStore {
         for h in heartbeats { latest[h.id] = h.schemas == nil ? h.carrying(schemas: latest[h.id]?.schemas) : h }
         let queues = batch.contains { $0.commands.contains { if case .dispatch = $0 { true } else { false } } }
         if !queues && rows.isEmpty && pruned.isEmpty && runs.isEmpty && heartbeats.isEmpty && events.isEmpty && handledRequests.isEmpty
-            && confirmedBatch == nil && holds.isEmpty && cacheRows.isEmpty
+            && (confirmedBatch == nil || confirmedPartitions?.isEmpty == true) && holds.isEmpty && cacheRows.isEmpty
         {
             return nil
         }
@@ -180,7 +180,10 @@ extension MemoryStore {
             nextCacheID += 1
         }
         if let confirmedBatch {  // the partitions held (all without a fence) taken before the batch
-            for i in t.partitions.indices where t.partitions[i].floor <= confirmedBatch && fence.map({ $0.epochs[i] != nil }) ?? true {
+            for i in t.partitions.indices
+            where t.partitions[i].floor <= confirmedBatch && fence.map({ $0.epochs[i] != nil }) ?? true
+                && confirmedPartitions.map({ $0.contains(i) }) ?? true
+            {
                 t.partitions[i].confirmedThrough = max(t.partitions[i].confirmedThrough, confirmedBatch)
             }
         }

@@ -79,12 +79,13 @@ public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable 
 
     public func apply(
         _ batch: [(runID: String, commands: [SchedulerCommand])], heartbeats: [WorkerHeartbeat], handledRequests: [Int],
-        confirmedBatch: Int64?, holds: [HoldChange], now: Date
+        confirmedBatch: Int64?, confirmedPartitions: [Int]?, holds: [HoldChange], now: Date
     ) throws -> Int64? {
         try call(.apply, writes: true) {
             try store.checkFence(fence, runIDs: PartitionFence.runs(of: batch, holds: holds))
             return try store.apply(
-                batch, heartbeats: heartbeats, handledRequests: handledRequests, confirmedBatch: confirmedBatch, holds: holds, now: now, fence: fence)
+                batch, heartbeats: heartbeats, handledRequests: handledRequests, confirmedBatch: confirmedBatch,
+                confirmedPartitions: confirmedPartitions, holds: holds, now: now, fence: fence)
         }
     }
 

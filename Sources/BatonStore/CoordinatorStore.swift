@@ -27,9 +27,11 @@ public protocol CoordinatorStore: AnyObject {
     /// A run's scheduler state as stored, or nil if there is no such run.
     func loadRun(_ id: String) throws -> RunState?
     /// Records a batch of decisions in one transaction; returns the batch number when it queued tasks.
+    /// `confirmedBatch` is recorded for `confirmedPartitions` (those whose tasks the confirmed batches
+    /// published; nil: every partition held).
     func apply(
         _ batch: [(runID: String, commands: [SchedulerCommand])], heartbeats: [WorkerHeartbeat], handledRequests: [Int],
-        confirmedBatch: Int64?, holds: [HoldChange], now: Date
+        confirmedBatch: Int64?, confirmedPartitions: [Int]?, holds: [HoldChange], now: Date
     ) throws -> Int64?
     /// The newest cached output for `lookup` within its ttl.
     func cacheLookup(_ lookup: CacheLookup, now: Date) throws -> CacheHit?
@@ -58,3 +60,15 @@ public protocol CoordinatorStore: AnyObject {
 }
 
 extension Store: CoordinatorStore {}
+
+extension CoordinatorStore {
+    /// `apply` recording `confirmedBatch` for every partition held.
+    public func apply(
+        _ batch: [(runID: String, commands: [SchedulerCommand])], heartbeats: [WorkerHeartbeat], handledRequests: [Int],
+        confirmedBatch: Int64?, holds: [HoldChange], now: Date
+    ) throws -> Int64? {
+        try apply(
+            batch, heartbeats: heartbeats, handledRequests: handledRequests, confirmedBatch: confirmedBatch, confirmedPartitions: nil,
+            holds: holds, now: now)
+    }
+}

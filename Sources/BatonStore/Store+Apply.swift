@@ -13,7 +13,8 @@ extension Store {
     /// A heartbeat saying its worker stops removes that worker's row.
     public func apply(
         _ batch: [(runID: String, commands: [SchedulerCommand])], heartbeats: [WorkerHeartbeat] = [],
-        handledRequests: [Int] = [], confirmedBatch: Int64? = nil, holds: [HoldChange] = [], now: Date = Date()
+        handledRequests: [Int] = [], confirmedBatch: Int64? = nil, confirmedPartitions: [Int]? = nil, holds: [HoldChange] = [],
+        now: Date = Date()
     ) throws -> Int64? {
         let nowText = Timestamp.text(now)
         var rows: [String: JSON] = [:]  // "run\u{0}key" -> merged row
@@ -109,7 +110,8 @@ extension Store {
         // published again on recovery, whose rows an earlier batch stamped).
         let queues = batch.contains { $0.commands.contains { if case .dispatch = $0 { true } else { false } } }
         if !queues && rows.isEmpty && pruned.isEmpty && runs.isEmpty && heartbeats.isEmpty && events.isEmpty && handledRequests.isEmpty
-            && confirmedBatch == nil && holds.isEmpty && cacheRows.isEmpty && (fence == nil || batch.isEmpty)
+            && (confirmedBatch == nil || confirmedPartitions?.isEmpty == true) && holds.isEmpty && cacheRows.isEmpty
+            && (fence == nil || batch.isEmpty)
         {
             return nil  // with a fence, a batch of runs whose reports changed nothing still proves them held
         }
@@ -254,10 +256,15 @@ extension Store {
                 from jsonb_array_elements(\(cacheParameter)::jsonb) as t(c)
                 """)
         }
-        if let confirmedBatch {
-            // For the partitions held only (all without a fence), and only those taken before the batch.
+        if let confirmedBatch, confirmedPartitions?.isEmpty != true {
+            // For the partitions held only (all without a fence), and only those taken before the batch; of
+            // those, the ones the confirmed batches published tasks for (updating every row each time
+            // would write a row per partition per commit).
             let confirmedParameter = statement.parameter(String(confirmedBatch))
-            let held = fence.map { " and id = any(\(statement.parameter($0.heldParameter))::int[])" } ?? ""
+            var held = fence.map { " and id = any(\(statement.parameter($0.heldParameter))::int[])" } ?? ""
+            if let confirmedPartitions {
+                held += " and id = any(\(statement.parameter(PGArray.literal(confirmedPartitions.sorted().map(String.init))))::int[])"
+            }
             statement.add(
                 "confirmed",
                 """

@@ -33,6 +33,18 @@ struct ConfirmBacklogTests {
         #expect(backlog.settled(through: 4) == .init(ackThrough: nil, confirmedBatch: 7))
     }
 
+    /// The confirmed batch number is recorded only for the partitions whose tasks the released
+    /// batches published: one row per partition touched, not one per partition held.
+    @Test func theReleaseNamesThePartitionsItsBatchesPublishedFor() {
+        var backlog = ConfirmBacklog()
+        backlog.committed(publishedThrough: 3, resultTag: 1, number: 1, published: true, partitions: [4, 9])
+        backlog.committed(publishedThrough: 3, resultTag: 2, number: 2, published: false, partitions: [])
+        backlog.committed(publishedThrough: 5, resultTag: 3, number: 3, published: true, partitions: [9, 11])
+        backlog.committed(publishedThrough: 8, resultTag: 4, number: 4, published: true, partitions: [60])
+        #expect(backlog.settled(through: 5) == .init(ackThrough: 3, confirmedBatch: 3, confirmedPartitions: [4, 9, 11]))
+        #expect(backlog.settled(through: 8) == .init(ackThrough: 4, confirmedBatch: 4, confirmedPartitions: [60]))
+    }
+
     @Test func fullAfterTheLimitAndEmptyAfterAReset() {
         var backlog = ConfirmBacklog(limit: 2)
         backlog.committed(publishedThrough: 1, resultTag: 1, number: 1, published: true)
