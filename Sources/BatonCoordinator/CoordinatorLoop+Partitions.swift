@@ -105,6 +105,10 @@ extension CoordinatorLoop {
             runTimers.set(id, at: nil)
             unrecordedFailures[id] = nil
         }
+        // What was decided for them and not committed is the old owner's, and a run known finished
+        // may have been retried by its new owner.
+        pending.drop { parts.contains(partition(of: $0)) }
+        finished.removeAll { parts.contains(partition(of: $0)) }
     }
 
     /// Waits for the broker to confirm everything published, acks what that releases, and records

@@ -401,7 +401,7 @@ final class CoordinatorLoop: @unchecked Sendable {
     func takeRequests() throws {
         guard let store else { return }
         for request in try store.openRequests() {
-            pending.handledRequests.append(request.id)
+            pending.handled(request.id, runID: request.runID)
             if runs[request.runID] == nil {
                 guard let state = try loadState(request.runID) else { continue }
                 runs[request.runID] = state

@@ -12,6 +12,8 @@ struct PendingBatch: Sendable {
     /// The newest of `heartbeats` from the shared queue: acked, with those before it, once they are recorded.
     var heartbeatsReceipt: BrokerReceipt?
     var handledRequests: [Int] = []
+    /// The run of each handled request (`handled(_:runID:)`), so a run's requests can be dropped with it.
+    private(set) var requestRuns: [Int: String] = [:]
     /// The latest batch whose tasks the broker confirmed after the previous commit, to be recorded in this one.
     var confirmedBatch: Int64?
     /// The partitions whose tasks the confirmed batches published.
@@ -54,6 +56,21 @@ struct PendingBatch: Sendable {
         commands[runID] = nil
         order.removeAll { $0 == runID }
         holds.removeAll { $0.runID == runID }
+    }
+
+    /// Records that `request` (of `runID`) is handled by this batch.
+    mutating func handled(_ request: Int, runID: String) {
+        handledRequests.append(request)
+        requestRuns[request] = runID
+    }
+
+    /// Drops everything decided for the runs `lost` names, their requests included (they stay open):
+    /// the coordinator no longer owns them, and what it decided from its copy must not be written
+    /// even if it takes their partition again under a new epoch.
+    mutating func drop(runsWhere lost: (String) -> Bool) {
+        for runID in order where lost(runID) { drop(runID) }
+        holds.removeAll { lost($0.runID) }
+        handledRequests.removeAll { requestRuns[$0].map(lost) ?? false }
     }
 
     var runs: [(runID: String, commands: [SchedulerCommand])] { order.map { ($0, commands[$0]!) } }

@@ -59,7 +59,7 @@ public final class ClusterSimulation {
     private func makeCoordinator(_ index: Int, _ generation: Int) -> SteppedCoordinator {
         var configuration = CoordinatorConfiguration(
             databaseURL: "memory", amqpURL: "memory", batchSize: 20, pollInterval: 2, lease: 10,
-            logger: QuietLogger.make("coordinator"))
+            logger: QuietLogger.make("coordinator-\(index).\(generation)"))
         let store = self.store
         let broker = self.broker
         let clock = self.clock

@@ -14,6 +14,9 @@ public struct RecentSet<Element: Hashable & Sendable>: Sendable {
     /// Forgets `member`; the order list keeps a stale entry, which is harmless.
     public mutating func remove(_ member: Element) { members.remove(member) }
 
+    /// Forgets every member `shouldRemove` names (stale order entries, as for `remove`).
+    public mutating func removeAll(where shouldRemove: (Element) -> Bool) { members = members.filter { !shouldRemove($0) } }
+
     public mutating func insert(_ member: Element) {
         guard members.insert(member).inserted else { return }
         order.append(member)
