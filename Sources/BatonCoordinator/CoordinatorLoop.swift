@@ -165,7 +165,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         case .fireTimers:
             fireTimers()
         case .expireLeases:
-            expireLeases()
+            try expireLeases()
         case .readQueueDepths:
             if let metrics { try readQueueDepths(metrics) }
         case .keepBrokerAlive:
@@ -380,8 +380,19 @@ final class CoordinatorLoop: @unchecked Sendable {
     }
 
     /// Workers silent for longer than the lease lose what they run: it goes out again as new attempts.
-    private func expireLeases() {
-        for worker in leases.expired(at: now()) {
+    /// Silent on this coordinator's own queue, that is: a worker whose heartbeats the database recorded
+    /// within the lease is alive (a worker from before partitions sends them to the shared queue only,
+    /// which the coordinators read in turn), and keeps its lease from its last recorded heartbeat.
+    private func expireLeases() throws {
+        var lost = leases.expired(at: now())
+        if !lost.isEmpty, let store {
+            let checked = now()
+            for row in try store.liveWorkers(within: leases.lease) where lost.contains(row.id) {
+                leases.heard(row.id, at: checked.addingTimeInterval(-row.secondsSinceSeen))
+                lost.removeAll { $0 == row.id }
+            }
+        }
+        for worker in lost {
             var taken = 0
             for id in Array(runs.keys).sorted() {
                 let commands = runs[id]!.handle(.workerLost(worker: worker), at: now(), random: configuration.random)

@@ -87,7 +87,8 @@ public final class ClusterSimulation {
         let clock = self.clock
         let executor = SimulatedExecutor(clock: clock, seed: seed &+ UInt64(index * 1_000 + generation))
         configuration.makeTaskBroker = { broker.workerTasks(name: "\(id)-tasks") }
-        configuration.makeReportBroker = { broker.workerReports(name: "\(id)-reports") }
+        let legacy = index < options.legacyWorkers
+        configuration.makeReportBroker = { broker.workerReports(name: "\(id)-reports", legacy: legacy) }
         configuration.executor = executor
         configuration.clock = { clock.now }
         let random = processRandom
@@ -101,8 +102,9 @@ public final class ClusterSimulation {
     /// Submits the runs, drives the cluster through `options.steps` steps with faults, then without
     /// faults until every run ended (or the heal budget is spent), and checks the guarantees.
     public func run() -> SimulationReport {
+        let catalog = SimulationGraph.catalog + (options.legacyWorkers > 0 ? [SimulationGraph.long] : [])
         for _ in 0..<options.runs {
-            let graph = SimulationGraph.catalog[random.index(SimulationGraph.catalog.count)]
+            let graph = catalog[random.index(catalog.count)]
             submit(graph)
         }
         while step < options.steps && report.violations.isEmpty {

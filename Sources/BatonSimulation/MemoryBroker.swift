@@ -69,7 +69,9 @@ public final class MemoryBroker: @unchecked Sendable {
     public func workerTasks(name: String) -> MemoryWorkerTaskBroker { MemoryWorkerTaskBroker(broker: self, name: name) }
 
     /// A worker's publishing handle: reports and heartbeats.
-    public func workerReports(name: String) -> MemoryWorkerReportBroker { MemoryWorkerReportBroker(broker: self, name: name) }
+    public func workerReports(name: String, legacy: Bool = false) -> MemoryWorkerReportBroker {
+        MemoryWorkerReportBroker(broker: self, name: name, legacy: legacy)
+    }
 
     // MARK: Observation
 

@@ -2,18 +2,21 @@ import BatonAMQP
 
 /// A worker's publishing side of the `MemoryBroker`, as `AMQPWorkerReportBroker` is over RabbitMQ:
 /// one connection named `name`, reports (persistent) to their partition's result queue and
-/// heartbeats (transient) to every coordinator, confirmed.
+/// heartbeats (transient) to every coordinator, confirmed. A `legacy` one publishes as a worker from
+/// before partitions did: every report to `baton.results`, heartbeats to the shared queue only.
 public final class MemoryWorkerReportBroker: WorkerReportBroker, @unchecked Sendable {
     // Safe: used from the simulator's one thread (see MemoryBroker).
     public let broker: MemoryBroker
     public let name: String
+    let legacy: Bool
     private var connection: MemoryConnection?
 
     private static let channel: UInt16 = 1
 
-    init(broker: MemoryBroker, name: String) {
+    init(broker: MemoryBroker, name: String, legacy: Bool = false) {
         self.broker = broker
         self.name = name
+        self.legacy = legacy
     }
 
     public func connect() throws {
@@ -28,7 +31,7 @@ public final class MemoryWorkerReportBroker: WorkerReportBroker, @unchecked Send
 
     public func publishReport(_ body: [UInt8], partition: Int?) throws -> UInt64 {
         let connection = try broker.require(connection, "publish")
-        guard let partition else {
+        guard let partition, !legacy else {
             return try broker.publish(
                 connection, channel: Self.channel, exchange: "", routingKey: BatonTopology.resultsQueue, body: body, persistent: true)
         }
@@ -38,7 +41,12 @@ public final class MemoryWorkerReportBroker: WorkerReportBroker, @unchecked Send
     }
 
     public func publishHeartbeat(_ body: [UInt8]) throws -> UInt64 {
-        try broker.publish(
+        if legacy {
+            return try broker.publish(
+                try broker.require(connection, "publish"), channel: Self.channel, exchange: "", routingKey: BatonTopology.heartbeatsQueue,
+                body: body, persistent: false)
+        }
+        return try broker.publish(
             try broker.require(connection, "publish"), channel: Self.channel, exchange: BatonTopology.heartbeatsExchange, routingKey: "",
             body: body, persistent: false)
     }

@@ -115,4 +115,16 @@ struct SimulationGraph: Sendable {
                 ],
             ], outputs: ["then": ["done": true]], claims: [:]),
     ]
+
+    /// A node that runs for longer than a worker's lease (10 s in the simulator): drawn too when some
+    /// workers publish as before partitions, so their leases are kept only if their heartbeats count.
+    static let long = SimulationGraph(
+        name: "long",
+        document: [
+            "name": "long",
+            "nodes": [
+                "slow": ["procedure": "baton.sleep", "input": ["seconds": 15]],
+                "then": ["procedure": "baton.echo", "input": ["after": ["$from": "slow"]]],
+            ],
+        ], outputs: ["then": ["after": ["slept": 15]]], claims: [:])
 }

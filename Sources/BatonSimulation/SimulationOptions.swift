@@ -10,6 +10,9 @@ public struct SimulationOptions: Sendable {
     /// Partitions of the schema, shared among the coordinators.
     public var partitions = 8
     public var workers = 3
+    /// The first this-many workers publish as workers from before partitions did (reports to
+    /// `baton.results`, heartbeats to the shared queue only), as during an upgrade.
+    public var legacyWorkers = 0
     /// Runs submitted, drawn from the catalog.
     public var runs = 6
     /// The chance of a fault at each step.

@@ -20,6 +20,7 @@ struct SimCommand: ParsableCommand {
     @Option(help: "The chance of a fault at each step.") var faultRate = 0.02
     @Option(help: "Coordinators per cluster, sharing the partitions.") var coordinators = 3
     @Option(help: "Partitions of the simulated schema.") var partitions = 8
+    @Option(help: "Workers (of 3) that publish as workers from before partitions did, as during an upgrade.") var legacyWorkers = 0
     @Option(help: "Stop after this many seconds of real time, with a summary of the seeds run (0: no limit).") var timeLimit = 0.0
 
     func validate() throws {
@@ -29,6 +30,7 @@ struct SimCommand: ParsableCommand {
         guard faultRate >= 0, faultRate <= 1 else { throw ValidationError("--fault-rate must be from 0 to 1") }
         guard coordinators >= 1, coordinators <= 16 else { throw ValidationError("--coordinators must be from 1 to 16") }
         guard partitions >= 1, partitions <= 1024 else { throw ValidationError("--partitions must be from 1 to 1024") }
+        guard legacyWorkers >= 0, legacyWorkers <= 3 else { throw ValidationError("--legacy-workers must be from 0 to 3") }
     }
 
     func run() throws {
@@ -39,6 +41,7 @@ struct SimCommand: ParsableCommand {
         options.faultRate = faultRate
         options.coordinators = coordinators
         options.partitions = partitions
+        options.legacyWorkers = legacyWorkers
         if let seed {
             options.keepTrace = true
             let report = ClusterSimulation(seed: seed, options: options).run()
@@ -60,7 +63,9 @@ struct SimCommand: ParsableCommand {
             summary.add(report)
             if !report.passed {
                 print("seed \(s) broke a guarantee: \(report.violations[0])")
-                print("last steps (replay with: baton-sim --seed \(s) --steps \(steps) --runs \(runs) --fault-rate \(faultRate)):")
+                print(
+                    "last steps (replay with: baton-sim --seed \(s) --steps \(steps) --runs \(runs) --fault-rate \(faultRate)"
+                        + " --coordinators \(coordinators) --partitions \(partitions) --legacy-workers \(legacyWorkers)):")
                 for line in report.trace.suffix(options.traceTail) { print("  " + line) }
                 print(summary.line)
                 throw ExitCode(1)

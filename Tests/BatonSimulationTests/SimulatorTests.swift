@@ -72,6 +72,24 @@ struct SimulatorTests {
         #expect(result.stdout.hasSuffix("violations 0\n"))
     }
 
+    /// Seed 2 with every worker publishing as before partitions (an upgrade under way) found their
+    /// leases lost: their heartbeats reach only the shared queue, so a node longer than the lease was
+    /// sent out again and again and its run never ended. A lease now runs out only if the database
+    /// saw no heartbeat within it either.
+    @Test func theSeedThatFoundLegacyWorkersLosingTheirLeasesPasses() throws {
+        let result = try Self.sim(["--seed", "2", "--steps", "2000", "--legacy-workers", "3"])
+        #expect(result.status == 0, "\(result.stdout.suffix(3_000))")
+        #expect(result.stdout.hasSuffix("violations 0\n"))
+    }
+
+    /// Upgrading: one worker of three publishes as before partitions, under faults.
+    @Test func theShortFormWithALegacyWorkerPasses() throws {
+        let result = try Self.sim(["--seeds", "20", "--first-seed", "500", "--steps", "1500", "--legacy-workers", "1"])
+        #expect(result.status == 0, "\(result.stdout.suffix(3_000))")
+        let summary = try #require(result.stdout.split(separator: "\n").last)
+        #expect(summary.hasSuffix("violations 0"), "\(summary)")
+    }
+
     /// The short form: seeds under faults, every guarantee checked after every step.
     @Test func theShortFormPasses() throws {
         let result = try Self.sim(["--seeds", "40", "--first-seed", "1000", "--steps", "1500"])
@@ -81,7 +99,7 @@ struct SimulatorTests {
         #expect(summary.hasSuffix("violations 0"), "\(summary)")
     }
 
-    @Test(arguments: [["--steps", "0"], ["--seeds", "0"], ["--runs", "0"], ["--fault-rate", "2"]])
+    @Test(arguments: [["--steps", "0"], ["--seeds", "0"], ["--runs", "0"], ["--fault-rate", "2"], ["--legacy-workers", "4"]])
     func badOptionsAreRefusedWithOneLine(_ arguments: [String]) throws {
         let result = try Self.sim(arguments)
         #expect(result.status != 0)
