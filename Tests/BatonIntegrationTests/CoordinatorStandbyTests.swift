@@ -76,6 +76,92 @@ extension Integration {
             #expect(json.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]", "\(json.stdout)")
         }
 
+        /// Every partition's epoch, by partition.
+        static func epochs() throws -> [Int: Int] {
+            let r = try TestCluster.sql().query("select partition, epoch::int as epoch from baton.partitions")
+            var epochs: [Int: Int] = [:]
+            for i in 0..<r.rowCount { epochs[r.int(i, "partition")!] = r.int(i, "epoch") }
+            return epochs
+        }
+
+        @Test("coordinators whose clocks are hours apart share the partitions calmly, and a stalled one's are taken after the lease")
+        func clocksFarOff() throws {
+            // Debian's faketime runs the coordinator as its child with a shifted wall clock (its
+            // monotonic clock left alone). It does not pass signals on, so the test signals the child.
+            let faketime = "/usr/bin/faketime"
+            try #require(
+                FileManager.default.isExecutableFile(atPath: faketime),
+                "faketime is not installed: run deploy/local/test.sh (it installs Debian's faketime) or apt-get install faketime")
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            var children: [pid_t] = []
+            defer {
+                for pid in children {
+                    kill(pid, SIGCONT)
+                    kill(pid, SIGTERM)
+                }
+                let deadline = Date().addingTimeInterval(10)
+                while children.contains(where: { kill($0, 0) == 0 }) && Date() < deadline { usleep(50_000) }
+                for pid in children { kill(pid, SIGKILL) }
+            }
+            func shifted(_ offset: String, name: String) throws -> pid_t {
+                let wrapper = try cluster.start(
+                    ["-f", offset, TestCluster.batonPath, "coordinator", "--partition-lease", "2"], name: name,
+                    environment: ["FAKETIME_DONT_FAKE_MONOTONIC": "1"], executable: faketime)
+                var child: pid_t?
+                try TestCluster.waitUntil(10, "faketime to start the coordinator") {
+                    let list = try? String(
+                        contentsOfFile: "/proc/\(wrapper.processIdentifier)/task/\(wrapper.processIdentifier)/children", encoding: .utf8)
+                    child = list?.split(separator: " ").first.flatMap { pid_t($0) }
+                    return child != nil
+                }
+                children.append(child!)
+                return child!
+            }
+            // One on time, one three hours ahead, one three hours behind (only their wall clocks).
+            let onTime = try cluster.start(["coordinator", "--partition-lease", "2"], name: "on-time")
+            let ahead = try shifted("+3h", name: "ahead")
+            let behind = try shifted("-3h", name: "behind")
+            try cluster.startWorker()
+            try TestCluster.waitUntil(30, "the three to share the partitions") { try Self.owners().values.sorted() == [21, 21, 22] }
+            // Their own clocks really are off: each log line is stamped with its process's wall clock.
+            for (name, offset) in [("ahead", 3.0 * 3600), ("behind", -3.0 * 3600)] {
+                let stamp = try #require(cluster.log(name).split(separator: " ").first.map(String.init), "\(name) logged nothing")
+                let logged = try #require(ISO8601DateFormatter().date(from: stamp), "\(stamp)")
+                #expect(abs(logged.timeIntervalSinceNow - offset) < 300, "\(name) logged at \(stamp)")
+            }
+
+            // Runs over every coordinator's partitions finish, and no partition changes owner meanwhile
+            // (a lease taken on a host's clock would look run out, or everlasting, to the others).
+            let settled = try Self.epochs()
+            let store = try TestCluster.store()
+            defer { store.close() }
+            let runs = try (0..<9).map { _ in
+                try TestCluster.submit(["name": "skew", "nodes": ["nap": ["procedure": "baton.sleep", "input": ["seconds": 2.5]]]])
+            }
+            for id in runs { #expect(try TestCluster.waitForRun(id, store: store, seconds: 30) == "succeeded") }
+            #expect(try Self.epochs() == settled, "no partition changed owner while the runs went on")
+
+            // The one ahead stalls: its partitions are free when their lease runs out on the database's clock.
+            let stalled = try #require(try Self.owners().keys.first { $0.contains("-\(ahead)-") })
+            kill(ahead, SIGSTOP)
+            let stopped = Date()
+            try TestCluster.waitUntil(20, "the others to take the stalled one's partitions") {
+                try Self.owners()[stalled] == nil && Self.owners().values.reduce(0, +) == 64
+            }
+            #expect(Date().timeIntervalSince(stopped) < 8, "taken within the 2 s lease and a balance round or two")
+            let taken = try TestCluster.submit(["name": "skew", "nodes": ["a": ["procedure": "baton.add", "input": ["values": [1, 2]]]]])
+            #expect(try TestCluster.waitForRun(taken, store: store, seconds: 30) == "succeeded")
+
+            // Woken, it finds them gone, writes nothing for them, and takes its share again.
+            kill(ahead, SIGCONT)
+            try TestCluster.waitUntil(30, "the woken one to drop what it lost") {
+                cluster.log("ahead").contains("lost partitions") || cluster.log("ahead").contains("(BT001); reconnecting")
+            }
+            try TestCluster.waitUntil(30, "the three to share again") { try Self.owners().values.sorted() == [21, 21, 22] }
+            #expect(onTime.isRunning && kill(ahead, 0) == 0 && kill(behind, 0) == 0)
+        }
+
         @Test("a coordinator started with another partition count than the schema's stops at start-up with one line")
         func partitionCountMismatch() throws {
             let result = try TestCluster.cli(["coordinator", "--partitions", "7"])

@@ -19,6 +19,13 @@ if ! command -v chromium >/dev/null; then
     "${AS_ROOT[@]}" apt-get update -qq
     DEBIAN_FRONTEND=noninteractive "${AS_ROOT[@]}" apt-get install -y -qq chromium >/dev/null
 fi
+# Coordinators with their wall clocks hours off (CoordinatorStandbyTests) run under Debian's faketime.
+if ! command -v faketime >/dev/null; then
+    echo "test: installing faketime (Debian's package) for the clock-skew test" >&2
+    if [ "$(id -u)" = 0 ]; then AS_ROOT=(); else AS_ROOT=(sudo); fi
+    "${AS_ROOT[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${AS_ROOT[@]}" apt-get install -y -qq faketime >/dev/null
+fi
 "$ROOT/deploy/local/services.sh" test-env
 "$ROOT/deploy/local/services.sh" chaos-env
 # Baton's own sources and tests build with no warnings (a fresh clone builds everything, so every warning shows).
