@@ -14,6 +14,7 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
     private var lastSequence: UInt64 = 0
     private var generation = 0
     private var prefetch = 1
+    private var consumerHeartbeat = 30
 
     public init(url: String) { self.url = url }
 
@@ -25,7 +26,7 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
         static let registry = BatonTopology.CoordinatorChannel.registry
     }
 
-    public func connect(prefetch: Int, partitions: Int) throws {
+    public func connect(prefetch: Int, partitions: Int, silence: Double) throws {
         close()
         let publisher = try AMQPConnection(url: url, connectionName: "baton-coordinator-publish")
         try publisher.enableConfirms()
@@ -33,6 +34,9 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
         try BatonTopology.declarePartitionQueues(partitions, on: publisher)
         self.publisher = publisher
         self.prefetch = prefetch
+        // RabbitMQ drops a connection that sent nothing for about its heartbeat timeout; the loop
+        // services the consuming connection every turn.
+        consumerHeartbeat = max(1, Int(silence.rounded()))
         declaredQueues = []
         lastSequence = 0
         try consume(partitions: [])
@@ -42,7 +46,7 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
         consumer?.close()
         consumer = nil
         generation += 1
-        let consumer = try AMQPConnection(url: url, connectionName: "baton-coordinator-consume")
+        let consumer = try AMQPConnection(url: url, heartbeatSeconds: consumerHeartbeat, connectionName: "baton-coordinator-consume")
         try consumer.setPrefetch(UInt16(clamping: prefetch), channel: Channel.results)
         for partition in partitions.sorted() {
             try consumer.consume(queue: BatonTopology.resultsQueue(partition: partition), channel: Channel.results)

@@ -11,8 +11,10 @@ import Foundation
 public protocol CoordinatorBroker: AnyObject {
     /// Connects, declares the topology (a result queue for each of `partitions` partitions) and starts
     /// consuming heartbeats and the shared queues (at most `prefetch` unacked reports per partition
-    /// consumer later). No partition's reports until `consume(partitions:)`.
-    func connect(prefetch: Int, partitions: Int) throws
+    /// consumer later). No partition's reports until `consume(partitions:)`. A consuming connection
+    /// that answers nothing for about `silence` seconds (its process paused) is dropped by the broker,
+    /// so what it held goes back to the queues about when its partitions' leases run out.
+    func connect(prefetch: Int, partitions: Int, silence: Double) throws
     /// Consumes the result queues of exactly `partitions` from now on. Every unacked delivery goes
     /// back to its queue (for the partition's owner, whoever that is now); receipts from before ack nothing.
     func consume(partitions: Set<Int>) throws
@@ -43,4 +45,9 @@ public protocol CoordinatorBroker: AnyObject {
     func reject(_ receipt: BrokerReceipt) throws
     /// Tasks waiting in the queue of `procedure` in `pool`.
     func taskQueueDepth(pool: String, procedure: String) throws -> Int
+}
+
+extension CoordinatorBroker {
+    /// `connect(prefetch:partitions:silence:)` with the default 10 s partition lease.
+    public func connect(prefetch: Int, partitions: Int) throws { try connect(prefetch: prefetch, partitions: partitions, silence: 10) }
 }

@@ -209,7 +209,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         health.set(role: .starting)
         health.set("rabbitmq", connected: false)
         try store.listenForWork()
-        try broker.connect(prefetch: configuration.batchSize * 2, partitions: partitionCount)
+        try broker.connect(prefetch: configuration.batchSize * 2, partitions: partitionCount, silence: configuration.partitionLease)
         connected = true
         backlog.reset()
         lastSequence = 0

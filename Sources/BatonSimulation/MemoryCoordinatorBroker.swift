@@ -34,7 +34,8 @@ public final class MemoryCoordinatorBroker: CoordinatorBroker, @unchecked Sendab
     public var publishConnectionName: String { "\(name)-publish" }
     public var consumeConnectionName: String { "\(name)-consume" }
 
-    public func connect(prefetch: Int, partitions: Int) throws {
+    /// `silence` is not modelled: a paused process keeps its connections open (the harder case).
+    public func connect(prefetch: Int, partitions: Int, silence: Double) throws {
         close()
         publisher = try broker.open(name: publishConnectionName, owner: name)
         broker.declarePartitionQueues(partitions)
