@@ -171,7 +171,9 @@ final class CoordinatorLoop: @unchecked Sendable {
         case .keepBrokerAlive:
             try broker.keepAlive()
         case let .receive(timeout):
-            guard let message = try broker.receive(timeout: timeout, confirmsDue: !backlog.isEmpty) else { return .received(false) }
+            let message = try broker.receive(timeout: timeout, confirmsDue: !backlog.isEmpty)
+            leases.listened(at: now())
+            guard let message else { return .received(false) }
             try handle(message)
             return .received(true)
         case .commit:

@@ -6,6 +6,11 @@ import Foundation
 struct LeaseTracker: Sendable {
     let lease: Double
     private var seen: [String: Date] = [:]
+    /// When the coordinator last took in what the broker had for it (nil: not yet).
+    private var listened: Date?
+    /// Between two receives, a gap longer than a third of the lease is a deaf spell (the process
+    /// paused or stalled, or the clock stepped): the workers' heartbeats went unheard, not unsent.
+    var deafAfter: Double { lease / 3 }
 
     init(lease: Double) { self.lease = lease }
 
@@ -21,8 +26,20 @@ struct LeaseTracker: Sendable {
         if seen[worker] == nil { seen[worker] = now }
     }
 
-    /// Workers whose lease ran out by `now`; they are forgotten (a heartbeat brings one back).
+    /// The coordinator took in its heartbeats at `now`. A deaf spell before it does not count against
+    /// the workers: every lease moves on by its length.
+    mutating func listened(at now: Date) {
+        if let last = listened, now.timeIntervalSince(last) > deafAfter {
+            let gap = now.timeIntervalSince(last)
+            seen = seen.mapValues { $0.addingTimeInterval(gap) }
+        }
+        listened = now
+    }
+
+    /// Workers whose lease ran out by `now`; they are forgotten (a heartbeat brings one back). None
+    /// while the coordinator has been deaf since its last receive: it must listen first.
     mutating func expired(at now: Date) -> [String] {
+        if let last = listened, now.timeIntervalSince(last) > deafAfter { return [] }
         let cutoff = now.addingTimeInterval(-lease)
         let lost = seen.filter { $0.value < cutoff }.map(\.key).sorted()
         for worker in lost { seen[worker] = nil }

@@ -203,6 +203,29 @@ extension Integration {
             #expect(kinds.contains("lease_expired"))
         }
 
+        @Test("a coordinator stalled longer than the worker lease takes nothing from a worker that kept heartbeating")
+        func stalledCoordinatorKeepsLiveWorkers() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            let coordinator = try cluster.start(["coordinator", "--lease", "2"], name: "coordinator")
+            try cluster.start(["worker", "--demo", "--concurrency", "1", "--heartbeat", "0.3"], name: "worker")
+            let store = try TestCluster.store()
+            defer { store.close() }
+            let runID = try TestCluster.submit(["name": "stall", "nodes": ["nap": ["procedure": "baton.sleep", "input": ["seconds": 6]]]])
+            try TestCluster.waitUntil(30, "the nap to be running") { try TestCluster.nodes(store, runID)["nap"]?.status == "running" }
+            // The fault itself: the coordinator stops for twice the lease (a long GC-like stall) while
+            // the worker goes on heartbeating into the coordinator's queue. (A stop lands most often in
+            // a receive, whose first heartbeat then renews the lease; a stall elsewhere is the deaf
+            // spell of CoordinatorDecisionTests and the simulator's paused coordinators and clock jumps.)
+            kill(coordinator.processIdentifier, SIGSTOP)
+            usleep(4_000_000)
+            kill(coordinator.processIdentifier, SIGCONT)
+
+            #expect(try TestCluster.waitForRun(runID, store: store, seconds: 30) == "succeeded")
+            #expect(try TestCluster.nodes(store, runID)["nap"]?.attempts == 1)
+            #expect(try !store.events(ofRun: runID).contains { $0.kind == "lease_expired" })
+        }
+
         @Test("tasks waiting in a frozen worker for a slot go back to the queue and run elsewhere")
         func frozenWorkersWaitingTasksComeBack() throws {
             let cluster = TestCluster()

@@ -33,6 +33,28 @@ struct CoordinatorDecisionTests {
         #expect(leases.expired(at: t0.addingTimeInterval(10.1)) == ["ghost"])
     }
 
+    @Test func aDeafSpellOfTheCoordinatorDoesNotCountAgainstTheWorkers() {
+        var leases = LeaseTracker(lease: 9)  // deaf after 3 s without a receive
+        func at(_ seconds: Double) -> Date { t0.addingTimeInterval(seconds) }
+        leases.listened(at: at(0))
+        leases.heard("a", at: at(0))
+        leases.heard("b", at: at(0))
+        leases.listened(at: at(1))
+        // Paused from 1 s to 21 s: nothing expires before it has listened again...
+        #expect(leases.expired(at: at(21)).isEmpty)
+        // ...and the 20 s it did not listen move every lease on (a and b now count from 20 s).
+        leases.listened(at: at(21))
+        leases.heard("b", at: at(21.5))
+        leases.listened(at: at(24))
+        leases.listened(at: at(27))
+        #expect(leases.expired(at: at(28)).isEmpty, "a has been silent 9 s, 8 of them listened to")
+        leases.listened(at: at(29.5))
+        #expect(leases.expired(at: at(29.5)) == ["a"], "a: silent 9.5 s while the coordinator listened")
+        // Receives under a third of the lease apart (slow commits) are not deaf spells: b's lease stays put.
+        leases.listened(at: at(31.5))
+        #expect(leases.expired(at: at(31.5)) == ["b"])
+    }
+
     @Test func batchesWaitOnlyWhenEmptyAndStopWhenFull() {
         let policy = ReceivePolicy(batchSize: 3)
         #expect(policy.wait(received: 0, hasPending: false, nextWakeUp: nil, now: t0) == 0.05)
