@@ -46,13 +46,28 @@ public final class AMQPConnection: @unchecked Sendable {
     ///   - timeoutSeconds: limit for connecting, the handshake and each RPC.
     ///   - caCertificatePath: PEM file to verify an amqps server against
     ///     (default: the system bundle at /etc/ssl/certs/ca-certificates.crt).
+    ///   A list of URLs or hosts (`AMQPEndpoints`) is tried in turn, from the one that answered last:
+    ///   the first that connects wins; a refused login ends the search (the others would refuse it too).
     public convenience init(
         url: String, heartbeatSeconds: Int = 30, connectionName: String = "baton",
         timeoutSeconds: Double = 10, caCertificatePath: String? = nil
     ) throws {
-        try self.init(
-            url: AMQPURL(url), heartbeatSeconds: heartbeatSeconds, connectionName: connectionName,
-            timeoutSeconds: timeoutSeconds, caCertificatePath: caCertificatePath)
+        let endpoints = try AMQPEndpoints(url)
+        var failure: AMQPError?
+        for index in AMQPEndpointCursor.shared.order(endpoints) {
+            do {
+                try self.init(
+                    url: endpoints.urls[index], heartbeatSeconds: heartbeatSeconds, connectionName: connectionName,
+                    timeoutSeconds: timeoutSeconds, caCertificatePath: caCertificatePath)
+                AMQPEndpointCursor.shared.answered(index, of: endpoints)
+                return
+            } catch let error as AMQPError where error.kind == .connectionFailed || error.kind == .connectionLost {
+                failure = error
+            }
+        }
+        guard let failure, endpoints.urls.count > 1 else { throw failure! }
+        throw AMQPError(
+            failure.kind, failure.detail + "; no broker of the list of \(endpoints.urls.count) answered", operation: failure.operation)
     }
 
     /// Connects, logs in and opens channel 1.

@@ -16,6 +16,12 @@ extension Integration {
                 ("wrong password", base.replacingOccurrences(of: "guest:guest@", with: "guest:not-the-password@"), "login refused"),
                 ("missing vhost", base[..<slash] + "/no-such-vhost-\(UUID().uuidString.prefix(6))", "login refused"),
                 ("unparsable URL", "amqp://guest:guest@127.0.0.1:notaport/%2f", "invalid AMQP URL"),
+                ("a bad entry in a URL list", base + ",127.0.0.1:notaport", "entry 2 of 2 in the URL list"),
+                // A refused login ends the search through a list: the other brokers would refuse it too.
+                (
+                    "wrong password, in a list", base.replacingOccurrences(of: "guest:guest@", with: "guest:not-the-password@") + ",127.0.0.1:1",
+                    "login refused"
+                ),
             ]
         }
 
