@@ -9,6 +9,20 @@ import Testing
         #expect(try db.query("show client_encoding")[row: 0, column: 0] == "UTF8")
     }
 
+    /// A list of hosts with `target_session_attrs=read-write` (a primary and its standbys): libpq
+    /// passes over a dead one and connects to the one that takes writes.
+    @Test func aListOfHostsConnectsToTheOneThatAnswers() throws {
+        let scheme = try #require(testDatabaseURL.range(of: "://"), "the test database URL is a URI")
+        let rest = testDatabaseURL[scheme.upperBound...]
+        let hostStart = rest.lastIndex(of: "@").map { rest.index(after: $0) } ?? rest.startIndex
+        var url = String(testDatabaseURL[..<hostStart]) + "127.0.0.1:1," + String(testDatabaseURL[hostStart...])
+        url += url.contains("?") ? "&" : "?"
+        url += "target_session_attrs=read-write"
+        let db = try PGConnection(url: url)
+        defer { db.close() }
+        #expect(try db.query("select pg_is_in_recovery()::text as standby")[row: 0, column: "standby"] == "false")
+    }
+
     @Test func badPortFailsWithAClearError() throws {
         let error = try #require(throws: PostgresError.self) {
             try PGConnection(url: "postgresql://postgres@127.0.0.1:1/baton")

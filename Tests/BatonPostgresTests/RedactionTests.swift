@@ -35,6 +35,20 @@ import Testing
         #expect(redacted == "postgresql://u:***@db.example:6543/baton?sslmode=require&password=***")
     }
 
+    /// Several hosts (a primary and its standbys): libpq tries them in turn.
+    @Test func keepsEveryHostOfAList() {
+        let redacted = redactedURL("postgresql://u:secret@h1:5432,h2:5433,[::1]:5434/baton?target_session_attrs=read-write")
+        #expect(redacted == "postgresql://u:***@h1:5432,h2:5433,[::1]:5434/baton?target_session_attrs=read-write")
+    }
+
+    @Test func aListWhoseHostsAllFailNamesThemWithoutThePassword() throws {
+        let error = try #require(throws: PostgresError.self) {
+            try PGConnection(url: "postgresql://u:s3cret@127.0.0.1:1,127.0.0.1:2/db?target_session_attrs=read-write")
+        }
+        #expect(!"\(error)".contains("s3cret"))
+        #expect("\(error)".contains("port 1") && "\(error)".contains("port 2"), "\(error)")
+    }
+
     @Test func failedConnectionNeverEchoesThePassword() throws {
         let error = try #require(throws: PostgresError.self) {
             try PGConnection(url: "postgresql://u:secret@127.0.0.1:1/db")
