@@ -53,7 +53,7 @@ public final class AMQPConnection: @unchecked Sendable {
         timeoutSeconds: Double = 10, caCertificatePath: String? = nil
     ) throws {
         let endpoints = try AMQPEndpoints(url)
-        var failure: AMQPError?
+        var failure = AMQPError(.connectionFailed, "no broker to connect to")  // replaced: a list has one at least
         for index in AMQPEndpointCursor.shared.order(endpoints) {
             do {
                 try self.init(
@@ -65,7 +65,7 @@ public final class AMQPConnection: @unchecked Sendable {
                 failure = error
             }
         }
-        guard let failure, endpoints.urls.count > 1 else { throw failure! }
+        guard endpoints.urls.count > 1 else { throw failure }
         throw AMQPError(
             failure.kind, failure.detail + "; no broker of the list of \(endpoints.urls.count) answered", operation: failure.operation)
     }

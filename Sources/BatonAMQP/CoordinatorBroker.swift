@@ -46,8 +46,3 @@ public protocol CoordinatorBroker: AnyObject {
     /// Tasks waiting in the queue of `procedure` in `pool`.
     func taskQueueDepth(pool: String, procedure: String) throws -> Int
 }
-
-extension CoordinatorBroker {
-    /// `connect(prefetch:partitions:silence:)` with the default 10 s partition lease.
-    public func connect(prefetch: Int, partitions: Int) throws { try connect(prefetch: prefetch, partitions: partitions, silence: 10) }
-}

@@ -30,7 +30,7 @@ final class CoordinatorLoop: @unchecked Sendable {
     private var machine: CoordinatorStateMachine
     /// The broker's confirms were read during this batch's commit (which answers its heartbeats too).
     var brokerServiced = false
-    private var leases: LeaseTracker
+    var leases: LeaseTracker
     var pending = PendingBatch()
     /// Committed batches whose results are acked once the broker confirmed their tasks.
     var backlog = ConfirmBacklog()
@@ -316,28 +316,6 @@ final class CoordinatorLoop: @unchecked Sendable {
         try broker.ack(receipt)
     }
 
-    /// A heartbeat from the coordinator's own queue renews the worker's lease; one from the shared
-    /// queue is recorded (`baton workers`, the procedures' schemas) by whichever coordinator reads it.
-    private func handleHeartbeat(_ body: [UInt8], shared: BrokerReceipt?) {
-        let beat: WorkerHeartbeat
-        do { beat = try WorkerHeartbeat(decoding: body) } catch {
-            logger.warning("ignored a heartbeat: \(error)")
-            return
-        }
-        if let shared {
-            pending.heartbeats.append(beat)
-            pending.heartbeatsReceipt = shared
-            return
-        }
-        if metrics != nil { watch(beat) }
-        if beat.stopping {
-            leases.stopped(beat.id)
-            logger.info("worker \(beat.id) stopped")
-        } else {
-            leases.heard(beat.id, at: now())
-        }
-    }
-
     /// A dead-lettered task fails its node; anything else on the dead-letter queue is only logged.
     /// From the shared dead-letter queue (`forwardedWith` its receipt) it goes to its run's partition
     /// first, then is acked: every coordinator reads that queue, only the run's owner acts on it.
@@ -378,35 +356,6 @@ final class CoordinatorLoop: @unchecked Sendable {
         for id in runTimers.takeDue(at: now) where runs[id] != nil {
             record(id, runs[id]!.handle(.tick, at: now, random: configuration.random))
             runTimers.set(id, at: runs[id]?.nextWakeUp)
-        }
-    }
-
-    /// Workers silent for longer than the lease lose what they run: it goes out again as new attempts.
-    /// Silent on this coordinator's own queue, that is: a worker whose heartbeats the database recorded
-    /// within the lease is alive (a worker from before partitions sends them to the shared queue only,
-    /// which the coordinators read in turn), and keeps its lease from its last recorded heartbeat.
-    private func expireLeases() throws {
-        var lost = leases.expired(at: now())
-        if !lost.isEmpty, let store {
-            let checked = now()
-            for row in try store.liveWorkers(within: leases.lease) where lost.contains(row.id) {
-                leases.heard(row.id, at: checked.addingTimeInterval(-row.secondsSinceSeen))
-                lost.removeAll { $0 == row.id }
-            }
-        }
-        for worker in lost {
-            var taken = 0
-            for id in Array(runs.keys).sorted() {
-                let commands = runs[id]!.handle(.workerLost(worker: worker), at: now(), random: configuration.random)
-                taken += commands.count { if case .event(_, "lease_expired", _) = $0 { true } else { false } }
-                record(id, commands)
-            }
-            // A worker that stopped with nothing in hand (or whose tasks the broker already gave to
-            // another) leaves nothing to say.
-            if taken > 0 {
-                logger.warning(
-                    "worker \(worker) missed its lease (\(Int(configuration.lease)) s without a heartbeat); re-dispatching \(taken) attempt(s)")
-            }
         }
     }
 

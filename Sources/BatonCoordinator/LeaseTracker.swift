@@ -29,8 +29,7 @@ struct LeaseTracker: Sendable {
     /// The coordinator took in its heartbeats at `now`. A deaf spell before it does not count against
     /// the workers: every lease moves on by its length.
     mutating func listened(at now: Date) {
-        if let last = listened, now.timeIntervalSince(last) > deafAfter {
-            let gap = now.timeIntervalSince(last)
+        if let gap = listened.map({ now.timeIntervalSince($0) }), gap > deafAfter {
             seen = seen.mapValues { $0.addingTimeInterval(gap) }
         }
         listened = now

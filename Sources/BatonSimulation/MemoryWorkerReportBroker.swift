@@ -41,14 +41,10 @@ public final class MemoryWorkerReportBroker: WorkerReportBroker, @unchecked Send
     }
 
     public func publishHeartbeat(_ body: [UInt8]) throws -> UInt64 {
-        if legacy {
-            return try broker.publish(
-                try broker.require(connection, "publish"), channel: Self.channel, exchange: "", routingKey: BatonTopology.heartbeatsQueue,
-                body: body, persistent: false)
-        }
+        let (exchange, routingKey) = legacy ? ("", BatonTopology.heartbeatsQueue) : (BatonTopology.heartbeatsExchange, "")
         return try broker.publish(
-            try broker.require(connection, "publish"), channel: Self.channel, exchange: BatonTopology.heartbeatsExchange, routingKey: "",
-            body: body, persistent: false)
+            try broker.require(connection, "publish"), channel: Self.channel, exchange: exchange, routingKey: routingKey, body: body,
+            persistent: false)
     }
 
     /// The confirmed sequence number now (`timeout` and `wakeup` are ignored: the simulator owns time).

@@ -17,7 +17,7 @@ struct MemoryBrokerDeterminismTests {
         var log: [String] = []
         broker.onAck = { log.append("ack \($0.connection) \($0.queue) #\($0.message.id)") }
         let coordinator = broker.coordinatorConnection()
-        try coordinator.connect(prefetch: 4, partitions: 1)
+        try coordinator.connect(prefetch: 4, partitions: 1, silence: 10)
         try coordinator.consume(partitions: [0])
         let workers = ["w1", "w2", "w3"].map { broker.workerTasks(name: $0) }
         for worker in workers { try worker.connect(pools: ["p"], procedures: ["a", "b"], prefetch: 2, consume: true) }

@@ -66,7 +66,7 @@ struct MemoryBrokerFaultTests {
             Issue.record("expected a report")
             return
         }
-        try f.coordinator.connect(prefetch: 10, partitions: 1)
+        try f.coordinator.connect(prefetch: 10, partitions: 1, silence: 10)
         try f.coordinator.consume(partitions: [0])
         try f.coordinator.ack(through: old)
         #expect(f.broker.acks.isEmpty)

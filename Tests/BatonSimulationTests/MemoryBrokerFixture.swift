@@ -9,7 +9,7 @@ struct MemoryBrokerFixture {
 
     init(prefetch: Int = 10) throws {
         coordinator = broker.coordinatorConnection(name: "coordinator")
-        try coordinator.connect(prefetch: prefetch, partitions: 1)
+        try coordinator.connect(prefetch: prefetch, partitions: 1, silence: 10)
         try coordinator.consume(partitions: [0])
     }
 
