@@ -53,7 +53,6 @@ extension CoordinatorLoop {
         let taken = try store.acquirePartitions(parts, coordinator: configuration.id, leaseSeconds: configuration.partitionLease)
         guard !taken.isEmpty else { return }
         held.merge(taken) { $1 }
-        store.fence?.epochs = held
         metrics?.partitionsChanged(.acquired, count: taken.count)
         try takeRequests()
         for id in try store.activeRunIDs() where runs[id] == nil {
@@ -95,10 +94,9 @@ extension CoordinatorLoop {
         }
     }
 
-    /// Stops working for `parts`: no more of their reports, their runs out of memory, out of the fence.
+    /// Stops working for `parts`: out of the fence (with `held`), no more of their reports, their runs out of memory.
     private func letGo(of parts: Set<Int>) throws {
         for part in parts { held[part] = nil }
-        store?.fence?.epochs = held
         try broker.consume(partitions: Set(held.keys))
         for id in Array(runs.keys) where parts.contains(partition(of: id)) {
             runs[id] = nil

@@ -44,7 +44,9 @@ final class CoordinatorLoop: @unchecked Sendable {
     var holdsChanged = false
     /// The schema's partition count, and the partitions held (partition -> epoch; also the store's fence).
     var partitionCount = 0
-    var held: [Int: Int64] = [:]
+    var held: [Int: Int64] = [:] {
+        didSet { store?.fence?.epochs = held }  // every commit is fenced by exactly what is held
+    }
     /// Nodes finished since the last announcement, and when that was (for the nodes/s it announces).
     var nodesFinished = 0
     var lastAnnounced: Date?
