@@ -15,6 +15,7 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
     private var generation = 0
     private var prefetch = 1
     private var consumerHeartbeat = 30
+    private var queueType = QueueType.classic
 
     public init(url: String) { self.url = url }
 
@@ -26,12 +27,14 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
         static let registry = BatonTopology.CoordinatorChannel.registry
     }
 
-    public func connect(prefetch: Int, partitions: Int, silence: Double) throws {
+    public func connect(prefetch: Int, partitions: Int, silence: Double, queueType: QueueType) throws {
         close()
         let publisher = try AMQPConnection(url: url, connectionName: "baton-coordinator-publish")
         try publisher.enableConfirms()
-        try BatonTopology.declareCommon(on: publisher)
-        try BatonTopology.declarePartitionQueues(partitions, on: publisher)
+        try BatonTopology.declareCommon(on: publisher, queueType: queueType)
+        try BatonTopology.declarePartitionQueues(partitions, on: publisher, queueType: queueType)
+        try BatonTopology.markQueueType(queueType, on: publisher)
+        self.queueType = queueType
         self.publisher = publisher
         self.prefetch = prefetch
         // RabbitMQ drops a connection that sent nothing for about its heartbeat timeout; the loop
@@ -85,10 +88,11 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
 
     public func publishTask(pool: String, procedure: String, body: [UInt8], priority: UInt8, queuedAt: Date?) throws -> UInt64 {
         let publisher = try requirePublisher()
-        let routingKey = BatonTopology.routingKey(pool: pool, procedure: procedure)
+        let routingKey = BatonTopology.routingKey(pool: pool, procedure: procedure, priority: Int(priority), queueType: queueType)
         if !declaredQueues.contains(routingKey) {
-            try BatonTopology.declareTaskQueue(pool: pool, procedure: procedure, on: publisher)
-            declaredQueues.insert(routingKey)
+            let queues = try BatonTopology.declareTaskQueues(pool: pool, procedure: procedure, on: publisher, queueType: queueType)
+            for band in queueType.bands { declaredQueues.insert(band.routingKey(pool: pool, procedure: procedure)) }
+            _ = queues
         }
         var headers: [String: AMQPFieldValue] = [:]
         if let queuedAt { headers[BatonTopology.queuedAtHeader] = .int(Int64((queuedAt.timeIntervalSince1970 * 1000).rounded())) }
@@ -135,7 +139,9 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
         case Channel.registry:
             return .heartbeat(body: delivery.body, shared: receipt)
         case Channel.deadLetters:
-            let deliveries = delivery.headers[BatonTopology.deliveriesHeader]?.intValue.map { Int($0) } ?? 1
+            // A quorum queue counts returns itself (and dead-letters past its limit): deliveries are one more.
+            let counted = delivery.headers[BatonTopology.deliveryCountHeader]?.intValue.map { Int($0) + 1 }
+            let deliveries = delivery.headers[BatonTopology.deliveriesHeader]?.intValue.map { Int($0) } ?? counted ?? 1
             let queue = delivery.headers[BatonTopology.firstDeathQueueHeader]?.stringValue
             return .unrouted(body: delivery.body, deadLetter: DeadLetterOrigin(deliveries: deliveries, queue: queue), receipt: receipt)
         case Channel.unpartitioned:
@@ -165,6 +171,6 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
     }
 
     public func taskQueueDepth(pool: String, procedure: String) throws -> Int {
-        Int(try BatonTopology.taskQueueDepth(pool: pool, procedure: procedure, on: try requirePublisher()))
+        Int(try BatonTopology.taskQueueDepth(pool: pool, procedure: procedure, on: try requirePublisher(), queueType: queueType))
     }
 }

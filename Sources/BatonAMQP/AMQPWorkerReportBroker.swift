@@ -14,8 +14,10 @@ public final class AMQPWorkerReportBroker: WorkerReportBroker, @unchecked Sendab
     public func connect() throws {
         close()
         let c = try AMQPConnection(url: url, connectionName: connectionName)
+        // Before confirms: a missing marker closes the channel, which reopens without them.
+        let queueType = try BatonTopology.queueType(on: c)
         try c.enableConfirms()
-        try BatonTopology.declareCommon(on: c)
+        try BatonTopology.declareCommon(on: c, queueType: queueType)
         connection = c
     }
 

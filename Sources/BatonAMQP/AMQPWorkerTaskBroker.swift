@@ -29,17 +29,28 @@ public final class AMQPWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable {
         close()
         generation += 1
         let c = try AMQPConnection(url: url, heartbeatSeconds: heartbeatSeconds, connectionName: connectionName)
-        try BatonTopology.declareCommon(on: c, channel: Channel.tasks)
+        let queueType = try BatonTopology.queueType(on: c, channel: Channel.tasks)
+        try BatonTopology.declareCommon(on: c, channel: Channel.tasks, queueType: queueType)
         var queues: [String] = []
         for pool in pools {
             for procedure in procedures {
-                queues.append(try BatonTopology.declareTaskQueue(pool: pool, procedure: procedure, on: c, channel: Channel.tasks))
+                queues += try BatonTopology.declareTaskQueues(
+                    pool: pool, procedure: procedure, on: c, channel: Channel.tasks, queueType: queueType)
             }
         }
-        try c.setPrefetch(UInt16(clamping: prefetch), shared: true, channel: Channel.tasks)
+        switch queueType {
+        case .classic: try c.setPrefetch(UInt16(clamping: prefetch), shared: true, channel: Channel.tasks)
+        case .quorum:
+            // Quorum queues refuse a channel-wide prefetch: each queue's consumer gets a share of it, at
+            // least two, so that while one task of a band runs the next waits here, ahead of lower bands.
+            // (`--prefetch 1` keeps one: a task that kills its worker counts a delivery against every task it held.)
+            let share = prefetch <= 1 ? 1 : max(2, (prefetch + queues.count - 1) / max(1, queues.count))
+            try c.setPrefetch(UInt16(clamping: share), shared: false, channel: Channel.tasks)
+        }
         consumerTags = []
         if consume {
-            for queue in queues { consumerTags.append(try c.consume(queue: queue, channel: Channel.tasks)) }
+            // Highest bands first: the first deliveries, which take free slots as they come, are theirs.
+            for queue in queues.reversed() { consumerTags.append(try c.consume(queue: queue, channel: Channel.tasks)) }
         }
         try c.openChannel(Channel.republish)
         try c.enableConfirms(channel: Channel.republish)
@@ -68,10 +79,13 @@ public final class AMQPWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable {
         guard let delivery = try require().nextDelivery(timeout: timeout, wakeup: wakeup) else { return nil }
         if delivery.channel == Channel.control { return .control(body: delivery.body) }
         let queuedAt = delivery.headers[BatonTopology.queuedAtHeader]?.intValue.map { Date(timeIntervalSince1970: Double($0) / 1000) }
+        // A quorum queue counts the returns itself: this delivery is one more.
+        let counted = delivery.headers[BatonTopology.deliveryCountHeader]?.intValue.map { Int($0) + 1 }
         return .task(
             InboundTask(
                 body: delivery.body, redelivered: delivery.redelivered,
-                deliveries: delivery.headers[BatonTopology.deliveriesHeader]?.intValue.map { Int($0) }, queuedAt: queuedAt,
+                deliveries: counted ?? delivery.headers[BatonTopology.deliveriesHeader]?.intValue.map { Int($0) }, queuedAt: queuedAt,
+                countedByBroker: counted != nil,
                 receipt: BrokerReceipt(generation: generation, tag: delivery.deliveryTag), exchange: delivery.exchange,
                 routingKey: delivery.routingKey, priority: delivery.priority, headers: delivery.headers))
     }
@@ -95,15 +109,30 @@ public final class AMQPWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable {
         try ack(task.receipt)
     }
 
+    public func deadLetter(_ task: InboundTask, deliveries: Int) throws {
+        guard task.countedByBroker else { return try reject(task.receipt, requeue: false) }  // the header carries the count
+        // The queue's own count does not go with a rejected message: a copy says it, then the original is acked.
+        let c = try require()
+        try c.publish(
+            exchange: BatonTopology.deadExchange, routingKey: task.routingKey, body: task.body, persistent: true,
+            headers: [
+                BatonTopology.deliveriesHeader: .int(Int64(deliveries)),
+                BatonTopology.firstDeathQueueHeader: .string(BatonTopology.taskQueue(routingKey: task.routingKey)),
+            ], channel: Channel.republish)
+        try c.waitForConfirms(channel: Channel.republish)
+        try ack(task.receipt)
+    }
+
     public func handBack(_ tasks: [InboundTask]) throws {
         let c = try require()
         let mine = tasks.filter { $0.receipt.generation == generation }
         guard !mine.isEmpty else { return }
         do {
             for task in mine {
+                // The queue's own count stays with the queue: the copy starts afresh there, as a hand-back is no failure.
                 try c.publish(
                     exchange: task.exchange, routingKey: task.routingKey, body: task.body, persistent: true, priority: task.priority,
-                    headers: task.headers, channel: Channel.republish)
+                    headers: task.headers.filter { $0.key != BatonTopology.deliveryCountHeader }, channel: Channel.republish)
             }
             try c.waitForConfirms(channel: Channel.republish)
             for task in mine { try ack(task.receipt) }

@@ -4,7 +4,8 @@
 ///
 /// - `baton.tasks` (direct): one durable queue per pool and procedure, `baton.tasks.<pool>:<procedure>`,
 ///   bound with routing key `<pool>:<procedure>`, so a worker receives only tasks for
-///   procedures it serves. Priorities 0-9 (`x-max-priority`).
+///   procedures it serves. Priorities 0-9 (`x-max-priority`). As quorum queues (`QueueType`), a
+///   queue per `PriorityBand` instead, and the exchange `baton.queue-type.quorum` says so to workers.
 /// - `baton.reports` (direct) → `baton.results.<partition>` (durable, one per partition): workers'
 ///   reports, routed by the partition the task carried, so each coordinator consumes only the
 ///   partitions it owns. Forwarded dead letters go the same way, with `x-baton-dead-letter`.
@@ -44,6 +45,8 @@ public enum BatonTopology {
     /// Fanout exchange on which the coordinator tells every worker to stop attempts.
     public static let controlExchange = "baton.control"
 
+    /// Header a quorum queue sets on a message it delivers again: how often it came back before.
+    public static let deliveryCountHeader = "x-delivery-count"
     /// Header counting how many times a task was delivered without a result.
     public static let deliveriesHeader = "x-baton-deliveries"
     /// When the coordinator published a task, in milliseconds since 1970 (only a coordinator with
@@ -79,31 +82,38 @@ public enum BatonTopology {
         "baton.tasks.\(routingKey(pool: pool, procedure: procedure))"
     }
 
-    /// Declares the shared exchanges and queues.
-    public static func declareCommon(on connection: AMQPConnection, channel: UInt16 = 1) throws {
-        try connection.declareExchange(name: deadExchange, type: "fanout", durable: true, channel: channel)
-        try connection.declareQueue(name: deadLettersQueue, durable: true, channel: channel)
-        try connection.bindQueue(queue: deadLettersQueue, exchange: deadExchange, routingKey: "", channel: channel)
-        try connection.declareExchange(name: tasksExchange, type: "direct", durable: true, channel: channel)
-        try connection.declareQueue(
-            name: resultsQueue, durable: true,
-            arguments: ["x-dead-letter-exchange": .string(deadExchange)], channel: channel)
-        try connection.declareExchange(name: reportsExchange, type: "direct", durable: true, channel: channel)
-        try connection.declareExchange(name: heartbeatsExchange, type: "fanout", durable: true, channel: channel)
-        try connection.declareQueue(name: heartbeatsQueue, durable: true, arguments: ["x-message-ttl": .int(60_000)], channel: channel)
-        try connection.bindQueue(queue: heartbeatsQueue, exchange: heartbeatsExchange, routingKey: "", channel: channel)
-        try connection.declareExchange(name: controlExchange, type: "fanout", durable: true, channel: channel)
+    /// Declares the shared exchanges and queues, as `queueType` queues.
+    public static func declareCommon(on connection: AMQPConnection, channel: UInt16 = 1, queueType: QueueType = .classic) throws {
+        try checked(queueType) {
+            try connection.declareExchange(name: deadExchange, type: "fanout", durable: true, channel: channel)
+            try connection.declareQueue(name: deadLettersQueue, durable: true, arguments: queueType.arguments([:]), channel: channel)
+            try connection.bindQueue(queue: deadLettersQueue, exchange: deadExchange, routingKey: "", channel: channel)
+            try connection.declareExchange(name: tasksExchange, type: "direct", durable: true, channel: channel)
+            try connection.declareQueue(
+                name: resultsQueue, durable: true,
+                arguments: queueType.arguments(["x-dead-letter-exchange": .string(deadExchange)]), channel: channel)
+            try connection.declareExchange(name: reportsExchange, type: "direct", durable: true, channel: channel)
+            try connection.declareExchange(name: heartbeatsExchange, type: "fanout", durable: true, channel: channel)
+            try connection.declareQueue(
+                name: heartbeatsQueue, durable: true, arguments: queueType.arguments(["x-message-ttl": .int(60_000)]), channel: channel)
+            try connection.bindQueue(queue: heartbeatsQueue, exchange: heartbeatsExchange, routingKey: "", channel: channel)
+            try connection.declareExchange(name: controlExchange, type: "fanout", durable: true, channel: channel)
+        }
     }
 
     /// Declares (and binds) the result queue of each of `partitions` partitions.
-    public static func declarePartitionQueues(_ partitions: Int, on connection: AMQPConnection, channel: UInt16 = 1) throws {
-        for partition in 0..<partitions {
-            try connection.declareQueue(
-                name: resultsQueue(partition: partition), durable: true,
-                arguments: ["x-dead-letter-exchange": .string(deadExchange)], channel: channel)
-            try connection.bindQueue(
-                queue: resultsQueue(partition: partition), exchange: reportsExchange, routingKey: reportKey(partition: partition),
-                channel: channel)
+    public static func declarePartitionQueues(
+        _ partitions: Int, on connection: AMQPConnection, channel: UInt16 = 1, queueType: QueueType = .classic
+    ) throws {
+        try checked(queueType) {
+            for partition in 0..<partitions {
+                try connection.declareQueue(
+                    name: resultsQueue(partition: partition), durable: true,
+                    arguments: queueType.arguments(["x-dead-letter-exchange": .string(deadExchange)]), channel: channel)
+                try connection.bindQueue(
+                    queue: resultsQueue(partition: partition), exchange: reportsExchange, routingKey: reportKey(partition: partition),
+                    channel: channel)
+            }
         }
     }
 
@@ -117,30 +127,63 @@ public enum BatonTopology {
         return queue
     }
 
-    /// Declares (and binds) the task queue of `procedure` in `pool`; returns its name.
+    /// Declares (and binds) the task queue of `procedure` in `pool` (of classic queues; the lowest
+    /// band's of quorum queues); returns its name.
     @discardableResult
     public static func declareTaskQueue(
         pool: String, procedure: String, on connection: AMQPConnection,
-        channel: UInt16 = 1
+        channel: UInt16 = 1, queueType: QueueType = .classic
     ) throws -> String {
-        let queue = taskQueue(pool: pool, procedure: procedure)
-        try connection.declareQueue(name: queue, durable: true, arguments: taskQueueArguments, channel: channel)
-        try connection.bindQueue(
-            queue: queue, exchange: tasksExchange,
-            routingKey: routingKey(pool: pool, procedure: procedure), channel: channel)
-        return queue
+        try declareTaskQueues(pool: pool, procedure: procedure, on: connection, channel: channel, queueType: queueType)[0]
     }
 
-    /// How every task queue is declared: dead letters go to `deadExchange`, priorities 0 to 9.
-    public static let taskQueueArguments: [String: AMQPFieldValue] = [
-        "x-dead-letter-exchange": .string(deadExchange), "x-max-priority": .int(9),
-    ]
+    /// Declares (and binds) the task queues of `procedure` in `pool`, one per priority band of
+    /// `queueType`, lowest band first; returns their names.
+    @discardableResult
+    public static func declareTaskQueues(
+        pool: String, procedure: String, on connection: AMQPConnection,
+        channel: UInt16 = 1, queueType: QueueType = .classic
+    ) throws -> [String] {
+        try checked(queueType) {
+            try queueType.bands.map { band in
+                let queue = band.queue(pool: pool, procedure: procedure)
+                try connection.declareQueue(name: queue, durable: true, arguments: queueType.taskQueueArguments, channel: channel)
+                try connection.bindQueue(
+                    queue: queue, exchange: tasksExchange, routingKey: band.routingKey(pool: pool, procedure: procedure), channel: channel)
+                return queue
+            }
+        }
+    }
 
-    /// Messages waiting in the task queue of `procedure` in `pool` (declared if missing, as the workers do).
-    public static func taskQueueDepth(pool: String, procedure: String, on connection: AMQPConnection, channel: UInt16 = 1) throws -> UInt32 {
-        try connection.declareQueue(
-            name: taskQueue(pool: pool, procedure: procedure), durable: true, arguments: taskQueueArguments, channel: channel
-        ).messageCount
+    /// The task queue that `routingKey` (any band's) leads to.
+    public static func taskQueue(routingKey: String) -> String {
+        guard routingKey.hasPrefix(":") else { return "baton.tasks.\(routingKey)" }
+        let parts = routingKey.dropFirst().split(separator: ":", maxSplits: 1)
+        return parts.count == 2 ? "baton.tasks:\(parts[0]).\(parts[1])" : "baton.tasks.\(routingKey)"
+    }
+
+    /// The routing key of a task of `priority` for `procedure` in `pool`: its band's.
+    public static func routingKey(pool: String, procedure: String, priority: Int, queueType: QueueType) -> String {
+        queueType.band(of: priority).routingKey(pool: pool, procedure: procedure)
+    }
+
+    /// How every classic task queue is declared: dead letters go to `deadExchange`, priorities 0 to 9.
+    public static let taskQueueArguments: [String: AMQPFieldValue] = QueueType.classic.taskQueueArguments
+
+    /// Messages waiting in the task queues of `procedure` in `pool`, every band (declared if
+    /// missing, as the workers do).
+    public static func taskQueueDepth(
+        pool: String, procedure: String, on connection: AMQPConnection, channel: UInt16 = 1, queueType: QueueType = .classic
+    ) throws -> UInt32 {
+        try checked(queueType) {
+            try queueType.bands.reduce(0) { total, band in
+                total
+                    + (try connection.declareQueue(
+                        name: band.queue(pool: pool, procedure: procedure), durable: true, arguments: queueType.taskQueueArguments,
+                        channel: channel
+                    ).messageCount)
+            }
+        }
     }
 
     /// Declares a worker's private control queue bound to the control exchange; returns its name.

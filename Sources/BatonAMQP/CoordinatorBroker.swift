@@ -14,7 +14,9 @@ public protocol CoordinatorBroker: AnyObject {
     /// consumer later). No partition's reports until `consume(partitions:)`. A consuming connection
     /// that answers nothing for about `silence` seconds (its process paused) is dropped by the broker,
     /// so what it held goes back to the queues about when its partitions' leases run out.
-    func connect(prefetch: Int, partitions: Int, silence: Double) throws
+    /// Durable queues are declared as `queueType` (the database's `baton migrate --queue-type`); a
+    /// broker whose queues are of another type is refused with one line (a configuration error).
+    func connect(prefetch: Int, partitions: Int, silence: Double, queueType: QueueType) throws
     /// Consumes the result queues of exactly `partitions` from now on. Every unacked delivery goes
     /// back to its queue (for the partition's owner, whoever that is now); receipts from before ack nothing.
     func consume(partitions: Set<Int>) throws
@@ -45,4 +47,11 @@ public protocol CoordinatorBroker: AnyObject {
     func reject(_ receipt: BrokerReceipt) throws
     /// Tasks waiting in the queue of `procedure` in `pool`.
     func taskQueueDepth(pool: String, procedure: String) throws -> Int
+}
+
+extension CoordinatorBroker {
+    /// `connect(prefetch:partitions:silence:queueType:)` with classic queues.
+    public func connect(prefetch: Int, partitions: Int, silence: Double) throws {
+        try connect(prefetch: prefetch, partitions: partitions, silence: silence, queueType: .classic)
+    }
 }

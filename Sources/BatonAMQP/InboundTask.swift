@@ -10,6 +10,9 @@ public struct InboundTask: Sendable, Equatable {
     public let deliveries: Int?
     /// When the coordinator published it, if it said.
     public let queuedAt: Date?
+    /// `deliveries` is the queue's own count (a quorum queue's `x-delivery-count`): a redelivery
+    /// needs no republishing to be counted.
+    public let countedByBroker: Bool
     public let receipt: BrokerReceipt
     /// The seam's own: where it came from and what it carried.
     let exchange: String
@@ -28,13 +31,14 @@ public struct InboundTask: Sendable, Equatable {
     }
 
     init(
-        body: [UInt8], redelivered: Bool, deliveries: Int?, queuedAt: Date?, receipt: BrokerReceipt, exchange: String,
-        routingKey: String, priority: UInt8?, headers: [String: AMQPFieldValue]
+        body: [UInt8], redelivered: Bool, deliveries: Int?, queuedAt: Date?, countedByBroker: Bool = false, receipt: BrokerReceipt,
+        exchange: String, routingKey: String, priority: UInt8?, headers: [String: AMQPFieldValue]
     ) {
         self.body = body
         self.redelivered = redelivered
         self.deliveries = deliveries
         self.queuedAt = queuedAt
+        self.countedByBroker = countedByBroker
         self.receipt = receipt
         self.exchange = exchange
         self.routingKey = routingKey

@@ -19,6 +19,8 @@ public protocol WorkerTaskBroker: AnyObject {
     func reject(_ receipt: BrokerReceipt, requeue: Bool) throws
     /// Publishes `task` again carrying `deliveries` as its count (confirmed), then acks this copy.
     func republish(_ task: InboundTask, deliveries: Int) throws
+    /// Sends a task past the delivery limit to the dead-letter queue, saying after how many deliveries.
+    func deadLetter(_ task: InboundTask, deliveries: Int) throws
     /// Publishes tasks that never ran back to their queues as they came (confirmed), then acks the copies.
     func handBack(_ tasks: [InboundTask]) throws
     /// True when `receive` cannot be woken by a `wakeup` (TLS): callers then poll more often.

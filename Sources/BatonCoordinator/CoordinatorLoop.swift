@@ -213,7 +213,12 @@ final class CoordinatorLoop: @unchecked Sendable {
         health.set(role: .starting)
         health.set("rabbitmq", connected: false)
         try store.listenForWork()
-        try broker.connect(prefetch: configuration.batchSize * 2, partitions: partitionCount, silence: configuration.partitionLease)
+        let typeName = try store.queueType()
+        guard let queueType = QueueType(rawValue: typeName) else {
+            throw CoordinatorStop("the database's queue type '\(typeName)' is not one this baton knows (classic, quorum)")
+        }
+        try broker.connect(
+            prefetch: configuration.batchSize * 2, partitions: partitionCount, silence: configuration.partitionLease, queueType: queueType)
         connected = true
         backlog.reset()
         lastSequence = 0

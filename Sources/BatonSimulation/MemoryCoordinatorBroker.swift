@@ -35,7 +35,8 @@ public final class MemoryCoordinatorBroker: CoordinatorBroker, @unchecked Sendab
     public var consumeConnectionName: String { "\(name)-consume" }
 
     /// `silence` is not modelled: a paused process keeps its connections open (the harder case).
-    public func connect(prefetch: Int, partitions: Int, silence: Double) throws {
+    /// Nor is `queueType`: the twin's task queues order by priority, as classic ones do.
+    public func connect(prefetch: Int, partitions: Int, silence: Double, queueType: QueueType) throws {
         close()
         publisher = try broker.open(name: publishConnectionName, owner: name)
         broker.declarePartitionQueues(partitions)

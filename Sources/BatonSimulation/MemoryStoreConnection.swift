@@ -101,6 +101,8 @@ public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable 
     }
 
     public func partitionCount() throws -> Int { try call(.partitions) { store.tables.partitions.count } }
+    /// The twin's broker has classic queues.
+    public func queueType() throws -> String { "classic" }
 
     public func partitionLeases() throws -> [PartitionLease] { try call(.partitions) { store.partitionLeases() } }
 

@@ -84,6 +84,11 @@ public final class MemoryWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable
         try ack(task.receipt)
     }
 
+    /// The twin's queues are classic: the count travels in the header, so the task is rejected.
+    public func deadLetter(_ task: InboundTask, deliveries: Int) throws {
+        try reject(task.receipt, requeue: false)
+    }
+
     public func handBack(_ tasks: [InboundTask]) throws {
         let c = try broker.require(connection, "hand back")
         let mine = tasks.filter { MemoryReceipt($0.receipt).generation == generation }

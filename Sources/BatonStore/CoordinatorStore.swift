@@ -45,6 +45,8 @@ public protocol CoordinatorStore: AnyObject {
     var fence: PartitionFence? { get set }
     /// How many partitions the schema has.
     func partitionCount() throws -> Int
+    /// The broker queue type every process uses (`baton migrate --queue-type`): "classic" or "quorum".
+    func queueType() throws -> String
     /// Every partition's lease, on the database's clock.
     func partitionLeases() throws -> [PartitionLease]
     /// Takes the free ones of `parts` under new epochs; returns partition -> epoch of those taken.

@@ -312,5 +312,19 @@ enum Schema {
                 """,
             ]
         ),
+        (
+            13,
+            [
+                // Settings every process must agree on, set by `baton migrate` (`queue_type`: classic or quorum).
+                """
+                create table if not exists baton.settings (
+                name text primary key,
+                value text not null,
+                changed_at timestamptz not null default now()
+                )
+                """,
+                "insert into baton.settings (name, value) values ('queue_type', 'classic') on conflict (name) do nothing",
+            ]
+        ),
     ]
 }

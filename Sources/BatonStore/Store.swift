@@ -24,11 +24,13 @@ public final class Store: @unchecked Sendable {
     /// Creates or upgrades the schema; safe to run again and from several processes at once.
     /// Returns the versions it applied.
     @discardableResult
-    public func migrate(partitions: Int? = nil) throws -> [Int] { try migrate(partitions: partitions, through: nil) }
+    public func migrate(partitions: Int? = nil, queueType: String? = nil) throws -> [Int] {
+        try migrate(partitions: partitions, through: nil, queueType: queueType)
+    }
 
     /// `migrate(partitions:)` that stops after migration `through` (for tests of upgrading a schema
     /// from before a migration).
-    func migrate(partitions: Int?, through last: Int?) throws -> [Int] {
+    func migrate(partitions: Int?, through last: Int?, queueType: String? = nil) throws -> [Int] {
         if let problem = partitions.flatMap(RunPartition.countProblem) { throw StoreError(problem) }
         return try connection.transaction { c in
             // Serialises concurrent migrations; released at commit.
@@ -54,8 +56,21 @@ public final class Store: @unchecked Sendable {
                 throw StoreError(
                     "the schema has \(count) partitions, fixed when it was created; --partitions \(partitions) cannot change them")
             }
+            if let queueType, last ?? .max >= 13 {
+                try c.execute(
+                    """
+                    insert into baton.settings (name, value) values ('queue_type', $1) on conflict (name)
+                    do update set value = excluded.value, changed_at = now() where settings.value <> excluded.value
+                    """, [queueType])
+            }
             return applied
         }
+    }
+
+    /// The broker queue type every process uses (`baton migrate --queue-type`): "classic" or "quorum".
+    public func queueType() throws -> String {
+        let r = try connection.query("select value from baton.settings where name = 'queue_type'")
+        return r.rowCount == 0 ? "classic" : r[row: 0, column: "value"] ?? "classic"
     }
 
     /// Fails with a clear message if `baton migrate` has not been run.

@@ -43,7 +43,7 @@ final class TaskConsumer: @unchecked Sendable {
         self.mailbox = mailbox
         broker = configuration.makeTaskBroker()
         intake = TaskIntake(deliveryLimit: configuration.deliveryLimit)
-        slots = SlotQueue(slots: configuration.concurrency)
+        slots = SlotQueue(slots: configuration.concurrency) { $0.task.priority }
     }
 
     private func now() -> Date { configuration.clock() }
@@ -152,7 +152,10 @@ final class TaskConsumer: @unchecked Sendable {
     }
 
     private func handleTask(_ delivery: InboundTask) throws {
-        switch intake.delivery(body: delivery.body, redelivered: delivery.redelivered, deliveries: delivery.deliveries) {
+        switch intake.delivery(
+            body: delivery.body, redelivered: delivery.redelivered, deliveries: delivery.deliveries,
+            countedByBroker: delivery.countedByBroker)
+        {
         case let .run(task):
             let local: LocalTask? = lock.withLock {
                 slots.arrived(
@@ -176,7 +179,7 @@ final class TaskConsumer: @unchecked Sendable {
             configuration.metrics?.deadLettered(malformed: false)
             configuration.logger.error(
                 "dead-lettering node \(task.key) attempt \(task.attempt) of run \(task.runID): delivered \(count) times without a result")
-            try broker.reject(delivery.receipt, requeue: false)
+            try broker.deadLetter(delivery, deliveries: count)
         case let .rejectMalformed(reason):
             configuration.metrics?.deadLettered(malformed: true)
             configuration.logger.warning("dead-lettering a malformed task: \(reason)")

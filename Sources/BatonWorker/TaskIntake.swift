@@ -50,8 +50,10 @@ struct TaskIntake: Sendable {
 
     var isDraining: Bool { drainDeadline != nil }
 
-    /// Decides about a task delivery. `deliveries` is the count from the deliveries header (absent: 1).
-    mutating func delivery(body: [UInt8], redelivered: Bool, deliveries: Int?) -> Decision {
+    /// Decides about a task delivery. `deliveries` is the count from the deliveries header (absent: 1);
+    /// with `countedByBroker`, the queue's own count of this delivery (a quorum queue's), which needs
+    /// no republishing.
+    mutating func delivery(body: [UInt8], redelivered: Bool, deliveries: Int?, countedByBroker: Bool = false) -> Decision {
         if isDraining { return .handBack }
         let task: TaskDispatch
         do { task = try TaskDispatch(decoding: body) } catch { return .rejectMalformed(reason: "\(error)") }
@@ -60,6 +62,9 @@ struct TaskIntake: Sendable {
         if newest.count >= Self.newestCapacity { newest = [:] }
         newest[node] = task.attempt
         if cancelled.contains(AttemptID(task)) { return .reportCancelled(task) }
+        if countedByBroker, let count = deliveries, count > 1 {
+            return count > deliveryLimit ? .deadLetter(task, deliveries: count - 1) : .run(task)
+        }
         if redelivered {
             let count = (deliveries ?? 1) + 1
             return count > deliveryLimit ? .deadLetter(task, deliveries: count - 1) : .republish(task, deliveries: count)

@@ -149,14 +149,16 @@ final class TestWorkerRestarter: @unchecked Sendable {
     private var generation = 0
     private let cluster: TestCluster
     private let arguments: [String]
+    private let environment: [String: String]
 
     static var executablePath: String {
         URL(fileURLWithPath: TestCluster.batonPath).deletingLastPathComponent().appendingPathComponent("BatonTestWorker").path
     }
 
-    init(cluster: TestCluster, arguments: [String], count: Int) {
+    init(cluster: TestCluster, arguments: [String], count: Int, environment: [String: String] = [:]) {
         self.cluster = cluster
         self.arguments = arguments
+        self.environment = environment
         for _ in 0..<count { launch() }
     }
 
@@ -167,7 +169,8 @@ final class TestWorkerRestarter: @unchecked Sendable {
             return "test-worker-\(generation)"
         }
         guard let name else { return }
-        guard let process = try? cluster.start(arguments, name: name, executable: Self.executablePath) else { return }
+        guard let process = try? cluster.start(arguments, name: name, environment: environment, executable: Self.executablePath)
+        else { return }
         process.terminationHandler = { [weak self] _ in self?.launch() }
     }
 

@@ -14,6 +14,16 @@ struct SlotQueueTests {
         #expect(queue.waiting == [3, 4])
     }
 
+    @Test("a freed slot goes to the highest priority waiting, the oldest of those first (quorum queues' bands meet here)")
+    func aFreedSlotGoesToTheHighestPriority() {
+        var queue = SlotQueue<(name: String, priority: Int)>(slots: 1) { $0.priority }
+        _ = queue.arrived(("running", 0))
+        for task in [("low-1", 0), ("mid-1", 5), ("high-1", 9), ("mid-2", 5), ("high-2", 9), ("low-2", 0)] { _ = queue.arrived(task) }
+        var order: [String] = []
+        while let next = queue.slotFreed() { order.append(next.name) }
+        #expect(order == ["high-1", "high-2", "mid-1", "mid-2", "low-1", "low-2"])
+    }
+
     @Test func aFreedSlotGoesToTheOldestWaitingTaskThenBecomesFree() {
         var queue = SlotQueue<Int>(slots: 1)
         _ = queue.arrived(1)

@@ -23,6 +23,16 @@ struct TaskIntakeTests {
         #expect(intake.delivery(body: body, redelivered: true, deliveries: 3) == .deadLetter(Self.task(), deliveries: 3))
     }
 
+    @Test("a quorum queue's own count: a redelivery runs without republishing, and past the limit is dead-lettered")
+    func theQueuesOwnCountNeedsNoRepublishing() {
+        var intake = TaskIntake(deliveryLimit: 3)
+        let body = Self.task().encoded()
+        #expect(intake.delivery(body: body, redelivered: false, deliveries: 1, countedByBroker: true) == .run(Self.task()))
+        #expect(intake.delivery(body: body, redelivered: true, deliveries: 2, countedByBroker: true) == .run(Self.task()))
+        #expect(intake.delivery(body: body, redelivered: true, deliveries: 3, countedByBroker: true) == .run(Self.task()))
+        #expect(intake.delivery(body: body, redelivered: true, deliveries: 4, countedByBroker: true) == .deadLetter(Self.task(), deliveries: 3))
+    }
+
     @Test func anOlderAttemptThanOneSeenIsDropped() {
         var intake = TaskIntake(deliveryLimit: 5)
         #expect(intake.delivery(body: Self.task(attempt: 2).encoded(), redelivered: false, deliveries: nil) == .run(Self.task(attempt: 2)))

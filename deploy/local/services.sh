@@ -8,6 +8,8 @@
 #   deploy/local/services.sh status    say what runs
 #   deploy/local/services.sh restart-rabbitmq | restart-postgres
 #   deploy/local/services.sh test-env  database baton_test and vhost baton-test for the tests
+#   deploy/local/services.sh vhost NAME [--fresh]   a vhost guest may use (--fresh: deleted first)
+#   deploy/local/services.sh queues VHOST           its queues: name, type, messages
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -194,6 +196,17 @@ case "${1:-up}" in
         rmq_env
         rabbitmqctl -n "$RMQ_NODE" -q add_vhost "$vhost" >/dev/null 2>&1 || true
         rabbitmqctl -n "$RMQ_NODE" -q set_permissions -p "$vhost" guest '.*' '.*' '.*' >/dev/null ;;
+    vhost)
+        # A vhost of its own (guest may use it), deleted first with --fresh: for tests that need an empty broker.
+        [ -n "${2:-}" ] || die "vhost needs a name"
+        rmq_env
+        [ "${3:-}" = --fresh ] && { rabbitmqctl -n "$RMQ_NODE" -q delete_vhost "$2" >/dev/null 2>&1 || true; }
+        rabbitmqctl -n "$RMQ_NODE" -q add_vhost "$2" >/dev/null 2>&1 || true
+        rabbitmqctl -n "$RMQ_NODE" -q set_permissions -p "$2" guest '.*' '.*' '.*' >/dev/null ;;
+    queues)
+        # The queues of a vhost: name, type and messages.
+        rmq_env
+        rabbitmqctl -n "$RMQ_NODE" -q list_queues -p "${2:-/}" name type messages ;;
     restart-postgres) pg_down; pg_up ;;
     restart-rabbitmq) rmq_down; rmq_up ;;
     stop-postgres) pg_down ;;

@@ -44,8 +44,12 @@ struct CoordinatorCommand: AsyncParsableCommand {
         }
         let metricsAddress = try metricsOptions.address()
         let store = try connection.openStore()  // fail fast, with a clear message, if the database is unusable
+        let queueType = try? store.queueType()
         store.close()
-        do { try BrokerCheck.verify(url: connection.amqpURL, connectionName: "baton-coordinator-check") } catch {
+        do {
+            try BrokerCheck.verify(
+                url: connection.amqpURL, connectionName: "baton-coordinator-check", queueType: queueType.flatMap(QueueType.init(rawValue:)))
+        } catch {
             throw CLIFailure("coordinator: \(error)")
         }
         let logger = Logger(label: "baton.coordinator")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Baton
+import BatonAMQP
 import BatonCommandLine
 
 struct MigrateCommand: ParsableCommand {
@@ -11,21 +12,52 @@ struct MigrateCommand: ParsableCommand {
             "Partitions to divide runs into, when this creates the schema (1-\(RunPartition.maximum), default \(RunPartition.standard)); fixed after.",
             valueName: "N"))
     var partitions: Int?
+    @Option(
+        name: .customLong("queue-type"),
+        help: ArgumentHelp(
+            "Broker queues every process declares: classic (one broker) or quorum (a RabbitMQ cluster); recorded in the database and marked on the broker at --amqp-url.",
+            valueName: "TYPE"))
+    var queueType: String?
 
     func validate() throws {
         if let problem = partitions.flatMap(RunPartition.countProblem) { throw ValidationError(problem) }
+        if let problem = queueType.flatMap(QueueType.problem) { throw ValidationError("--queue-type: \(problem)") }
     }
 
     func run() throws {
         let store = try connection.openStore(requireSchema: false)
         defer { store.close() }
+        // The broker first: queues of the other type there refuse the change before anything is recorded.
+        let broker = try queueType.flatMap(QueueType.init(rawValue:)).map(prepareBroker)
+        defer { broker?.close() }
         let applied: [Int]
-        do { applied = try store.migrate(partitions: partitions) } catch { throw CLIFailure("migration failed: \(error)") }
+        do { applied = try store.migrate(partitions: partitions, queueType: queueType) } catch {
+            throw CLIFailure("migration failed: \(error)")
+        }
+        if let broker, let type = queueType.flatMap(QueueType.init(rawValue:)) {
+            do { try BatonTopology.markQueueType(type, on: broker) } catch { throw CLIFailure("\(error)") }
+        }
         let count = try store.partitionCount()
+        let type = try store.queueType()
         if output.json {
-            Output.json(["applied": .array(applied.map { .int(Int64($0)) }), "partitions": .int(Int64(count))])
+            Output.json([
+                "applied": .array(applied.map { .int(Int64($0)) }), "partitions": .int(Int64(count)), "queue_type": .string(type),
+            ])
         } else {
             print(applied.isEmpty ? "schema is up to date" : "applied migration(s) \(applied.map(String.init).joined(separator: ", "))")
+            if queueType != nil { print("queue type: \(type)") }
         }
+    }
+
+    /// Connects to the broker and declares the shared queues as `type`, refusing queues of another type.
+    private func prepareBroker(_ type: QueueType) throws -> AMQPConnection {
+        do {
+            let amqp = try AMQPConnection(url: connection.amqpURL, connectionName: "baton-migrate")
+            do { try BatonTopology.declareCommon(on: amqp, queueType: type) } catch {
+                amqp.close()
+                throw error
+            }
+            return amqp
+        } catch { throw CLIFailure("--queue-type \(type.rawValue): \(error)") }
     }
 }

@@ -1,0 +1,58 @@
+/// What kind of durable queues Baton declares (`baton migrate --queue-type`, recorded in the
+/// database so every process agrees).
+///
+/// - `classic`: one queue per pool and procedure with message priorities 0-9 (`x-max-priority`);
+///   a worker counts deliveries in a header of its own and republishes a redelivered task.
+/// - `quorum`: replicated queues for a RabbitMQ cluster (a node may die and the queue goes on).
+///   They have no message priorities, so each pool and procedure has a queue per `PriorityBand`,
+///   and a worker starts the highest-priority task it holds first; the queue counts deliveries
+///   itself (`x-delivery-count`) and dead-letters a task returned more than `deliveryLimit` times.
+public enum QueueType: String, Sendable, Equatable, CaseIterable {
+    case classic
+    case quorum
+
+    /// The quorum queues' own delivery limit: a backstop above any worker's `--delivery-limit`,
+    /// which decides first from the count the queue keeps.
+    public static let deliveryLimit = 20
+
+    /// The problem with `text` as a queue type, nil if it is one.
+    public static func problem(_ text: String) -> String? {
+        QueueType(rawValue: text) == nil ? "unknown queue type '\(text)' (use classic or quorum)" : nil
+    }
+
+    /// The arguments every durable queue of this type is declared with, besides its own.
+    func arguments(_ own: [String: AMQPFieldValue]) -> [String: AMQPFieldValue] {
+        switch self {
+        case .classic: own
+        case .quorum: own.merging(["x-queue-type": .string("quorum")]) { mine, _ in mine }
+        }
+    }
+
+    /// The arguments of a task queue of this type.
+    var taskQueueArguments: [String: AMQPFieldValue] {
+        switch self {
+        case .classic: ["x-dead-letter-exchange": .string(BatonTopology.deadExchange), "x-max-priority": .int(9)]
+        case .quorum:
+            arguments([
+                "x-dead-letter-exchange": .string(BatonTopology.deadExchange), "x-delivery-limit": .int(Int64(Self.deliveryLimit)),
+            ])
+        }
+    }
+
+    /// The bands whose queues hold this type's tasks: one for classic (the queue orders by priority).
+    public var bands: [PriorityBand] {
+        switch self {
+        case .classic: [PriorityBand.all]
+        case .quorum: PriorityBand.quorum
+        }
+    }
+
+    /// The band of a task of `priority`.
+    public func band(of priority: Int) -> PriorityBand {
+        bands.last { $0.lowest <= priority } ?? bands[0]
+    }
+
+    /// The exchange whose existence tells workers the broker's queues are of this type (declared by
+    /// the coordinator and by `baton migrate --queue-type`; workers hold no database credentials).
+    var marker: String { "baton.queue-type.\(rawValue)" }
+}
