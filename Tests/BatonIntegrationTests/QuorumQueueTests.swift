@@ -18,28 +18,18 @@ extension Integration {
             try admin.execute("create database \(name)")
             admin.close()
             let vhost = name.replacingOccurrences(of: "_", with: "-")
-            let made = try ChildProcess.run(Self.servicesScript, ["vhost", vhost, "--fresh"])
-            try #require(made.status == 0, "\(made.stderr)")
+            try ProjectScript.run("services.sh", ["vhost", vhost, "--fresh"])
             let amqp = TestCluster.amqpURL
             let base = amqp[..<(amqp.lastIndex(of: "/") ?? amqp.endIndex)]
             return ["BATON_DATABASE_URL": try UpgradeTests.databaseURL(named: name), "BATON_AMQP_URL": "\(base)/\(vhost)"]
         }
 
-        static var servicesScript: String {
-            var dir = URL(fileURLWithPath: #filePath)
-            while dir.path != "/" && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) {
-                dir.deleteLastPathComponent()
-            }
-            return dir.appendingPathComponent("deploy/local/services.sh").path
-        }
-
         /// The type (`classic`, `quorum`) of every queue of `vhost` whose name starts with `prefix`.
         static func queueTypes(_ environment: [String: String], prefix: String) throws -> [String: String] {
             let vhost = String(environment["BATON_AMQP_URL"]!.split(separator: "/").last!)
-            let listed = try ChildProcess.run(servicesScript, ["queues", vhost])
-            try #require(listed.status == 0, "\(listed.stderr)")
+            let listed = try ProjectScript.run("services.sh", ["queues", vhost])
             var types: [String: String] = [:]
-            for line in listed.stdout.split(separator: "\n") {
+            for line in listed.split(separator: "\n") {
                 let fields = line.split(separator: "\t").map(String.init)
                 if fields.count >= 2, fields[0].hasPrefix(prefix) { types[fields[0]] = fields[1] }
             }

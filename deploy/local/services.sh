@@ -11,6 +11,9 @@
 #   deploy/local/services.sh vhost NAME [--fresh]   a vhost guest may use (--fresh: deleted first)
 #   deploy/local/services.sh queues VHOST           its queues: name, type, messages
 set -euo pipefail
+# Servers started here must not keep descriptors the caller handed down (a test harness waits for
+# its end of them to close): close all but stdin, stdout, stderr and bash's own script descriptor.
+for fd in /proc/$$/fd/*; do fd=${fd##*/}; [ "$fd" -gt 2 ] && [ "$fd" -lt 255 ] && eval "exec $fd>&-" 2>/dev/null || true; done
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 DATA="${BATON_DATA_DIR:-$ROOT/.data}"
