@@ -9,6 +9,7 @@
 //
 //   swift build && .build/debug/BatonChaos                                          # short form (CI): 1,000 nodes, 3 coordinators
 //   .build/debug/BatonChaos --nodes 10000 --seconds-per-node 0.05 --time-limit 1200 # long form
+//   .build/debug/BatonChaos --rabbit-cluster        # on three RabbitMQ nodes with quorum queues: a node is killed instead
 import ArgumentParser
 import Baton
 import BatonAMQP
@@ -32,6 +33,12 @@ struct Options: ParsableCommand {
     @Option(help: "The coordinator's --dispatch-window: small by default, so nodes held for room in it go out under the faults too.")
     var dispatchWindow = 16
     @Flag(name: .customLong("no-service-restarts"), help: "Do not restart RabbitMQ and PostgreSQL.") var noServiceRestarts = false
+    @Flag(
+        name: .customLong("rabbit-cluster"),
+        help:
+            "Run on the three-node RabbitMQ cluster of deploy/local/rabbit-cluster.sh (started afresh) with quorum queues; the RabbitMQ fault kills -9 the node leading the task queue, then starts it again."
+    )
+    var rabbitCluster = false
 
     var restartServices: Bool { !noServiceRestarts }
     var runCount: Int { runs ?? min(max(4, 2 * coordinators), nodes / 20) }
@@ -59,7 +66,7 @@ func say(_ message: String) {
 let options = Options.parseOrExit()
 let env = ProcessInfo.processInfo.environment
 let databaseURL = env["BATON_DATABASE_URL"] ?? "postgresql://postgres@127.0.0.1:5432/baton_chaos"
-let amqpURL = env["BATON_AMQP_URL"] ?? "amqp://guest:guest@127.0.0.1:5672/baton-chaos"
+var amqpURL = env["BATON_AMQP_URL"] ?? "amqp://guest:guest@127.0.0.1:5672/baton-chaos"
 let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
 let batonPath = exe.deletingLastPathComponent().appendingPathComponent("baton").path
 guard FileManager.default.isExecutableFile(atPath: batonPath) else { fail("no baton binary at \(batonPath): run `swift build` first") }
@@ -67,29 +74,36 @@ var root = exe.deletingLastPathComponent()
 while root.path != "/" && !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
     root.deleteLastPathComponent()
 }
-let servicesScript = root.appendingPathComponent("deploy/local/services.sh").path
 
-/// Runs deploy/local/services.sh with `command` (a service restart). posix_spawn and
-/// waitpid, not Foundation's Process: the script leaves a daemon behind, and
-/// Process.waitUntilExit was seen to miss the script's own exit then.
-func services(_ command: String) {
+/// Runs deploy/local/NAME with `arguments` (a service restart, a node kill); returns its exit status
+/// and stdout. posix_spawn and waitpid, not Foundation's Process: the script leaves a daemon behind,
+/// and Process.waitUntilExit was seen to miss the script's own exit then.
+@MainActor @discardableResult
+func script(_ name: String, _ arguments: [String]) -> (status: Int32, stdout: String) {
+    let path = root.appendingPathComponent("deploy/local/\(name)").path
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("baton-chaos-script-\(getpid()).out").path
     var pid: pid_t = 0
-    let args: [String] = ["/bin/bash", servicesScript, command]
+    let args: [String] = ["/bin/bash", path] + arguments
     let argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
     defer { for arg in argv { free(arg) } }
     var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     guard posix_spawn(&pid, "/bin/bash", &actions, nil, argv, environ) == 0 else {
-        say("cannot run \(servicesScript) \(command)")
-        return
+        say("cannot run \(path) \(arguments.joined(separator: " "))")
+        return (-1, "")
     }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-    if status != 0 { say("\(servicesScript) \(command) exited with status \(status)") }
+    if status != 0 { say("\(path) \(arguments.joined(separator: " ")) exited with status \(status)") }
+    let stdout = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+    try? FileManager.default.removeItem(atPath: output)
+    return (status, stdout.trimmingCharacters(in: .whitespacesAndNewlines))
 }
+
+@MainActor func services(_ command: String) { script("services.sh", [command]) }
 
 /// A store connection that survives a PostgreSQL restart: nil while the database is down.
 final class Reconnecting {
@@ -106,14 +120,26 @@ final class Reconnecting {
     }
 }
 
-// Clean slate: schema and queues of the chaos database and vhost.
+// Clean slate: schema and queues of the chaos database and vhost (or a cluster started afresh).
+if options.rabbitCluster {
+    guard script("rabbit-cluster.sh", ["reset"]).status == 0, script("rabbit-cluster.sh", ["up"]).status == 0 else {
+        fail("cannot start the RabbitMQ cluster (deploy/local/rabbit-cluster.sh up)")
+    }
+    amqpURL = script("rabbit-cluster.sh", ["urls"]).stdout
+}
 do {
     let store = try Store(url: databaseURL)
     try store.dropSchema()
-    try store.migrate()
+    // Fewer partitions on the cluster: each is a replicated queue.
+    _ = try store.migrate(partitions: options.rabbitCluster ? 16 : nil, queueType: options.rabbitCluster ? "quorum" : nil)
     store.close()
     let amqp = try AMQPConnection(url: amqpURL)
-    try BatonTopology.purge(pools: ["default"], procedures: ProcedureRegistry.demo.names, on: amqp)
+    if options.rabbitCluster {
+        try BatonTopology.declareCommon(on: amqp, queueType: .quorum)
+        try BatonTopology.markQueueType(.quorum, on: amqp)
+    } else {
+        try BatonTopology.purge(pools: ["default"], procedures: ProcedureRegistry.demo.names, on: amqp)
+    }
     amqp.close()
 } catch {
     fail(
@@ -152,6 +178,7 @@ do {
     let killed = Int(rng.next() % UInt64(options.coordinators))
     let frozen = options.coordinators == 1 ? 0 : (killed + 1) % options.coordinators
     var frozenAt: Date?
+    var killedNode: String?
 
     // The faults, paced by the clock while the run is in flight.
     var lastWorkerKill = Date()
@@ -196,9 +223,23 @@ do {
         }
         // After the stopped coordinator woke, so that it wakes to working services and finds its partitions taken.
         if options.restartServices && rabbitRestarts == 0 && elapsed >= 11 && coordinatorFreezes == 1 && frozenAt == nil {
-            say("restarting RabbitMQ at \(Int(elapsed)) s")
-            services("restart-rabbitmq")
+            if options.rabbitCluster {
+                // The node leading the busiest task queue dies; the others go on, then it comes back.
+                let leader = script("rabbit-cluster.sh", ["leader", BatonTopology.taskQueue(pool: "default", procedure: "demo.slow-add")])
+                let node = leader.status == 0 ? leader.stdout : "1"
+                say("killed RabbitMQ node \(node) (leading the task queue) with SIGKILL at \(Int(elapsed)) s")
+                script("rabbit-cluster.sh", ["kill", node])
+                killedNode = node
+            } else {
+                say("restarting RabbitMQ at \(Int(elapsed)) s")
+                services("restart-rabbitmq")
+            }
             rabbitRestarts += 1
+        }
+        if let node = killedNode, elapsed >= 15 {
+            say("starting RabbitMQ node \(node) again at \(Int(elapsed)) s")
+            script("rabbit-cluster.sh", ["start", node])
+            killedNode = nil
         }
         if options.restartServices && postgresRestarts == 0 && elapsed >= 16 && rabbitRestarts == 1 {
             say("restarting PostgreSQL at \(Int(Date().timeIntervalSince(began))) s")
@@ -213,6 +254,7 @@ do {
 let seconds = Date().timeIntervalSince(began)
 let exited = cluster.coordinators.enumerated().filter { $0.element?.isRunning == false }.map(\.offset)
 cluster.stopAll()
+if options.rabbitCluster { script("rabbit-cluster.sh", ["down"]) }
 
 // Verification, from the database.
 var lost = 0, duplicated = 0, wrong = 0, stuck = 0, overlapping = 0
@@ -261,7 +303,7 @@ let ok =
     verified && exited.isEmpty && finalStatus == "succeeded" && lost == 0 && duplicated == 0 && wrong == 0 && stuck == 0 && overlapping == 0
     && allFaults
 print(
-    "chaos: faults \(faults) (worker kills \(workerKills), coordinator kills \(coordinatorKills), coordinator stops past the lease \(coordinatorFreezes), coordinators added \(coordinatorsAdded), rabbitmq restarts \(rabbitRestarts), postgres restarts \(postgresRestarts)), nodes \(options.nodes), runs \(options.runCount), coordinators \(options.coordinators)+1, lost \(lost), duplicated \(duplicated), wrong \(wrong), stuck \(stuck), mutex overlaps \(overlapping), run \(finalStatus), seconds \(Int(seconds.rounded())), seed \(options.seed)"
+    "chaos: faults \(faults) (worker kills \(workerKills), coordinator kills \(coordinatorKills), coordinator stops past the lease \(coordinatorFreezes), coordinators added \(coordinatorsAdded), \(options.rabbitCluster ? "rabbitmq node kills" : "rabbitmq restarts") \(rabbitRestarts), postgres restarts \(postgresRestarts)), nodes \(options.nodes), runs \(options.runCount), coordinators \(options.coordinators)+1, lost \(lost), duplicated \(duplicated), wrong \(wrong), stuck \(stuck), mutex overlaps \(overlapping), run \(finalStatus), seconds \(Int(seconds.rounded())), seed \(options.seed)"
 )
 print(ok ? "chaos: 1 passed, 0 failed" : "chaos: 0 passed, 1 failed")
 exit(ok ? 0 : 1)

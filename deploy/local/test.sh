@@ -2,7 +2,7 @@
 # The whole test suite on a fresh machine: the format check, services up (installed if
 # needed), Chromium for the dashboard's browser tests, every unit and integration test,
 # the cluster simulator's short form, the README's custom-worker walkthrough, then the chaos
-# suite's short form.
+# suite's short form (on one broker, then on a three-node RabbitMQ cluster).
 # Integration tests get a database and a RabbitMQ vhost of their own (and the
 # chaos suite another pair), so a demo running beside them is not disturbed.
 # Extra arguments go to `swift test`; BATON_SKIP_CHAOS=1 skips the chaos suite.
@@ -45,4 +45,6 @@ BATON_AMQP_URL="${BATON_TEST_AMQP_URL:-amqp://guest:guest@127.0.0.1:5672/baton-t
 if [ "${BATON_SKIP_CHAOS:-0}" != 1 ]; then
     # Short form: 1,000 nodes under worker SIGKILLs, a coordinator kill, RabbitMQ and PostgreSQL restarts.
     "$(swift build --show-bin-path)/BatonChaos" --time-limit 400
+    # The same on a three-node RabbitMQ cluster with quorum queues: the node leading the task queue is killed with -9.
+    "$(swift build --show-bin-path)/BatonChaos" --rabbit-cluster --time-limit 400
 fi
