@@ -326,5 +326,23 @@ enum Schema {
                 "insert into baton.settings (name, value) values ('queue_type', 'classic') on conflict (name) do nothing",
             ]
         ),
+        (
+            14,
+            [
+                // A year of history (docs/performance.md): the runs page, its totals and counts read an index
+                // instead of the heap; a status filter pages without a sort; short ids find their run.
+                "create index if not exists runs_list_idx on baton.runs (submitted_at desc, id) include (status, name)",
+                "drop index if exists baton.runs_submitted_idx",
+                "create index if not exists runs_status_list_idx on baton.runs (status, submitted_at desc, id) include (name)",
+                "create index if not exists runs_id_text_idx on baton.runs ((id::text) text_pattern_ops)",
+                // A run's redelivered and lease-expired events (every run page and `baton show`) are rare.
+                "create index if not exists events_lost_idx on baton.events (run_id) where kind in ('redelivered', 'lease_expired')",
+                // The failures card; an index that does not name status keeps status updates HOT.
+                "create index if not exists nodes_error_idx on baton.nodes (run_id) where error is not null",
+                // Retention (`baton prune`, the coordinator's --retention) finds the oldest finished runs.
+                "create index if not exists runs_finished_idx on baton.runs (finished_at) where finished_at is not null",
+                "create index if not exists cache_age_idx on baton.cache (succeeded_at)",
+            ]
+        ),
     ]
 }

@@ -35,7 +35,7 @@ extension Store {
             """
             with failed as (
                 select n.run_id, n.key, n.procedure, n.error_type, n.error, n.finished_at from baton.nodes n
-                where n.run_id = any($1::uuid[]) and n.status = 'failed'),
+                where n.run_id = any($1::uuid[]) and n.status = 'failed' and n.error is not null),
             latest as (
                 select distinct on (procedure, error_type) procedure, error_type, run_id, key, error, finished_at from failed
                 order by procedure, error_type, finished_at desc nulls last, run_id, key)

@@ -16,6 +16,9 @@ public final class Store: @unchecked Sendable {
     public init(url: String) throws {
         connection = try PGConnection(url: url)
         try connection.execute("set time zone 'UTC'")
+        // Baton's queries are short; the planner's JIT compiling them cost more than they take on a big
+        // history (docs/performance.md, "A year of history").
+        try connection.execute("set jit = off")
         try connection.execute("set client_min_messages = warning")
     }
 

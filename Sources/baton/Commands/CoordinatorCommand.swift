@@ -27,6 +27,13 @@ struct CoordinatorCommand: AsyncParsableCommand {
         parsing: .unconditional,
         help: "Seconds a partition stays this coordinator's without a renewal (on the database's clock): how long a stalled one keeps others out.")
     var partitionLease: Double = 10
+    @Option(
+        help: ArgumentHelp(
+            "Remove finished runs older than this (30d, 12h), with their nodes and events, every tenth of it (10 s to 10 min).",
+            valueName: "DURATION"))
+    var retention: String?
+    @Option(help: ArgumentHelp("With --retention: also remove output-cache rows older than this.", valueName: "DURATION"))
+    var cacheRetention: String?
     @OptionGroup var metricsOptions: MetricsOptions
 
     func run() async throws {
@@ -42,6 +49,9 @@ struct CoordinatorCommand: AsyncParsableCommand {
         guard partitionLease >= 2, partitionLease <= 600 else {
             throw CLIFailure("--partition-lease must be from 2 to 600 seconds", exitCode: 2)
         }
+        let retentionAge = try retention.map { try RetentionText.parse($0, flag: "--retention").get() }
+        let cacheAge = try cacheRetention.map { try RetentionText.parse($0, flag: "--cache-retention").get() }
+        if cacheAge != nil && retentionAge == nil { throw CLIFailure("--cache-retention needs --retention", exitCode: 2) }
         let metricsAddress = try metricsOptions.address()
         let store = try connection.openStore()  // fail fast, with a clear message, if the database is unusable
         let queueType = try? store.queueType()
@@ -64,6 +74,10 @@ struct CoordinatorCommand: AsyncParsableCommand {
             let endpoint = MetricsEndpoint(address: metricsAddress, health: configuration.health, logger: logger)
             configuration.metrics = CoordinatorMetrics(factory: endpoint.factory)
             services.append(endpoint.server)
+        }
+        if let retentionAge {
+            services.append(
+                Retention(databaseURL: connection.databaseURL, olderThan: retentionAge, cacheOlderThan: cacheAge, logger: logger))
         }
         // Last, so it is stopped first: the group stops services in reverse order, and the endpoints
         // keep answering (readiness, metrics) until the coordinator has finished its batch.

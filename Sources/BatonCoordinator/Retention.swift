@@ -1,0 +1,60 @@
+import Baton
+import BatonStore
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// Bounded history from a coordinator (`baton coordinator --retention D`): every `interval`
+/// seconds it prunes finished runs older than `olderThan` (and cache rows older than
+/// `cacheOlderThan`), on a connection and thread of its own, so the scheduling loop never waits
+/// for it. Coordinators take turns through the pruner's advisory lock; a database error is logged
+/// and tried again at the next turn.
+public struct Retention: Service {
+    public let databaseURL: String
+    public let olderThan: Double
+    public let cacheOlderThan: Double?
+    public let logger: Logger
+
+    public init(databaseURL: String, olderThan: Double, cacheOlderThan: Double?, logger: Logger) {
+        self.databaseURL = databaseURL
+        self.olderThan = olderThan
+        self.cacheOlderThan = cacheOlderThan
+        self.logger = logger
+    }
+
+    /// Seconds between turns: a tenth of the retention, from 10 s to 10 minutes.
+    public var interval: Double { min(600, max(10, olderThan / 10)) }
+
+    public func run() async throws {
+        let stop = StopSignal()
+        try await withTaskCancellationHandler {
+            try await withGracefulShutdownHandler {
+                try await DedicatedThread.run(name: "baton-retention") { loop(stop) }
+            } onGracefulShutdown: {
+                stop.set()
+            }
+        } onCancel: {
+            stop.set()
+        }
+    }
+
+    private func loop(_ stop: StopSignal) {
+        var store: Store?
+        repeat {
+            do {
+                if store == nil { store = try Store(url: databaseURL) }
+                let report = try store!.prune(olderThan: olderThan, cacheOlderThan: cacheOlderThan, dryRun: false)
+                if !report.isEmpty {
+                    logger.info(
+                        "retention: removed \(report.runs) run(s) with \(report.nodes) node(s) and \(report.events) event(s), \(report.cacheRows) cache row(s)"
+                    )
+                }
+            } catch {
+                logger.warning("retention: \(error); trying again in \(Int(interval)) s")
+                store?.close()
+                store = nil
+            }
+        } while !stop.wait(interval)
+        store?.close()
+    }
+}

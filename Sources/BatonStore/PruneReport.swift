@@ -1,0 +1,16 @@
+/// What `Store.prune` removed (or, on a dry run, would remove).
+public struct PruneReport: Sendable, Equatable {
+    /// Finished runs, with everything that belongs to them.
+    public var runs = 0
+    public var nodes = 0
+    public var events = 0
+    /// Rows of the output cache older than the cache's retention.
+    public var cacheRows = 0
+    /// Another pruner (a coordinator's `--retention`, another `baton prune`) was at work: nothing was done.
+    public var busy = false
+
+    public init() {}
+
+    /// Nothing was (or would be) removed.
+    public var isEmpty: Bool { runs == 0 && cacheRows == 0 }
+}
