@@ -13,7 +13,8 @@ extension Integration {
         /// Runs `count` runs of examples/cache.json to the end; returns their ids.
         static func finishedRuns(_ count: Int, environment: [String: String]) throws -> [String] {
             try (0..<count).map { _ in
-                let run = try TestCluster.cli(["submit", try GraphFixtures.write(try GraphFixtures.example("cache.json")), "--wait", "--json"], environment: environment)
+                let run = try TestCluster.cli(
+                    ["submit", try GraphFixtures.write(try GraphFixtures.example("cache.json")), "--wait", "--json"], environment: environment)
                 try #require(run.status == 0, "\(run.stderr)")
                 return try #require(try JSONParser.parse(run.stdout)["run_id"]?.stringValue)
             }
@@ -49,7 +50,10 @@ extension Integration {
             let recent = try Self.finishedRuns(1, environment: environment)
             // A run still going, however old: a durable timer of an hour.
             let waiting = try TestCluster.cli(
-                ["submit", try GraphFixtures.write(["name": "waits", "nodes": ["w": ["procedure": "baton.delay", "input": ["seconds": 3600]]]]), "--json"],
+                [
+                    "submit", try GraphFixtures.write(["name": "waits", "nodes": ["w": ["procedure": "baton.delay", "input": ["seconds": 3600]]]]),
+                    "--json",
+                ],
                 environment: environment)
             let running = try #require(try JSONParser.parse(waiting.stdout)["run_id"]?.stringValue, "\(waiting.stderr)")
             let sql = try PGConnection(url: environment["BATON_DATABASE_URL"]!)
@@ -59,10 +63,13 @@ extension Integration {
             let eventsBefore = try Self.count("events", runs: old, sql: sql)
             #expect(nodesBefore == 9 && eventsBefore > 9)
 
-            let dry = try TestCluster.cli(["prune", "--older-than", "30d", "--cache-older-than", "30d", "--dry-run", "--json"], environment: environment)
+            let dry = try TestCluster.cli(
+                ["prune", "--older-than", "30d", "--cache-older-than", "30d", "--dry-run", "--json"], environment: environment)
             #expect(dry.status == 0, "\(dry.stderr)")
             let counted = try JSONParser.parse(dry.stdout)
-            #expect(counted["runs"] == 3 && counted["nodes"] == .int(Int64(nodesBefore)) && counted["events"] == .int(Int64(eventsBefore)), "\(dry.stdout)")
+            #expect(
+                counted["runs"] == 3 && counted["nodes"] == .int(Int64(nodesBefore)) && counted["events"] == .int(Int64(eventsBefore)),
+                "\(dry.stdout)")
             #expect(counted["dry_run"] == true)
             #expect(try Self.count("nodes", runs: old, sql: sql) == nodesBefore, "a dry run removed something")
 
