@@ -19,10 +19,10 @@ final class Cluster: @unchecked Sendable {
         environment = e
     }
 
-    /// Starts `coordinators` × `baton coordinator` and one process per worker invocation.
-    func start(coordinators: Int = 1, workers: [[String]]) throws {
+    /// Starts `coordinators` × `baton coordinator` (with `coordinatorArguments`) and one process per worker invocation.
+    func start(coordinators: Int = 1, coordinatorArguments: [String] = [], workers: [[String]]) throws {
         coordinatorCount = coordinators
-        for _ in 0..<coordinators { try launch(["coordinator"]) }
+        for _ in 0..<coordinators { try launch(["coordinator"] + coordinatorArguments) }
         for arguments in workers { try launch(arguments) }
     }
 
@@ -82,13 +82,19 @@ final class Cluster: @unchecked Sendable {
     func peaks() -> (coordinator: Double, worker: Double) {
         let (all, coordinators) = lock.withLock { (processes, coordinatorCount) }
         guard !all.isEmpty else { return (.nan, .nan) }
-        return (all.prefix(coordinators).map(Self.peakMB).max() ?? .nan, all.dropFirst(coordinators).map(Self.peakMB).max() ?? .nan)
+        return (all.prefix(coordinators).map { Self.peakMB($0) }.max() ?? .nan, all.dropFirst(coordinators).map { Self.peakMB($0) }.max() ?? .nan)
     }
 
-    /// The peak resident set of a process (VmHWM), in MB.
-    private static func peakMB(_ process: Process) -> Double {
+    /// The resident set of the first coordinator now (VmRSS), in MB.
+    func coordinatorRSS() -> Double {
+        guard let first = lock.withLock({ processes.first }) else { return .nan }
+        return Self.peakMB(first, field: "VmRSS:")
+    }
+
+    /// The peak resident set of a process (VmHWM), or another field of /proc/PID/status, in MB.
+    private static func peakMB(_ process: Process, field: String = "VmHWM:") -> Double {
         guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
             let kb = Double(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
         else { return .nan }
         return kb / 1024

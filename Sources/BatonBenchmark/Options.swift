@@ -20,6 +20,12 @@ struct Options: ParsableCommand {
     @Option(help: "Runs each scenario is split into, submitted at once (spread over the partitions, so over the coordinators).")
     var runs = 1
     @Flag(help: "Only time the wire formats in process (no services): encoding and decoding one hop's messages.") var codec = false
+    @Option(
+        help:
+            "Soak instead: push this many nodes through in mixed runs (fan-out, fan-in, chain) with the coordinator's --retention on; report nodes/s, its memory and the table sizes over time."
+    )
+    var soak: Int?
+    @Option(help: "The soak's --retention (it prunes every tenth of it, at least every 10 s).") var soakRetention = "60s"
 
     var coordinatorCounts: [Int] { coordinators.split(separator: ",").compactMap { Int($0) } }
     var sizes: [Int] { nodes.split(separator: ",").compactMap { Int($0) } }

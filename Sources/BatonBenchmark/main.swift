@@ -10,8 +10,10 @@
 //
 //   swift build -c release --product BatonBenchmark && swift build -c release --product baton
 //   .build/release/BatonBenchmark --nodes 10000 --rounds 3 --cluster both
+//   .build/release/BatonBenchmark --soak 1000000 --workers 2 --concurrency 16   # a day of work with --retention
 import Baton
 import BatonAMQP
+import BatonPostgres
 import BatonStore
 import Foundation
 
@@ -119,6 +121,15 @@ do {
         "baton benchmark: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(options.rounds) round(s) per scenario, vhost '\(vhost)', "
             + "messages counted \(canCountMessages ? "per queue through rabbitmqctl" : "n/a (rabbitmqctl eval failed)"), "
             + "\(dropped) earlier benchmark run(s) dropped")
+
+    if let total = options.soak {
+        try rows.dropWorkers()
+        let sql = try PGConnection(url: databaseURL)
+        let samples = try Soak(total: total, retention: options.soakRetention).run(
+            cluster: cluster, store: store, sql: sql, workers: ClusterKind.tuned.workerArguments(options))
+        print(Soak.summary(samples, total: total))
+        exit(0)
+    }
 
     var rawHops: [Double]?
     do {

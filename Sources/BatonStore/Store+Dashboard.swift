@@ -5,13 +5,18 @@ import Foundation
 extension Store {
     /// Runs newest first, a page at a time: only those with `status` (if given) whose name contains
     /// `nameContains` (case-insensitive, as plain text: no wildcards), and how many match in all.
+    /// The page's ids come first (an index walk), so only its own runs' nodes are counted, however
+    /// deep the page.
     public func runs(status: RunStatus?, nameContains: String?, limit: Int, offset: Int) throws -> (rows: [RunRow], total: Int) {
         let filter = "($1::text is null or r.status = $1) and ($2::text is null or strpos(lower(r.name), lower($2)) > 0)"
         let parameters = [status?.rawValue, nameContains]
         let r = try connection.query(
             """
-            select \(Store.runColumns) from baton.runs r where \(filter)
-            order by r.submitted_at desc, r.id limit $3::int offset $4::int
+            select \(Store.runColumns)
+            from (select r.id, r.submitted_at from baton.runs r where \(filter)
+                  order by r.submitted_at desc, r.id limit $3::int offset $4::int) page
+            join baton.runs r on r.id = page.id
+            order by page.submitted_at desc, page.id
             """, parameters + [String(limit), String(offset)])
         let total = try connection.query("select count(*) as n from baton.runs r where \(filter)", parameters).int(0, "n") ?? 0
         return ((0..<r.rowCount).map { runRow(r, $0) }, total)
