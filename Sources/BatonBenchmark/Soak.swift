@@ -61,7 +61,9 @@ struct Soak {
             var still: [(id: String, nodes: Int)] = []
             for run in flying {
                 let status = try store.runStatus(run.id)
-                if status == .succeeded { done += run.nodes } else if let status, status.isTerminal {
+                if status == .succeeded {
+                    done += run.nodes
+                } else if let status, status.isTerminal {
                     throw BenchmarkError("soak run \(run.id) \(status.rawValue)")
                 } else {
                     still.append(run)
