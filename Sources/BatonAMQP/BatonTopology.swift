@@ -164,7 +164,8 @@ public enum BatonTopology {
 
     /// The routing key of a task of `priority` for `procedure` in `pool`: its band's.
     public static func routingKey(pool: String, procedure: String, priority: Int, queueType: QueueType) -> String {
-        queueType.band(of: priority).routingKey(pool: pool, procedure: procedure)
+        queueType == .classic
+            ? routingKey(pool: pool, procedure: procedure) : queueType.band(of: priority).routingKey(pool: pool, procedure: procedure)
     }
 
     /// How every classic task queue is declared: dead letters go to `deadExchange`, priorities 0 to 9.

@@ -49,7 +49,10 @@ public enum QueueType: String, Sendable, Equatable, CaseIterable {
 
     /// The band of a task of `priority`.
     public func band(of priority: Int) -> PriorityBand {
-        bands.last { $0.lowest <= priority } ?? bands[0]
+        switch self {
+        case .classic: PriorityBand.all
+        case .quorum: PriorityBand.quorum.last { $0.lowest <= priority } ?? PriorityBand.all
+        }
     }
 
     /// The exchange whose existence tells workers the broker's queues are of this type (declared by
