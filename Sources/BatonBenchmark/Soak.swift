@@ -48,6 +48,7 @@ struct Soak {
                 megabytes: Double(r[row: 0, column: "mb"] ?? "") ?? .nan)
             samples.append(s)
             print(Self.line(s))
+            fflush(stdout)  // a sample as it is taken, also into a file or a pipe
             lastSample = now
             lastDone = done
         }
