@@ -47,8 +47,8 @@ struct Soak {
                 rssMB: cluster.coordinatorRSS(), runs: r.int(0, "runs") ?? -1, nodeRows: r.int(0, "nodes") ?? -1,
                 megabytes: Double(r[row: 0, column: "mb"] ?? "") ?? .nan)
             samples.append(s)
-            print(Self.line(s))
-            fflush(stdout)  // a sample as it is taken, also into a file or a pipe
+            // Unbuffered: a sample shows as it is taken, also in a file or a pipe.
+            FileHandle.standardOutput.write(Data((Self.line(s) + "\n").utf8))
             lastSample = now
             lastDone = done
         }
