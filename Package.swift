@@ -95,7 +95,7 @@ let package = Package(
             "Baton", "BatonDemo", "BatonStore", "BatonAMQP", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "BatonBenchmark", dependencies: [
-            "Baton", "BatonPostgres", "BatonStore", "BatonAMQP", "BatonCoordinator", "BatonWorker",
+            "Baton", "BatonStore", "BatonAMQP", "BatonCoordinator", "BatonWorker",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "baton-sim", dependencies: [

@@ -90,9 +90,8 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
         let publisher = try requirePublisher()
         let routingKey = BatonTopology.routingKey(pool: pool, procedure: procedure, priority: Int(priority), queueType: queueType)
         if !declaredQueues.contains(routingKey) {
-            let queues = try BatonTopology.declareTaskQueues(pool: pool, procedure: procedure, on: publisher, queueType: queueType)
+            try BatonTopology.declareTaskQueues(pool: pool, procedure: procedure, on: publisher, queueType: queueType)
             for band in queueType.bands { declaredQueues.insert(band.routingKey(pool: pool, procedure: procedure)) }
-            _ = queues
         }
         var headers: [String: AMQPFieldValue] = [:]
         if let queuedAt { headers[BatonTopology.queuedAtHeader] = .int(Int64((queuedAt.timeIntervalSince1970 * 1000).rounded())) }

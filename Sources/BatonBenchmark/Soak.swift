@@ -1,5 +1,4 @@
 import Baton
-import BatonPostgres
 import BatonStore
 import Foundation
 
@@ -23,7 +22,7 @@ struct Soak {
         let megabytes: Double
     }
 
-    func run(cluster: Cluster, store: Store, sql: PGConnection, workers: [[String]]) throws -> [Sample] {
+    func run(cluster: Cluster, store: Store, workers: [[String]]) throws -> [Sample] {
         try cluster.start(coordinators: 1, coordinatorArguments: ["--retention", retention], workers: workers)
         defer { cluster.stop() }
         let shapes: [(Scenario, Int)] = [(.fanOut, 2_000), (.fanIn, 500), (.chain, 100)]
@@ -36,16 +35,10 @@ struct Soak {
         var lastSample = start, lastDone = 0
         func sample() throws {
             let now = Date()
-            let r = try sql.query(
-                """
-                select (select count(*) from baton.runs) as runs, (select count(*) from baton.nodes) as nodes,
-                       (pg_total_relation_size('baton.runs') + pg_total_relation_size('baton.nodes')
-                        + pg_total_relation_size('baton.events') + pg_total_relation_size('baton.edges')) / 1048576.0 as mb
-                """)
+            let size = try store.historySize()
             let s = Sample(
                 at: now.timeIntervalSince(start), nodes: done, rate: Double(done - lastDone) / now.timeIntervalSince(lastSample),
-                rssMB: cluster.coordinatorRSS(), runs: r.int(0, "runs") ?? -1, nodeRows: r.int(0, "nodes") ?? -1,
-                megabytes: Double(r[row: 0, column: "mb"] ?? "") ?? .nan)
+                rssMB: cluster.coordinatorRSS(), runs: size.runs, nodeRows: size.nodes, megabytes: size.megabytes)
             samples.append(s)
             // Unbuffered: a sample shows as it is taken, also in a file or a pipe.
             FileHandle.standardOutput.write(Data((Self.line(s) + "\n").utf8))

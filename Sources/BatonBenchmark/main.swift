@@ -13,7 +13,6 @@
 //   .build/release/BatonBenchmark --soak 1000000 --workers 2 --concurrency 16   # a day of work with --retention
 import Baton
 import BatonAMQP
-import BatonPostgres
 import BatonStore
 import Foundation
 
@@ -124,9 +123,8 @@ do {
 
     if let total = options.soak {
         try rows.dropWorkers()
-        let sql = try PGConnection(url: databaseURL)
         let samples = try Soak(total: total, retention: options.soakRetention).run(
-            cluster: cluster, store: store, sql: sql, workers: ClusterKind.tuned.workerArguments(options))
+            cluster: cluster, store: store, workers: ClusterKind.tuned.workerArguments(options))
         print(Soak.summary(samples, total: total))
         exit(0)
     }

@@ -4,6 +4,9 @@ import Foundation
 /// Retention: finished runs older than a cutoff go, with their nodes, edges, events and holds (the
 /// foreign keys cascade), in batches of their own transactions; a run still going is never touched.
 extension Store {
+    /// The runs `prune` removes: finished, more than `$1` seconds ago on the database's clock.
+    static let finishedBefore = "where status in ('succeeded', 'failed', 'cancelled') and finished_at < now() - make_interval(secs => $1::float8)"
+
     /// Removes finished runs (succeeded, failed, cancelled) that ended more than `olderThan` seconds
     /// ago on the database's clock, and output-cache rows older than `cacheOlderThan` (nil: keep
     /// them). With `dryRun`, only counts. Only one pruner works at a time (an advisory lock): a
@@ -16,7 +19,7 @@ extension Store {
                 """
                 with doomed as (
                     select id from baton.runs
-                    where status in ('succeeded', 'failed', 'cancelled') and finished_at < now() - make_interval(secs => $1::float8))
+                    \(Self.finishedBefore))
                 select (select count(*) from doomed) as runs,
                        (select count(*) from baton.nodes where run_id in (select id from doomed)) as nodes,
                        (select count(*) from baton.events where run_id in (select id from doomed)) as events,
@@ -36,7 +39,7 @@ extension Store {
                     """
                     with doomed as (
                         select id from baton.runs
-                        where status in ('succeeded', 'failed', 'cancelled') and finished_at < now() - make_interval(secs => $1::float8)
+                        \(Self.finishedBefore)
                         order by finished_at limit $2::int for update skip locked
                     ), counted as (
                         select (select count(*) from baton.nodes where run_id in (select id from doomed)) as nodes,

@@ -25,4 +25,16 @@ extension Store {
             [PGArray.literal(pids.map(String.init)), String(pids.count)])
         return (0..<r.rowCount).compactMap { r.int($0, "slots") }
     }
+
+    /// The history's rows and size on disk (for the soak benchmark and an operator's check of retention).
+    public func historySize() throws -> HistorySize {
+        let r = try connection.query(
+            """
+            select (select count(*) from baton.runs) as runs, (select count(*) from baton.nodes) as nodes,
+                   (pg_total_relation_size('baton.runs') + pg_total_relation_size('baton.nodes')
+                    + pg_total_relation_size('baton.events') + pg_total_relation_size('baton.edges')) / 1048576.0 as mb
+            """)
+        return HistorySize(
+            runs: r.int(0, "runs") ?? 0, nodes: r.int(0, "nodes") ?? 0, megabytes: Double(r[row: 0, column: "mb"] ?? "") ?? .nan)
+    }
 }

@@ -21,6 +21,23 @@ enum GraphFixtures {
         return ["name": "fan-out", "nodes": .object(JSONObject(nodes))]
     }
 
+    /// `count` slow nodes (`baton.sleep` of `seconds`) and `count`, which adds up what each slept: it
+    /// needs every one of them, so it shows a lost or doubled result.
+    static func slowSum(name: String, count: Int, seconds: Double) -> JSON {
+        var nodes: [String: JSON] = [:]
+        for i in 0..<count { nodes["slow-\(i)"] = ["procedure": "baton.sleep", "input": ["seconds": .double(seconds)]] }
+        nodes["count"] = [
+            "procedure": "baton.add",
+            "input": ["values": .array((0..<count).map { i in ["$from": .string("slow-\(i)"), "select": "/slept"] })],
+        ]
+        return ["name": .string(name), "nodes": object(nodes)]
+    }
+
+    /// A JSON object of `members` (in key order).
+    static func object(_ members: [String: JSON]) -> JSON {
+        .object(JSONObject(members.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
+    }
+
     static func write(_ json: JSON) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("graph-\(UUID().uuidString.prefix(8)).json").path
         try Data(json.serializedBytes()).write(to: URL(fileURLWithPath: path))

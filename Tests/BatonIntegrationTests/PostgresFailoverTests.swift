@@ -28,13 +28,7 @@ extension Integration {
             defer { cluster.stopAll() }
             try cluster.start(["coordinator"], name: "coordinator", environment: environment)
             try cluster.start(["worker", "--concurrency", "8"], name: "worker", environment: environment)
-            var nodes: [String: JSON] = [:]
-            for i in 0..<40 { nodes["slow-\(i)"] = ["procedure": "baton.sleep", "input": ["seconds": 0.5]] }
-            nodes["count"] = [
-                "procedure": "baton.add",
-                "input": ["values": .array((0..<40).map { i in ["$from": .string("slow-\(i)"), "select": "/slept"] })],
-            ]
-            let file = try GraphFixtures.write(["name": "failover", "nodes": .object(JSONObject(nodes.map { ($0.key, $0.value) }))])
+            let file = try GraphFixtures.write(GraphFixtures.slowSum(name: "failover", count: 40, seconds: 0.5))
             let submitted = try TestCluster.cli(["submit", file, "--json"], environment: environment)
             let runID = try #require(try JSONParser.parse(submitted.stdout)["run_id"]?.stringValue, "\(submitted.stderr)")
 

@@ -13,15 +13,12 @@ extension Integration {
     struct QuorumQueueTests {
         /// A fresh database and vhost named `name`; returns the environment that points `baton` at them.
         static func fresh(_ name: String) throws -> [String: String] {
-            let admin = try TestCluster.sql()
-            try admin.execute("drop database if exists \(name) with (force)")
-            try admin.execute("create database \(name)")
-            admin.close()
+            let url = try TestCluster.freshDatabase(named: name)
             let vhost = name.replacingOccurrences(of: "_", with: "-")
             try ProjectScript.run("services.sh", ["vhost", vhost, "--fresh"])
             let amqp = TestCluster.amqpURL
             let base = amqp[..<(amqp.lastIndex(of: "/") ?? amqp.endIndex)]
-            return ["BATON_DATABASE_URL": try UpgradeTests.databaseURL(named: name), "BATON_AMQP_URL": "\(base)/\(vhost)"]
+            return ["BATON_DATABASE_URL": url, "BATON_AMQP_URL": "\(base)/\(vhost)"]
         }
 
         /// The type (`classic`, `quorum`) of every queue of `vhost` whose name starts with `prefix`.
@@ -86,7 +83,7 @@ extension Integration {
                 nodes["mid-\(i)"] = ["procedure": "baton.sleep", "input": ["seconds": 0.05], "priority": 5]
                 nodes["high-\(i)"] = ["procedure": "baton.sleep", "input": ["seconds": 0.05], "priority": 9]
             }
-            let file = try GraphFixtures.write(["name": "bands", "nodes": .object(JSONObject(nodes.map { ($0.key, $0.value) }))])
+            let file = try GraphFixtures.write(["name": "bands", "nodes": GraphFixtures.object(nodes)])
             let submitted = try TestCluster.cli(["submit", file, "--json"], environment: environment)
             try #require(submitted.status == 0, "\(submitted.stderr)")
             let runID = try #require(try JSONParser.parse(submitted.stdout)["run_id"]?.stringValue)
@@ -146,12 +143,8 @@ extension Integration {
             let environment = try Self.fresh("baton_quorum_mismatch")
             #expect(try TestCluster.cli(["migrate", "--partitions", "4", "--queue-type", "quorum"], environment: environment).status == 0)
             // A second database, classic, pointed at the same vhost.
-            let admin = try TestCluster.sql()
-            try admin.execute("drop database if exists baton_classic_mismatch with (force)")
-            try admin.execute("create database baton_classic_mismatch")
-            admin.close()
             var classic = environment
-            classic["BATON_DATABASE_URL"] = try UpgradeTests.databaseURL(named: "baton_classic_mismatch")
+            classic["BATON_DATABASE_URL"] = try TestCluster.freshDatabase(named: "baton_classic_mismatch")
             #expect(try TestCluster.cli(["migrate"], environment: classic).status == 0)
 
             let coordinator = try TestCluster.cli(["coordinator"], environment: classic)

@@ -1,5 +1,4 @@
 import Baton
-import BatonPostgres
 import BatonStore
 import Foundation
 import Testing
@@ -19,12 +18,7 @@ extension Integration {
             let urls = try ProjectScript.run("rabbit-cluster.sh", ["urls"])
             #expect(urls.split(separator: ",").count == 3, "\(urls)")
 
-            let name = "baton_cluster_test"
-            let admin = try TestCluster.sql()
-            try admin.execute("drop database if exists \(name) with (force)")
-            try admin.execute("create database \(name)")
-            admin.close()
-            let environment = ["BATON_DATABASE_URL": try UpgradeTests.databaseURL(named: name), "BATON_AMQP_URL": urls]
+            let environment = ["BATON_DATABASE_URL": try TestCluster.freshDatabase(named: "baton_cluster_test"), "BATON_AMQP_URL": urls]
             let migrated = try TestCluster.cli(["migrate", "--partitions", "4", "--queue-type", "quorum"], environment: environment)
             try #require(migrated.status == 0, "\(migrated.stderr)")
 
@@ -35,13 +29,7 @@ extension Integration {
                 try cluster.start(["worker", "--concurrency", "4"], name: "worker-\(i)", environment: environment)
             }
             // 40 slow nodes (8 slots: about 5 s of work) and a sum that needs every one of them.
-            var nodes: [String: JSON] = [:]
-            for i in 0..<40 { nodes["slow-\(i)"] = ["procedure": "baton.sleep", "input": ["seconds": 1.0]] }
-            nodes["count"] = [
-                "procedure": "baton.add",
-                "input": ["values": .array((0..<40).map { i in ["$from": .string("slow-\(i)"), "select": "/slept"] })],
-            ]
-            let file = try GraphFixtures.write(["name": "cluster", "nodes": .object(JSONObject(nodes.map { ($0.key, $0.value) }))])
+            let file = try GraphFixtures.write(GraphFixtures.slowSum(name: "cluster", count: 40, seconds: 1.0))
             let submitted = try TestCluster.cli(["submit", file, "--json"], environment: environment)
             let runID = try #require(try JSONParser.parse(submitted.stdout)["run_id"]?.stringValue, "\(submitted.stderr)")
 

@@ -101,6 +101,22 @@ final class TestCluster: @unchecked Sendable {
 
     static func store() throws -> Store { try Store(url: databaseURL) }
 
+    /// The test database's URL with another database name.
+    static func databaseURL(named name: String) throws -> String {
+        let query = databaseURL.firstIndex(of: "?") ?? databaseURL.endIndex
+        let slash = try #require(databaseURL[..<query].lastIndex(of: "/"))
+        return String(databaseURL[..<slash]) + "/" + name + String(databaseURL[query...])
+    }
+
+    /// An empty database `name` beside the test database (dropped first if it exists); returns its URL.
+    static func freshDatabase(named name: String) throws -> String {
+        let admin = try sql()
+        defer { admin.close() }
+        try admin.execute("drop database if exists \(name) with (force)")
+        try admin.execute("create database \(name)")
+        return try databaseURL(named: name)
+    }
+
     /// A connection of the test's own, for reading run history with SQL as users do.
     static func sql() throws -> PGConnection { try PGConnection(url: databaseURL) }
 

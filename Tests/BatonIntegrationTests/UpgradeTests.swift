@@ -12,22 +12,9 @@ extension Integration {
     @Suite("upgrading from before partitions", .serialized)
     @MainActor  // blocking waits here must not starve the cooperative pool the async unit tests need
     struct UpgradeTests {
-        /// The test database's URL with another database name.
-        static func databaseURL(named name: String) throws -> String {
-            let url = TestCluster.databaseURL
-            let query = url.firstIndex(of: "?") ?? url.endIndex
-            let slash = try #require(url[..<query].lastIndex(of: "/"))
-            return String(url[..<slash]) + "/" + name + String(url[query...])
-        }
-
         @Test("a database from before partitions: the coordinator asks for baton migrate, which adds them, and its runs go on")
         func schemaFromBeforePartitions() throws {
-            let name = "baton_upgrade_test"
-            let admin = try TestCluster.sql()
-            try admin.execute("drop database if exists \(name) with (force)")
-            try admin.execute("create database \(name)")
-            admin.close()
-            let url = try Self.databaseURL(named: name)
+            let url = try TestCluster.freshDatabase(named: "baton_upgrade_test")
             let environment = ["BATON_DATABASE_URL": url]
 
             // The schema as the last Baton before partitions left it (migration 10), with runs submitted.

@@ -28,24 +28,25 @@ struct MigrateCommand: ParsableCommand {
         let store = try connection.openStore(requireSchema: false)
         defer { store.close() }
         // The broker first: queues of the other type there refuse the change before anything is recorded.
-        let broker = try queueType.flatMap(QueueType.init(rawValue:)).map(prepareBroker)
+        let type = queueType.flatMap(QueueType.init(rawValue:))  // validated above
+        let broker = try type.map(prepareBroker)
         defer { broker?.close() }
         let applied: [Int]
         do { applied = try store.migrate(partitions: partitions, queueType: queueType) } catch {
             throw CLIFailure("migration failed: \(error)")
         }
-        if let broker, let type = queueType.flatMap(QueueType.init(rawValue:)) {
+        if let broker, let type {
             do { try BatonTopology.markQueueType(type, on: broker) } catch { throw CLIFailure("\(error)") }
         }
         let count = try store.partitionCount()
-        let type = try store.queueType()
+        let recorded = try store.queueType()
         if output.json {
             Output.json([
-                "applied": .array(applied.map { .int(Int64($0)) }), "partitions": .int(Int64(count)), "queue_type": .string(type),
+                "applied": .array(applied.map { .int(Int64($0)) }), "partitions": .int(Int64(count)), "queue_type": .string(recorded),
             ])
         } else {
             print(applied.isEmpty ? "schema is up to date" : "applied migration(s) \(applied.map(String.init).joined(separator: ", "))")
-            if queueType != nil { print("queue type: \(type)") }
+            if queueType != nil { print("queue type: \(recorded)") }
         }
     }
 
