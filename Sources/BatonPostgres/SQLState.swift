@@ -27,6 +27,8 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let insufficientPrivilege = SQLState("42501")
     public static let invalidTextRepresentation = SQLState("22P02")
     public static let uniqueViolation = SQLState("23505")
+    /// Also what an insert gets when no partition takes its row.
+    public static let checkViolation = SQLState("23514")
     public static let programLimitExceeded = SQLState("54000")
     /// Baton's own (`baton.require_epochs`): the coordinator no longer holds a partition it wrote for.
     public static let partitionLost = SQLState("BT001")

@@ -4,6 +4,9 @@ public struct PruneReport: Sendable, Equatable {
     public var runs = 0
     public var nodes = 0
     public var events = 0
+    /// Time partitions dropped whole (their suffixes, as in `baton.history_partitions`), every run in them
+    /// being finished before the cutoff; their runs, nodes and events are counted above too.
+    public var partitions: [String] = []
     /// Rows of the output cache older than the cache's retention.
     public var cacheRows = 0
     /// Another pruner (a coordinator's `--retention`, another `baton prune`) was at work: nothing was done.
@@ -12,5 +15,5 @@ public struct PruneReport: Sendable, Equatable {
     public init() {}
 
     /// Nothing was (or would be) removed.
-    public var isEmpty: Bool { runs == 0 && cacheRows == 0 }
+    public var isEmpty: Bool { runs == 0 && cacheRows == 0 && partitions.isEmpty }
 }

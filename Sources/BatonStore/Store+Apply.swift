@@ -144,15 +144,15 @@ extension Store {
                 """
                 insert into baton.nodes as n (
                     run_id, key, procedure, status, attempts, input, output, error, error_type, worker, template, position, pool,
-                    due_at, scheduler, dispatch_batch, queued_at, started_at, finished_at, fragment)
+                    due_at, scheduler, dispatch_batch, queued_at, started_at, finished_at, fragment, run_submitted_at)
                 select u.run_id, u.key, u.procedure, u.status, u.attempts, u.input, u.output, u.error, u.error_type, u.worker, u.template,
                     u.position, u.pool, u.due_at, coalesce(u.scheduler, '{}'::jsonb), \(insertStamp), u.queued_at, u.started_at,
-                    u.finished_at, u.fragment
+                    u.finished_at, u.fragment, (select r.submitted_at from baton.runs r where r.id = u.run_id)
                 from jsonb_to_recordset(\(insertsParameter)::jsonb) as u(
                     run_id uuid, key text, procedure text, status text, attempts int, input jsonb, output jsonb, error text,
                     error_type text, worker text, template jsonb, position int, pool text, due_at timestamptz, scheduler jsonb,
                     queued_at timestamptz, started_at timestamptz, finished_at timestamptz, fragment jsonb)
-                on conflict (run_id, key) do update set
+                on conflict (run_id, key, run_submitted_at) do update set
                     procedure = excluded.procedure, status = excluded.status, attempts = excluded.attempts, input = excluded.input,
                     output = excluded.output, error = excluded.error, error_type = excluded.error_type, worker = excluded.worker, template = excluded.template,
                     position = excluded.position, pool = excluded.pool, due_at = excluded.due_at, scheduler = excluded.scheduler,
@@ -221,8 +221,8 @@ extension Store {
             statement.add(
                 "new_events",
                 """
-                insert into baton.events (run_id, node_key, kind, at, detail)
-                select e.run_id, e.node_key, e.kind, e.at, e.detail
+                insert into baton.events (run_id, node_key, kind, at, detail, run_submitted_at)
+                select e.run_id, e.node_key, e.kind, e.at, e.detail, (select r.submitted_at from baton.runs r where r.id = e.run_id)
                 from \(source)
                 order by e.ord
                 """)

@@ -140,10 +140,10 @@ extension Store {
                 failed as (
                     update baton.runs set status = 'failed', error = $2, finished_at = now(), started_at = coalesce(started_at, now())
                     where id = $1::uuid and status in ('pending', 'running')
-                    returning id
+                    returning id, submitted_at
                 )
-                insert into baton.events (run_id, kind, detail)
-                select id, 'run_failed', jsonb_build_object('status', 'failed', 'error', $2::text) from failed
+                insert into baton.events (run_id, kind, detail, run_submitted_at)
+                select id, 'run_failed', jsonb_build_object('status', 'failed', 'error', $2::text), submitted_at from failed
                 """, [id, error])
         }
     }

@@ -16,23 +16,35 @@ extension Store {
     /// (`graph.input`) is stored in `baton.runs.input`; an idempotency key matches an earlier run
     /// only with the same graph and the same input.
     public func submit(_ graph: Graph, idempotencyKey: String? = nil) throws -> SubmittedRun {
+        do {
+            return try insert(graph, idempotencyKey: idempotencyKey)
+        } catch let error as PostgresError where error.code == .checkViolation && error.message.contains("no partition") {
+            // No coordinator created this period's partition ahead (none ran): create it, and submit again.
+            try ensureHistoryPartitions()
+            return try insert(graph, idempotencyKey: idempotencyKey)
+        }
+    }
+
+    private func insert(_ graph: Graph, idempotencyKey: String?) throws -> SubmittedRun {
         let id = UUID().uuidString.lowercased()
         let plan = String(decoding: graph.planBytes(), as: UTF8.self)
         let input = graph.input.serialized()
         return try connection.transaction { c in
             if let key = idempotencyKey {
-                let inserted = try c.query(
+                // The key first: a concurrent submit under the same key waits here for this one's commit. Its
+                // foreign key is checked at commit, after the run below exists.
+                let claimed = try c.query(
                     """
-                    insert into baton.runs (id, name, status, graph, plan, idempotency_key, input)
-                    values ($1::uuid, $2, 'pending', $3::jsonb, $5, $4, $6::jsonb)
-                    on conflict (idempotency_key) do nothing
-                    returning id
-                    """, [id, graph.name, graph.source.serialized(), key, plan, input])
-                if inserted.rowCount == 0 {
+                    insert into baton.idempotency_keys (key, run_id, run_submitted_at) values ($1, $2::uuid, now())
+                    on conflict (key) do nothing
+                    returning run_id
+                    """, [key, id])
+                if claimed.rowCount == 0 {
                     let existing = try c.query(
                         """
-                        select id::text, status, graph = $2::jsonb and input = $3::jsonb as same_graph
-                        from baton.runs where idempotency_key = $1
+                        select r.id::text, r.status, r.graph = $2::jsonb and r.input = $3::jsonb as same_graph
+                        from baton.idempotency_keys k join baton.runs r on r.id = k.run_id and r.submitted_at = k.run_submitted_at
+                        where k.key = $1
                         """, [key, graph.source.serialized(), input])
                     // The key names one submission: another graph or input under it is a mistake, not a request for that run.
                     guard existing.bool(0, "same_graph") == true else {
@@ -42,13 +54,14 @@ extension Store {
                         id: existing[row: 0, column: "id"]!,
                         status: RunStatus(rawValue: existing[row: 0, column: "status"]!) ?? .pending, created: false)
                 }
-            } else {
-                try c.execute(
-                    """
-                    insert into baton.runs (id, name, status, graph, plan, input)
-                    values ($1::uuid, $2, 'pending', $3::jsonb, $4, $5::jsonb)
-                    """, [id, graph.name, graph.source.serialized(), plan, input])
             }
+            // `now()` is the transaction's start: the run's `submitted_at` and its rows' `run_submitted_at` (the
+            // partition key) are the same instant.
+            try c.execute(
+                """
+                insert into baton.runs (id, name, status, graph, plan, idempotency_key, input, submitted_at)
+                values ($1::uuid, $2, 'pending', $3::jsonb, $4, $5, $6::jsonb, now())
+                """, [id, graph.name, graph.source.serialized(), plan, idempotencyKey, input])
             // Column by column, as text arrays: PostgreSQL reads them much faster than JSON records.
             let count = graph.order.count
             var procedures: [String] = [], templates: [String] = [], pools: [String] = []
@@ -71,22 +84,22 @@ extension Store {
             }
             try c.execute(
                 """
-                insert into baton.nodes (run_id, key, procedure, status, template, position, pool)
-                select $1::uuid, n.key, n.procedure, 'pending', n.template::jsonb, (n.ord - 1)::int, n.pool
+                insert into baton.nodes (run_id, key, procedure, status, template, position, pool, run_submitted_at)
+                select $1::uuid, n.key, n.procedure, 'pending', n.template::jsonb, (n.ord - 1)::int, n.pool, now()
                 from unnest($2::text[], $3::text[], $4::text[], $5::text[]) with ordinality as n(key, procedure, template, pool, ord)
                 """,
                 [id, PGArray.literal(graph.order), PGArray.literal(procedures), PGArray.literal(templates), PGArray.literal(pools)])
             if !from.isEmpty {
                 try c.execute(
                     """
-                    insert into baton.edges (run_id, from_key, to_key, kind)
-                    select $1::uuid, e.from_key, e.to_key, e.kind
+                    insert into baton.edges (run_id, from_key, to_key, kind, run_submitted_at)
+                    select $1::uuid, e.from_key, e.to_key, e.kind, now()
                     from unnest($2::text[], $3::text[], $4::text[]) as e(from_key, to_key, kind)
                     """, [id, PGArray.literal(from), PGArray.literal(to), PGArray.literal(kinds)])
             }
             try c.execute(
                 """
-                insert into baton.events (run_id, kind, detail) values ($1::uuid, 'submitted', $2::jsonb)
+                insert into baton.events (run_id, kind, detail, run_submitted_at) values ($1::uuid, 'submitted', $2::jsonb, now())
                 """, [id, JSON(["name": .string(graph.name), "nodes": .int(Int64(graph.order.count))]).serialized()])
             try c.execute("select pg_notify($1, $2)", [Store.runsChannel, id])
             return SubmittedRun(id: id, status: .pending, created: true)

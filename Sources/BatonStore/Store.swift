@@ -27,13 +27,13 @@ public final class Store: @unchecked Sendable {
     /// Creates or upgrades the schema; safe to run again and from several processes at once.
     /// Returns the versions it applied.
     @discardableResult
-    public func migrate(partitions: Int? = nil, queueType: String? = nil) throws -> [Int] {
-        try migrate(partitions: partitions, through: nil, queueType: queueType)
+    public func migrate(partitions: Int? = nil, queueType: String? = nil, partitionBy: String? = nil) throws -> [Int] {
+        try migrate(partitions: partitions, through: nil, queueType: queueType, partitionBy: partitionBy)
     }
 
     /// `migrate(partitions:)` that stops after migration `through` (for tests of upgrading a schema
     /// from before a migration).
-    func migrate(partitions: Int?, through last: Int?, queueType: String? = nil) throws -> [Int] {
+    func migrate(partitions: Int?, through last: Int?, queueType: String? = nil, partitionBy: String? = nil) throws -> [Int] {
         if let problem = partitions.flatMap(RunPartition.countProblem) { throw StoreError(problem) }
         return try connection.transaction { c in
             // Serialises concurrent migrations; released at commit.
@@ -65,6 +65,13 @@ public final class Store: @unchecked Sendable {
                     insert into baton.settings (name, value) values ('queue_type', $1) on conflict (name)
                     do update set value = excluded.value, changed_at = now() where settings.value <> excluded.value
                     """, [queueType])
+            }
+            if let partitionBy, last ?? .max >= 15 {
+                try c.execute("update baton.settings set value = $1, changed_at = now() where name = 'partition_by' and value <> $1", [partitionBy])
+            }
+            if last ?? .max >= 15 {
+                // This period's partition and the next two, so the first submit finds them.
+                try c.execute(Store.ensurePartitionsSQL)
             }
             return applied
         }

@@ -23,6 +23,10 @@ extension Integration {
         /// Moves runs `days` into the past, as if they had run then (their cache rows too).
         static func age(_ ids: [String], days: Int, sql: PGConnection) throws {
             let list = PGArray.literal(ids)
+            // Into the time partitions of then (moving a run's submitted_at moves its rows there).
+            try sql.execute(
+                "select baton.ensure_history_partition(submitted_at - make_interval(days => $2::int)) from baton.runs where id = any($1::uuid[])",
+                [list, String(days)])
             try sql.execute(
                 """
                 update baton.runs set submitted_at = submitted_at - make_interval(days => $2::int),

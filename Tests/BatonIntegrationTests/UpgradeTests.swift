@@ -25,18 +25,20 @@ extension Integration {
                 Array(
                     (#"{"name": "before", "nodes": {"a": {"procedure": "baton.add", "input": {"values": [1, 2]}},"#
                         + #" "b": {"procedure": "baton.add", "input": {"values": [{"$from": "a"}, 10]}}}}"#).utf8))
-            let runs = try (0..<4).map { _ in try old.submit(graph).id }
+            let sql = try PGConnection(url: url)
+            defer { sql.close() }
+            let runs = try (0..<4).map { _ in try LegacySubmit.insert(graph, sql: sql) }
 
             let refused = try TestCluster.cli(["coordinator"], environment: environment)
             #expect(refused.status == 1)
             #expect(
-                refused.stderr == "baton: the database's Baton schema is at version 10, this baton needs 14: run `baton migrate`\n",
+                refused.stderr == "baton: the database's Baton schema is at version 10, this baton needs 15: run `baton migrate`\n",
                 "\(refused.stderr)")
 
             let migrated = try TestCluster.cli(["migrate", "--json"], environment: environment)
             #expect(migrated.status == 0, "\(migrated.stderr)")
             let report = try JSONParser.parse(migrated.stdout)
-            #expect(report["applied"] == [11, 12, 13, 14], "\(migrated.stdout)")
+            #expect(report["applied"] == [11, 12, 13, 14, 15], "\(migrated.stdout)")
             #expect(report["partitions"] == 64, "\(migrated.stdout)")
 
             let cluster = TestCluster()

@@ -75,10 +75,8 @@ struct CoordinatorCommand: AsyncParsableCommand {
             configuration.metrics = CoordinatorMetrics(factory: endpoint.factory)
             services.append(endpoint.server)
         }
-        if let retentionAge {
-            services.append(
-                Retention(databaseURL: connection.databaseURL, olderThan: retentionAge, cacheOlderThan: cacheAge, logger: logger))
-        }
+        // Always: it creates the history's time partitions ahead; with --retention it prunes too.
+        services.append(Retention(databaseURL: connection.databaseURL, olderThan: retentionAge, cacheOlderThan: cacheAge, logger: logger))
         // Last, so it is stopped first: the group stops services in reverse order, and the endpoints
         // keep answering (readiness, metrics) until the coordinator has finished its batch.
         services.append(Coordinator(configuration: configuration))

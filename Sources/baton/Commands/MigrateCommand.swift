@@ -18,8 +18,17 @@ struct MigrateCommand: ParsableCommand {
             "Broker queues every process declares: classic (one broker) or quorum (a RabbitMQ cluster); recorded in the database and marked on the broker at --amqp-url.",
             valueName: "TYPE"))
     var queueType: String?
+    @Option(
+        name: .customLong("partition-by"),
+        help: ArgumentHelp(
+            "Time partitions of the history (runs, nodes, edges, events): month (default) or day; applies to partitions created from now on.",
+            valueName: "UNIT"))
+    var partitionBy: String?
 
     func validate() throws {
+        if let unit = partitionBy, !["month", "day"].contains(unit) {
+            throw ValidationError("--partition-by: unknown unit '\(unit)' (use month or day)")
+        }
         if let problem = partitions.flatMap(RunPartition.countProblem) { throw ValidationError(problem) }
         if let problem = queueType.flatMap(QueueType.problem) { throw ValidationError("--queue-type: \(problem)") }
     }
@@ -32,7 +41,7 @@ struct MigrateCommand: ParsableCommand {
         let broker = try type.map(prepareBroker)
         defer { broker?.close() }
         let applied: [Int]
-        do { applied = try store.migrate(partitions: partitions, queueType: queueType) } catch {
+        do { applied = try store.migrate(partitions: partitions, queueType: queueType, partitionBy: partitionBy) } catch {
             throw CLIFailure("migration failed: \(error)")
         }
         if let broker, let type {
@@ -40,13 +49,16 @@ struct MigrateCommand: ParsableCommand {
         }
         let count = try store.partitionCount()
         let recorded = try store.queueType()
+        let unit = try store.partitionUnit()
         if output.json {
             Output.json([
                 "applied": .array(applied.map { .int(Int64($0)) }), "partitions": .int(Int64(count)), "queue_type": .string(recorded),
+                "partition_by": .string(unit),
             ])
         } else {
             print(applied.isEmpty ? "schema is up to date" : "applied migration(s) \(applied.map(String.init).joined(separator: ", "))")
             if queueType != nil { print("queue type: \(recorded)") }
+            if partitionBy != nil { print("history partitioned by \(unit)") }
         }
     }
 

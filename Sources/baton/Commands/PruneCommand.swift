@@ -29,6 +29,7 @@ struct PruneCommand: ParsableCommand {
             Output.json([
                 "dry_run": .bool(dryRun), "older_than": .string(olderThan), "runs": .int(Int64(report.runs)),
                 "nodes": .int(Int64(report.nodes)), "events": .int(Int64(report.events)), "cache_rows": .int(Int64(report.cacheRows)),
+                "partitions": .array(report.partitions.map { .string($0) }),
             ])
         } else if report.isEmpty {
             print("nothing to prune: no run finished more than \(olderThan) ago\(cacheOlderThan == nil ? "" : ", and no cache row that old")")
@@ -36,6 +37,9 @@ struct PruneCommand: ParsableCommand {
             let verb = dryRun ? "would remove" : "removed"
             var line = "\(verb) \(report.runs) run(s) finished more than \(olderThan) ago, with \(report.nodes) node(s) and \(report.events) event(s)"
             if cacheOlderThan != nil { line += "; \(report.cacheRows) cache row(s)" }
+            if !report.partitions.isEmpty {
+                line += "; \(dryRun ? "would drop" : "dropped") whole partition(s) \(report.partitions.joined(separator: ", "))"
+            }
             print(line)
         }
     }
