@@ -31,8 +31,9 @@ extension Store {
         let r = try connection.query(
             """
             select (select count(*) from baton.runs) as runs, (select count(*) from baton.nodes) as nodes,
-                   (pg_total_relation_size('baton.runs') + pg_total_relation_size('baton.nodes')
-                    + pg_total_relation_size('baton.events') + pg_total_relation_size('baton.edges')) / 1048576.0 as mb
+                   (select coalesce(sum(pg_total_relation_size(p.relid)), 0)
+                    from unnest(array['baton.runs', 'baton.nodes', 'baton.events', 'baton.edges']::regclass[]) as t(parent)
+                    cross join lateral pg_partition_tree(t.parent) p) / 1048576.0 as mb
             """)
         return HistorySize(
             runs: r.int(0, "runs") ?? 0, nodes: r.int(0, "nodes") ?? 0, megabytes: Double(r[row: 0, column: "mb"] ?? "") ?? .nan)
