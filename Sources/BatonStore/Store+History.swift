@@ -6,8 +6,12 @@ import BatonPostgres
 extension Store {
     /// Creates the partition for now and the two periods after it where they are missing (the
     /// coordinator does this ahead; `submit` does it when it finds none). Safe from several processes.
+    /// Creating one locks the parent tables for a moment; it waits at most 5 s for them (SQLSTATE 55P03 then).
     public func ensureHistoryPartitions() throws {
-        try connection.execute(Self.ensurePartitionsSQL)
+        try connection.transaction { c in
+            try c.execute("set local lock_timeout = '5s'")
+            try c.execute(Self.ensurePartitionsSQL)
+        }
     }
 
     /// Creates the partitions of this period and the next two where missing.

@@ -107,8 +107,10 @@ extension Store {
             return try connection.transaction { c in
                 guard try c.query("select pg_try_advisory_xact_lock(727275) as ok").bool(0, "ok") == true else { return (nil, true) }
                 try c.execute("set local lock_timeout = '2s'")
-                // No run of the partition changes (a retry, a late report) between the check and the drop.
-                if !dryRun { try c.execute("lock table \(runs) in exclusive mode") }
+                // Dropping a partition locks its parent anyway: all four at once, in the order a coordinator's commit
+                // takes them, before the check, so no run of the partition changes (a retry, a late report) between
+                // the check and the drop, and no lock is upgraded half-way.
+                if !dryRun { try c.execute("lock table baton.nodes, baton.edges, baton.runs, baton.events in access exclusive mode") }
                 let r = try c.query(
                     """
                     select count(*) as runs,
