@@ -17,6 +17,7 @@ extension Store {
         now: Date = Date()
     ) throws -> Int64? {
         let nowText = Timestamp.text(now)
+        try learnSubmittedAt(of: batch.map(\.runID))
         var rows: [String: JSON] = [:]  // "run\u{0}key" -> merged row
         var rowOrder: [String] = []
         var events: [JSON] = []
@@ -32,7 +33,7 @@ extension Store {
                 inserted.remove(id)
             }
             rowOrder.removeAll { $0.hasPrefix(prefix) }
-            pruned.append(["run_id": .string(runID), "prefix": .string(parent + "/")])
+            pruned.append(["run_id": .string(runID), "run_submitted_at": submitted(runID), "prefix": .string(parent + "/")])
         }
         for (runID, commands) in batch {
             for command in commands {
@@ -51,7 +52,8 @@ extension Store {
                         rowOrder.append(id)
                         rows[id] = .object(
                             JSONObject([
-                                ("run_id", .string(runID)), ("key", .string(key)), ("procedure", .string(node.procedure)),
+                                ("run_id", .string(runID)), ("run_submitted_at", submitted(runID)), ("key", .string(key)),
+                                ("procedure", .string(node.procedure)),
                                 ("template", node.input.written), ("position", .int(Int64(position + offset))), ("pool", .string(node.pool)),
                                 ("status", "pending"), ("attempts", 0), ("set_input", false), ("set_output", false), ("reset", false),
                             ]))
@@ -65,16 +67,20 @@ extension Store {
                     rows[id] = merge(rows[id], change, runID: runID, now: nowText)
                     events.append(event(for: change, runID: runID, now: nowText))
                 case let .runStatus(status, error):
-                    runs[runID] = ["id": .string(runID), "status": .string(status.rawValue), "error": error.map(JSON.string) ?? .null]
+                    runs[runID] = [
+                        "id": .string(runID), "submitted_at": submitted(runID), "status": .string(status.rawValue),
+                        "error": error.map(JSON.string) ?? .null,
+                    ]
                     var detail: JSON = ["status": .string(status.rawValue)]
                     if let error { detail = ["status": .string(status.rawValue), "error": .string(error)] }
                     events.append([
-                        "run_id": .string(runID), "node_key": .null, "kind": .string("run_\(status.rawValue)"),
+                        "run_id": .string(runID), "run_submitted_at": submitted(runID), "node_key": .null,
+                        "kind": .string("run_\(status.rawValue)"),
                         "at": .string(nowText), "detail": detail,
                     ])
                 case let .event(key, kind, detail):
                     events.append([
-                        "run_id": .string(runID), "node_key": .string(key), "kind": .string(kind),
+                        "run_id": .string(runID), "run_submitted_at": submitted(runID), "node_key": .string(key), "kind": .string(kind),
                         "at": .string(nowText), "detail": detail,
                     ])
                 case let .cacheStore(key, lookup, output):
@@ -130,8 +136,9 @@ extension Store {
             statement.add(
                 "children_removed",
                 """
-                delete from baton.nodes n using jsonb_to_recordset(\(prunedParameter)::jsonb) as d(run_id uuid, prefix text)
-                where n.run_id = d.run_id and left(n.key, length(d.prefix)) = d.prefix
+                delete from baton.nodes n
+                using jsonb_to_recordset(\(prunedParameter)::jsonb) as d(run_id uuid, run_submitted_at timestamptz, prefix text)
+                where n.run_id = d.run_id and n.run_submitted_at = d.run_submitted_at and left(n.key, length(d.prefix)) = d.prefix
                 and not exists (
                     select 1 from jsonb_to_recordset(\(insertsParameter)::jsonb) as i(run_id uuid, key text)
                     where i.run_id = n.run_id and i.key = n.key)
@@ -147,11 +154,11 @@ extension Store {
                     due_at, scheduler, dispatch_batch, queued_at, started_at, finished_at, fragment, run_submitted_at)
                 select u.run_id, u.key, u.procedure, u.status, u.attempts, u.input, u.output, u.error, u.error_type, u.worker, u.template,
                     u.position, u.pool, u.due_at, coalesce(u.scheduler, '{}'::jsonb), \(insertStamp), u.queued_at, u.started_at,
-                    u.finished_at, u.fragment, (select r.submitted_at from baton.runs r where r.id = u.run_id)
+                    u.finished_at, u.fragment, u.run_submitted_at
                 from jsonb_to_recordset(\(insertsParameter)::jsonb) as u(
                     run_id uuid, key text, procedure text, status text, attempts int, input jsonb, output jsonb, error text,
                     error_type text, worker text, template jsonb, position int, pool text, due_at timestamptz, scheduler jsonb,
-                    queued_at timestamptz, started_at timestamptz, finished_at timestamptz, fragment jsonb)
+                    queued_at timestamptz, started_at timestamptz, finished_at timestamptz, fragment jsonb, run_submitted_at timestamptz)
                 on conflict (run_id, key, run_submitted_at) do update set
                     procedure = excluded.procedure, status = excluded.status, attempts = excluded.attempts, input = excluded.input,
                     output = excluded.output, error = excluded.error, error_type = excluded.error_type, worker = excluded.worker, template = excluded.template,
@@ -165,8 +172,9 @@ extension Store {
             let source = RecordSource.sql(
                 updates.map { rows[$0]! },
                 columns: [
-                    .init(name: "run_id", type: "uuid"), .init(name: "key", type: "text"), .init(name: "status", type: "text"),
-                    .init(name: "attempts", type: "int"), .init(name: "set_input", type: "bool"), .init(name: "input", type: "jsonb"),
+                    .init(name: "run_id", type: "uuid"), .init(name: "run_submitted_at", type: "timestamptz"),
+                    .init(name: "key", type: "text"), .init(name: "status", type: "text"), .init(name: "attempts", type: "int"),
+                    .init(name: "set_input", type: "bool"), .init(name: "input", type: "jsonb"),
                     .init(name: "set_output", type: "bool"), .init(name: "output", type: "jsonb"), .init(name: "error", type: "text"),
                     .init(name: "error_type", type: "text"), .init(name: "worker", type: "text"), .init(name: "reset", type: "bool"),
                     .init(name: "set_fragment", type: "bool"),
@@ -193,7 +201,7 @@ extension Store {
                     started_at = case when u.reset then u.started_at else coalesce(u.started_at, n.started_at) end,
                     finished_at = case when u.reset then u.finished_at else coalesce(u.finished_at, n.finished_at) end
                 from \(source)
-                where n.run_id = u.run_id and n.key = u.key
+                where n.run_id = u.run_id and n.key = u.key and n.run_submitted_at = u.run_submitted_at
                 """)
         }
         if !runs.isEmpty {
@@ -207,22 +215,23 @@ extension Store {
                     error = u.error,
                     started_at = coalesce(r.started_at, \(nowParameter)::timestamptz),
                     finished_at = case when u.status in ('succeeded', 'failed', 'cancelled') then \(nowParameter)::timestamptz else null end
-                from jsonb_to_recordset(\(runsParameter)::jsonb) as u(id uuid, status text, error text)
-                where r.id = u.id
+                from jsonb_to_recordset(\(runsParameter)::jsonb) as u(id uuid, submitted_at timestamptz, status text, error text)
+                where r.id = u.id and r.submitted_at = u.submitted_at
                 """)
         }
         if !events.isEmpty {
             let source = RecordSource.sql(
                 events,
                 columns: [
-                    .init(name: "run_id", type: "uuid"), .init(name: "node_key", type: "text"), .init(name: "kind", type: "text"),
-                    .init(name: "at", type: "timestamptz"), .init(name: "detail", type: "jsonb"),
+                    .init(name: "run_id", type: "uuid"), .init(name: "run_submitted_at", type: "timestamptz"),
+                    .init(name: "node_key", type: "text"), .init(name: "kind", type: "text"), .init(name: "at", type: "timestamptz"),
+                    .init(name: "detail", type: "jsonb"),
                 ], alias: "e", in: &statement)
             statement.add(
                 "new_events",
                 """
                 insert into baton.events (run_id, node_key, kind, at, detail, run_submitted_at)
-                select e.run_id, e.node_key, e.kind, e.at, e.detail, (select r.submitted_at from baton.runs r where r.id = e.run_id)
+                select e.run_id, e.node_key, e.kind, e.at, e.detail, e.run_submitted_at
                 from \(source)
                 order by e.ord
                 """)
@@ -274,15 +283,33 @@ extension Store {
         }
         // Prepared once per shape (which parts the batch needs): the hot path skips parsing and planning.
         let result = try connection.preparedQuery(statement.sql, statement.parameters)
+        for (id, run) in runs where RunStatus(rawValue: run["status"]?.stringValue ?? "")?.isTerminal == true {
+            submittedAt[id] = nil
+        }
         return queues ? result.int64(0, "batch") : nil
     }
+
+    /// Reads the `submitted_at` of runs this store has not loaded (one query for all of them).
+    private func learnSubmittedAt(of ids: [String]) throws {
+        let missing = Set(ids.filter { submittedAt[$0] == nil })
+        guard !missing.isEmpty else { return }
+        if submittedAt.count > 100_000 { submittedAt = [:] }  // runs that never ended here (taken over, deleted)
+        let r = try connection.query(
+            "select id::text, submitted_at::text as submitted_at from baton.runs where id = any($1::uuid[])",
+            [PGArray.literal(missing.sorted())])
+        for i in 0..<r.rowCount { submittedAt[r[row: i, column: "id"]!] = r[row: i, column: "submitted_at"] }
+    }
+
+    /// A run's partition key for the rows of a commit (null for a run that is gone: nothing of it is written).
+    private func submitted(_ runID: String) -> JSON { submittedAt[runID].map(JSON.string) ?? .null }
 
     /// Folds a node's transitions within one batch into the row it ends as.
     private func merge(_ previous: JSON?, _ change: NodeChange, runID: String, now: String) -> JSON {
         var row =
             previous?.objectValue
             ?? JSONObject([
-                ("run_id", .string(runID)), ("key", .string(change.key)), ("set_input", false), ("set_output", false), ("reset", false),
+                ("run_id", .string(runID)), ("run_submitted_at", submitted(runID)), ("key", .string(change.key)), ("set_input", false),
+                ("set_output", false), ("reset", false),
             ])
         row["status"] = .string(change.status.rawValue)
         row["attempts"] = .int(Int64(change.attempt))
@@ -317,7 +344,7 @@ extension Store {
     private func event(for change: NodeChange, runID: String, now: String) -> JSON {
         let (kind, at, detail) = change.eventRecord(dueText: Timestamp.text)
         return [
-            "run_id": .string(runID), "node_key": .string(change.key), "kind": .string(kind),
+            "run_id": .string(runID), "run_submitted_at": submitted(runID), "node_key": .string(change.key), "kind": .string(kind),
             "at": .string(at.map(Timestamp.text) ?? now), "detail": detail,
         ]
     }

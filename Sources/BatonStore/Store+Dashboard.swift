@@ -15,7 +15,7 @@ extension Store {
             select \(Store.runColumns)
             from (select r.id, r.submitted_at from baton.runs r where \(filter)
                   order by r.submitted_at desc, r.id limit $3::int offset $4::int) page
-            join baton.runs r on r.id = page.id
+            join baton.runs r on r.id = page.id and r.submitted_at = page.submitted_at
             order by page.submitted_at desc, page.id
             """, parameters + [String(limit), String(offset)])
         let total = try connection.query("select count(*) as n from baton.runs r where \(filter)", parameters).int(0, "n") ?? 0

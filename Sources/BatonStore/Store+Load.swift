@@ -23,10 +23,12 @@ extension Store {
     private func loadGraph(_ id: String) throws -> (Graph, RunStatus, String?)? {
         let run = try connection.query(
             """
-            select status, error, plan::text as plan, case when plan is null then graph::text end as graph
+            select status, error, plan::text as plan, case when plan is null then graph::text end as graph,
+                   submitted_at::text as submitted_at
             from baton.runs where id = $1::uuid
             """, [id])
         guard run.rowCount == 1 else { return nil }
+        submittedAt[id] = run[row: 0, column: "submitted_at"]
         let graph = try Self.storedGraph(run, of: id)
         guard let status = RunStatus(rawValue: run[row: 0, column: "status"] ?? "") else {
             throw StoreError("run \(id): unknown run status '\(run[row: 0, column: "status"] ?? "")'")

@@ -6,8 +6,9 @@ extension Store {
     static let runColumns = """
         r.id::text as id, r.name, r.status, r.submitted_at::text as submitted_at, r.started_at::text as started_at,
         r.finished_at::text as finished_at, r.error, r.input::text as input,
-        (select count(*) from baton.nodes n where n.run_id = r.id) as nodes,
-        (select count(*) from baton.nodes n where n.run_id = r.id and n.status in ('succeeded', 'failed', 'cancelled', 'skipped')) as done
+        (select count(*) from baton.nodes n where n.run_id = r.id and n.run_submitted_at = r.submitted_at) as nodes,
+        (select count(*) from baton.nodes n where n.run_id = r.id and n.run_submitted_at = r.submitted_at
+            and n.status in ('succeeded', 'failed', 'cancelled', 'skipped')) as done
         """
 
     func runRow(_ r: PGResult, _ i: Int) -> RunRow {

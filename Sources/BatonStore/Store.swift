@@ -10,6 +10,9 @@ public final class Store: @unchecked Sendable {
     /// When set, every `apply` and `failRun` checks in its own statement that this coordinator still
     /// holds the partitions of the runs it writes for, under these epochs (see `PartitionFence`).
     public var fence: PartitionFence?
+    /// The `submitted_at` of runs this store loaded or wrote for (their rows' partition key, as text),
+    /// so a commit names the partition of every row it writes; a run leaves it when it ends.
+    var submittedAt: [String: String] = [:]
     /// Channel on which a NOTIFY announces each new run (payload: the run id).
     public static let runsChannel = "baton_runs"
 

@@ -99,7 +99,12 @@ final class TestCluster: @unchecked Sendable {
         return try ChildProcess.run(batonPath, arguments, environment: environment)
     }
 
-    static func store() throws -> Store { try Store(url: databaseURL) }
+    /// A store on the test database, once its schema is ready (`prepared`: a test that ran first would
+    /// otherwise meet it half reset).
+    static func store() throws -> Store {
+        _ = prepared
+        return try Store(url: databaseURL)
+    }
 
     /// The test database's URL with another database name.
     static func databaseURL(named name: String) throws -> String {
@@ -118,7 +123,10 @@ final class TestCluster: @unchecked Sendable {
     }
 
     /// A connection of the test's own, for reading run history with SQL as users do.
-    static func sql() throws -> PGConnection { try PGConnection(url: databaseURL) }
+    static func sql() throws -> PGConnection {
+        _ = prepared
+        return try PGConnection(url: databaseURL)
+    }
 
     /// `baton submit` of a graph document; returns the run id.
     static func submit(_ graph: JSON, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
