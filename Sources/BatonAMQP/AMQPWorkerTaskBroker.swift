@@ -38,14 +38,10 @@ public final class AMQPWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable {
                     pool: pool, procedure: procedure, on: c, channel: Channel.tasks, queueType: queueType)
             }
         }
-        switch queueType {
-        case .classic: try c.setPrefetch(UInt16(clamping: prefetch), shared: true, channel: Channel.tasks)
-        case .quorum:
-            // Quorum queues refuse a channel-wide prefetch: each queue's consumer gets a share of it, at
-            // least two, so that while one task of a band runs the next waits here, ahead of lower bands.
-            // (`--prefetch 1` keeps one: a task that kills its worker counts a delivery against every task it held.)
-            let share = prefetch <= 1 ? 1 : max(2, (prefetch + queues.count - 1) / max(1, queues.count))
+        if let share = queueType.consumerPrefetch(prefetch, queues: queues.count) {
             try c.setPrefetch(UInt16(clamping: share), shared: false, channel: Channel.tasks)
+        } else {
+            try c.setPrefetch(UInt16(clamping: prefetch), shared: true, channel: Channel.tasks)
         }
         consumerTags = []
         if consume {

@@ -22,12 +22,12 @@ public struct InboundTask: Sendable, Equatable {
 
     /// For the seam's implementations (the in-memory twin included).
     public init(
-        body: [UInt8], redelivered: Bool, deliveries: Int?, queuedAt: Date?, receipt: BrokerReceipt, routingKey: String,
-        priority: UInt8?
+        body: [UInt8], redelivered: Bool, deliveries: Int?, queuedAt: Date?, countedByBroker: Bool = false, receipt: BrokerReceipt,
+        routingKey: String, priority: UInt8?
     ) {
         self.init(
-            body: body, redelivered: redelivered, deliveries: deliveries, queuedAt: queuedAt, receipt: receipt,
-            exchange: BatonTopology.tasksExchange, routingKey: routingKey, priority: priority, headers: [:])
+            body: body, redelivered: redelivered, deliveries: deliveries, queuedAt: queuedAt, countedByBroker: countedByBroker,
+            receipt: receipt, exchange: BatonTopology.tasksExchange, routingKey: routingKey, priority: priority, headers: [:])
     }
 
     init(

@@ -55,6 +55,18 @@ public enum QueueType: String, Sendable, Equatable, CaseIterable {
         }
     }
 
+    /// The prefetch of each of a worker's `queues` consumers, for a worker whose prefetch is
+    /// `prefetch`; nil for classic queues, whose prefetch is the channel's, shared by every queue.
+    /// Quorum queues refuse a channel-wide prefetch: each consumer gets a share of it, at least two,
+    /// so that while one task of a band runs the next waits in the worker, ahead of lower bands.
+    /// (`--prefetch 1` keeps one: a task that kills its worker counts a delivery against every task it held.)
+    public func consumerPrefetch(_ prefetch: Int, queues: Int) -> Int? {
+        switch self {
+        case .classic: nil
+        case .quorum: prefetch <= 1 ? 1 : max(2, (prefetch + queues - 1) / max(1, queues))
+        }
+    }
+
     /// The exchange whose existence tells workers the broker's queues are of this type (declared by
     /// the coordinator and by `baton migrate --queue-type`; workers hold no database credentials).
     var marker: String { "baton.queue-type.\(rawValue)" }

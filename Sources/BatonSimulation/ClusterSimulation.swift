@@ -10,13 +10,20 @@ import Foundation
 /// the real coordinator, worker loops, scheduler and procedures, with `MemoryStore` and
 /// `MemoryBroker` behind their seams, on a `SimulationClock`. Every choice comes from the seed:
 /// which process moves next, when publishes arrive and are confirmed, when time passes, and
-/// which fault strikes. The guarantees are checked after every step (`InvariantChecker`).
+/// which fault strikes. The guarantees are checked after every step (`InvariantChecker`). The
+/// broker's queues are classic or quorum (`SimulationOptions.queueType`); a quorum run submits the
+/// graphs `SimulationGraph.bands` and `.poison` in place of two drawn ones, has one more worker
+/// (for the poison's pool) and the checks of `QuorumInvariants`.
 public final class ClusterSimulation {
     public let seed: UInt64
     let options: SimulationOptions
     let clock = SimulationClock()
     let store: MemoryStore
-    let broker = MemoryBroker()
+    let broker: MemoryBroker
+    /// The queue type of this seed's cluster.
+    public let queueType: QueueType
+    /// The workers' `--delivery-limit`.
+    let workerLimit: Int
     private var random: SeededRandom
     private let processRandom: RandomSource
     private var coordinators: [SimulatedCoordinator] = []
@@ -35,14 +42,26 @@ public final class ClusterSimulation {
         random = SeededRandom(seed: seed)
         processRandom = RandomSource(seed: seed ^ 0x5EED)
         let clock = self.clock
+        queueType = options.queueType.queueType(seed: seed)
+        // Classic runs keep the limit they always had; a quorum run's is drawn from a stream of its own.
+        var limits = SeededRandom(seed: seed ^ 0x0D0E_11FE)
+        workerLimit = queueType == .classic ? 50 : options.quorumWorkerLimit ?? (limits.chance(0.5) ? 10 : 50)
         store = MemoryStore(clock: { clock.now })
         store.setPartitionCount(options.partitions)
+        store.queueType = queueType
+        broker = MemoryBroker(queueType: queueType)
+        broker.quorumDefects = options.quorumDefects
         report = SimulationReport(seed: seed)
+        report.queueType = queueType
+        if queueType == .quorum { checker.quorum = QuorumInvariants(workerLimit: workerLimit) }
         // Unowned: the processes live inside this simulation, and a strong capture would keep every seed's cluster alive.
         for i in 0..<options.coordinators {
             coordinators.append(SimulatedCoordinator(index: i, make: { [unowned self] in makeCoordinator($0, $1) }))
         }
-        for i in 0..<options.workers { workers.append(SimulatedWorker(index: i, make: { [unowned self] in makeWorker($0, $1) })) }
+        // A quorum run has one more worker, serving only the pool of the task that kills its workers.
+        for i in 0..<(options.workers + (queueType == .quorum && !options.poisonAmongOthers ? 1 : 0)) {
+            workers.append(SimulatedWorker(index: i, make: { [unowned self] in makeWorker($0, $1) }))
+        }
         broker.onAck = { [weak self] ack in
             guard let self else { return }
             if ack.queue.hasPrefix(BatonTopology.resultsQueue + ".") {  // a partition's (the shared one's are forwarded, not applied)
@@ -52,6 +71,7 @@ public final class ClusterSimulation {
             }
         }
         broker.onConfirm = { [weak self] message in self?.checker.confirmed(message) }
+        broker.onDeliver = { [weak self] delivery in self?.checker.delivered(delivery) }
     }
 
     // MARK: - Processes
@@ -81,12 +101,18 @@ public final class ClusterSimulation {
     private func makeWorker(_ index: Int, _ generation: Int) -> (SteppedWorker, SimulatedExecutor) {
         let id = "worker-\(index).\(generation)"
         var configuration = WorkerConfiguration(
-            amqpURL: "memory", pools: ["default"], concurrency: 2, prefetch: 4, registry: .demo, id: id, heartbeatInterval: 1,
-            shutdownGrace: 30, deliveryLimit: 50, logger: QuietLogger.make("worker"))
+            amqpURL: "memory", pools: [index < options.workers ? "default" : SimulationGraph.poisonPool], concurrency: 2, prefetch: 4,
+            registry: .demo, id: id, heartbeatInterval: 1,
+            shutdownGrace: 30, deliveryLimit: workerLimit, logger: QuietLogger.make("worker"))
         let broker = self.broker
         let clock = self.clock
         let executor = SimulatedExecutor(clock: clock, seed: seed &+ UInt64(index * 1_000 + generation))
-        configuration.makeTaskBroker = { broker.workerTasks(name: "\(id)-tasks") }
+        let tasks = broker.workerTasks(name: "\(id)-tasks")
+        configuration.makeTaskBroker = { tasks }
+        executor.onStart = { [unowned self] task in
+            guard let started = tasks.started(task) else { return }
+            checker.started(started, holding: tasks.held, worker: id, store: store)
+        }
         let legacy = index < options.legacyWorkers
         configuration.makeReportBroker = { broker.workerReports(name: "\(id)-reports", legacy: legacy) }
         configuration.executor = executor
@@ -103,10 +129,15 @@ public final class ClusterSimulation {
     /// faults until every run ended (or the heal budget is spent), and checks the guarantees.
     public func run() -> SimulationReport {
         let catalog = SimulationGraph.catalog + (options.legacyWorkers > 0 ? [SimulationGraph.long] : [])
-        for _ in 0..<options.runs {
+        trace("queues \(queueType.rawValue), workers' delivery limit \(workerLimit)")
+        // A quorum run's two graphs of its own take the place of two drawn ones (a seed costs about as much).
+        let poison = options.poisonAmongOthers ? SimulationGraph.poison(in: "default") : SimulationGraph.poison
+        let own = queueType == .quorum ? [SimulationGraph.bands, poison] : []
+        for _ in 0..<max(1, options.runs - own.count) {
             let graph = catalog[random.index(catalog.count)]
             submit(graph)
         }
+        for graph in own { submit(graph) }
         while step < options.steps && report.violations.isEmpty {
             takeStep()
         }
@@ -123,6 +154,7 @@ public final class ClusterSimulation {
         for c in coordinators where c.isUp { c.crash(restartAfter: 0) }
         for w in workers where w.isUp { w.crash(restartAfter: 0) }
         report.violations = checker.violations
+        report.bandChoices = checker.quorum?.bandChoices ?? 0
         report.runsEnded = submitted.filter { store.run($0.runID)?.status.isTerminal == true }.count
         report.nodesEnded = checker.nodesEnded
         report.partitionMoves = store.ownerChanges
@@ -197,7 +229,17 @@ public final class ClusterSimulation {
             choices.append((3, "\(w.name) consumer turn", { process.consumerTurn() }))
             choices.append((2, "\(w.name) publisher turn", { process.publisherTurn() }))
             if let executor = w.executor, let due = executor.nextDue, due <= clock.now {
-                choices.append((3, "\(w.name) attempts end", { executor.runDue() }))
+                choices.append(
+                    (
+                        3, "\(w.name) attempts end",
+                        { [self] in
+                            executor.runDue()
+                            if executor.killed {
+                                trace("\(w.name) is killed by the task it ran")
+                                w.crash(restartAfter: 5 + random.index(20))
+                            }
+                        }
+                    ))
             }
         }
         if confirmsHeldFor == 0 {

@@ -11,6 +11,8 @@ struct InvariantChecker {
     }
 
     private(set) var violations: [String] = []
+    /// The quorum queues' own checks, in a quorum run.
+    var quorum: QuorumInvariants?
     /// Ended nodes as first seen ended: status and output, which must never change.
     private var ended: [String: (status: NodeStatus, output: String)] = [:]
     private(set) var nodesEnded = 0
@@ -29,19 +31,21 @@ struct InvariantChecker {
 
     /// Attempts whose result report the broker confirmed.
     private var confirmedResults: Set<Attempt> = []
-    /// Per attempt, the newest copy of its task a worker published again (republished or handed
-    /// back) and the broker confirmed, by message number.
+    /// Per attempt, the newest copy of its task a worker published again (republished, handed
+    /// back, or dead-lettered with the quorum queue's count) and the broker confirmed, by message number.
     private var confirmedCopies: [Attempt: Int] = [:]
 
     /// A message the broker confirmed to its publisher.
     mutating func confirmed(_ message: MemoryMessage) {
+        for line in quorum?.confirmed(message) ?? [] { violate(line) }
         if (message.exchange == BatonTopology.reportsExchange && message.deliveries == nil)
             || (message.exchange.isEmpty && message.routingKey == BatonTopology.resultsQueue)
         {
             if let report = try? ReportMessage(decoding: message.body), report.kind == .result {
                 confirmedResults.insert(Attempt(runID: report.runID, key: report.key, attempt: report.attempt, phase: report.phase.rawValue))
             }
-        } else if message.exchange == BatonTopology.tasksExchange, !message.publisher.hasPrefix("coordinator"),
+        } else if message.exchange == BatonTopology.tasksExchange || message.exchange == BatonTopology.deadExchange,
+            !message.publisher.hasPrefix("coordinator"),
             let task = try? TaskDispatch(decoding: message.body)
         {
             let attempt = Attempt(runID: task.runID, key: task.key, attempt: task.attempt, phase: task.phase.rawValue)
@@ -61,6 +65,16 @@ struct InvariantChecker {
         violate(
             "run \(task.runID) node \(task.key) attempt \(task.attempt): a worker acked its task before its result (or a copy of the task) was confirmed"
         )
+    }
+
+    /// A delivery from a queue to a consumer that acks.
+    mutating func delivered(_ delivery: MemoryDelivery) {
+        for line in quorum?.delivered(delivery) ?? [] { violate(line) }
+    }
+
+    /// A worker started the task it holds as `started` (with quorum queues: none of a higher band waits).
+    mutating func started(_ started: MemoryHeldTask, holding held: [MemoryHeldTask], worker: String, store: MemoryStore) {
+        for line in quorum?.started(started, holding: held, worker: worker, store: store) ?? [] { violate(line) }
     }
 
     /// A report the coordinator acked: its effect must be committed already.
@@ -143,6 +157,7 @@ struct InvariantChecker {
                 continue
             }
             checkHistory(store: store, runID: run.runID)
+            for line in quorum?.finish(store: store, runID: run.runID, graph: run.graph) ?? [] { violate(line) }
             for (key, expected) in run.graph.outputs.sorted(by: { $0.key < $1.key }) {
                 let got = store.node(key, ofRun: run.runID)?.output ?? .null
                 if !Self.same(got, expected) {

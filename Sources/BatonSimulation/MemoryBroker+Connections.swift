@@ -36,9 +36,11 @@ extension MemoryBroker {
         disconnect(connection, keepUnconfirmed: true)
     }
 
-    func consume(_ connection: MemoryConnection, channel: UInt16, queue: String, noAck: Bool = false) {
+    /// Consumes `queue` on `channel`, under the channel's prefetch or (`prefetch`) one of its own.
+    func consume(_ connection: MemoryConnection, channel: UInt16, queue: String, noAck: Bool = false, prefetch: Int? = nil) {
         guard let target = queuesByName[queue] else { return }
-        target.consumers.append(MemoryConsumer(connection: connection, channel: connection.channel(channel), queue: queue, noAck: noAck))
+        target.consumers.append(
+            MemoryConsumer(connection: connection, channel: connection.channel(channel), queue: queue, noAck: noAck, prefetch: prefetch))
         dispatch()
     }
 
@@ -118,6 +120,7 @@ extension MemoryBroker {
         let done = multiple ? Array(channel.unacked[...index]) : [channel.unacked[index]]
         if multiple { channel.unacked.removeSubrange(...index) } else { channel.unacked.remove(at: index) }
         for delivery in done {
+            if let queue = queuesByName[delivery.queue] { settle(delivery.message.id, in: queue) }
             let ack = MemoryAck(connection: connection.name, queue: delivery.queue, tag: delivery.tag, message: delivery.message)
             acks.append(ack)
             onAck?(ack)
@@ -133,7 +136,12 @@ extension MemoryBroker {
             throw unknownTag(tag, connection: connection, channel: number, operation: "basic.reject")
         }
         let delivery = channel.unacked.remove(at: index)
-        if requeue { self.requeue(delivery) } else { deadLetter(delivery.message, from: delivery.queue) }
+        if requeue {
+            self.requeue(delivery)
+        } else {
+            if let queue = queuesByName[delivery.queue] { settle(delivery.message.id, in: queue) }
+            deadLetter(delivery.message, from: delivery.queue)
+        }
         dispatch()
     }
 
@@ -145,8 +153,9 @@ extension MemoryBroker {
             .channelClosed, "PRECONDITION_FAILED - unknown delivery tag \(tag)", operation: operation, channel: channel, replyCode: 406)
     }
 
-    /// The ready messages of a queue (declared if missing, as `taskQueueDepth` does).
-    func depth(pool: String, procedure: String) -> Int {
-        queuesByName[declareTaskQueue(pool: pool, procedure: procedure)]?.ready.count ?? 0
+    /// The ready messages of the task queues of `procedure` in `pool`, every band (declared if
+    /// missing, as `taskQueueDepth` does).
+    func depth(pool: String, procedure: String, queueType: QueueType = .classic) -> Int {
+        declareTaskQueues(pool: pool, procedure: procedure, queueType: queueType).reduce(0) { $0 + (queuesByName[$1]?.ready.count ?? 0) }
     }
 }

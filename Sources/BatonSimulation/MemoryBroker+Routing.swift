@@ -6,12 +6,14 @@ extension MemoryBroker {
     /// Declares a queue unless it exists (declaring is idempotent, as on RabbitMQ).
     @discardableResult
     func declareQueue(
-        _ name: String, prioritized: Bool = false, deadLettered: Bool = false, durable: Bool = true, owner: Int? = nil
+        _ name: String, prioritized: Bool = false, deadLettered: Bool = false, durable: Bool = true, owner: Int? = nil,
+        deliveryLimit: Int? = nil
     )
         -> MemoryQueue
     {
         if let queue = queuesByName[name] { return queue }
-        let queue = MemoryQueue(name: name, prioritized: prioritized, deadLettered: deadLettered, durable: durable, owner: owner)
+        let queue = MemoryQueue(
+            name: name, prioritized: prioritized, deadLettered: deadLettered, durable: durable, owner: owner, deliveryLimit: deliveryLimit)
         queues.append(queue)
         queuesByName[name] = queue
         return queue
@@ -29,13 +31,26 @@ extension MemoryBroker {
         for partition in 0..<partitions { declareQueue(BatonTopology.resultsQueue(partition: partition), deadLettered: true) }
     }
 
-    /// What `BatonTopology.declareTaskQueue` declares; returns the queue's name.
+    /// What `BatonTopology.declareTaskQueues` declares for queues of `queueType` (one per band,
+    /// named and bound as there, lowest band first); returns their names.
+    @discardableResult
+    func declareTaskQueues(pool: String, procedure: String, queueType: QueueType) -> [String] {
+        queueType.bands.map { band in
+            let routingKey = BatonTopology.routingKey(pool: pool, procedure: procedure, priority: band.lowest, queueType: queueType)
+            let name = BatonTopology.taskQueue(routingKey: routingKey)
+            switch queueType {
+            case .classic: declareQueue(name, prioritized: true, deadLettered: true)
+            case .quorum: declareQueue(name, deadLettered: true, deliveryLimit: QueueType.deliveryLimit)
+            }
+            taskBindings[routingKey] = name
+            return name
+        }
+    }
+
+    /// What `BatonTopology.declareTaskQueue` declares (classic); returns the queue's name.
     @discardableResult
     func declareTaskQueue(pool: String, procedure: String) -> String {
-        let name = BatonTopology.taskQueue(pool: pool, procedure: procedure)
-        declareQueue(name, prioritized: true, deadLettered: true)
-        taskBindings[BatonTopology.routingKey(pool: pool, procedure: procedure)] = name
-        return name
+        declareTaskQueues(pool: pool, procedure: procedure, queueType: .classic)[0]
     }
 
     func removeQueue(_ queue: MemoryQueue) {
@@ -78,14 +93,36 @@ extension MemoryBroker {
             MemoryMessage(
                 id: message.id, publisher: message.publisher, exchange: BatonTopology.deadExchange, routingKey: message.routingKey,
                 body: message.body, persistent: message.persistent, priority: message.priority, deliveries: message.deliveries,
-                queuedAt: message.queuedAt, redelivered: false, deathQueue: message.deathQueue ?? queue))
+                queuedAt: message.queuedAt, redelivered: false, deathQueue: message.deathQueue ?? queue,
+                deliveryCount: message.deliveryCount))
     }
 
-    /// A delivery back to its place in its queue, flagged redelivered (lost if the queue is gone).
+    /// A delivery back to its place in its queue, flagged redelivered (lost if the queue is gone). A
+    /// quorum queue counts the return, and dead-letters a message returned more than its limit.
     func requeue(_ unacked: MemoryChannel.Unacked) {
         var message = unacked.message
         message.redelivered = true
-        queuesByName[unacked.queue]?.insert(message, order: unacked.order)
+        guard let queue = queuesByName[unacked.queue] else { return }
+        if let limit = queue.deliveryLimit {
+            guard !settled.contains(message.id), !queue.holds(message.id) else { return }
+            let count = (returns[message.id] ?? 0) + 1
+            returns[message.id] = count
+            if count > limit && !quorumDefects.contains(.unlimited) {
+                message.deliveryCount = count - 1  // its last delivery's: the coordinator counts that delivery too
+                settle(message.id, in: queue)
+                deadLetter(message, from: queue.name)
+                return
+            }
+        }
+        queue.insert(message, order: unacked.order)
+    }
+
+    /// A delivery from `queue` was acked or dead-lettered: in a quorum task queue, the message is
+    /// done with (its other copies go).
+    func settle(_ id: Int, in queue: MemoryQueue) {
+        guard queue.deliveryLimit != nil else { return }
+        settled.insert(id)
+        queue.remove(id)
     }
 
     /// Publishes of `channel` in flight reach their queues.
@@ -153,13 +190,17 @@ extension MemoryBroker {
             guard consumer.canTake else { continue }
             queue.nextConsumer = (index + 1) % count
             let entry = queue.removeFirst()
+            var message = entry.message
+            if queue.deliveryLimit != nil, !quorumDefects.contains(.uncounted) { message.deliveryCount = returns[message.id] }
             let channel = consumer.channel
             let tag = channel.nextTag
             channel.nextTag += 1
             if !consumer.noAck {
-                channel.unacked.append(MemoryChannel.Unacked(tag: tag, queue: queue.name, order: entry.order, message: entry.message))
+                channel.unacked.append(MemoryChannel.Unacked(tag: tag, queue: queue.name, order: entry.order, message: message))
+                onDeliver?(
+                    MemoryDelivery(connection: consumer.connection.name, channel: channel.number, tag: tag, queue: queue.name, message: message))
             }
-            consumer.connection.inbox.append(MemoryConnection.Inbound(channel: channel.number, tag: tag, message: entry.message))
+            consumer.connection.inbox.append(MemoryConnection.Inbound(channel: channel.number, tag: tag, message: message))
             return true
         }
         return false

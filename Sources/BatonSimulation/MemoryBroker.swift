@@ -16,6 +16,16 @@ import BatonAMQP
 /// - Priorities (task queues): higher first, first-in first-out within one. A requeued message goes
 ///   back to its place, flagged redelivered. Rejected without requeue, a task or report goes to
 ///   `baton.dead-letters` with the queue it died in and the delivery count it carried.
+/// - Queue types (`QueueType`, marked by `baton migrate --queue-type` and every coordinator's
+///   connect, read by workers as `BatonTopology.queueType(on:)` does): classic task queues as
+///   above; quorum ones as `BatonTopology` declares them, a queue per `PriorityBand` with no
+///   priorities (first-in first-out), each consumer with a prefetch of its own
+///   (`QueueType.consumerPrefetch`), every return of a message to its queue (rejected with requeue,
+///   its connection lost, given out again) counted in the `x-delivery-count` its later deliveries
+///   carry, and a message returned more than `QueueType.deliveryLimit` times dead-lettered instead.
+///   A quorum message is one message: once acked or dead-lettered, its other copies (`duplicate`)
+///   are gone, and a copy that comes back while another waits in the queue merges with it. The twin
+///   counts in task queues only (no other queue's count is read).
 /// - A connection lost (`drop`) or closed returns its unacked deliveries to their queues, flagged
 ///   redelivered, and deletes its exclusive control queue; its handle's calls then throw
 ///   `AMQPError` `.connectionLost` until it connects again.
@@ -57,8 +67,23 @@ public final class MemoryBroker: @unchecked Sendable {
     public internal(set) var protocolErrors: [String] = []
     /// While true, connecting fails (`.connectionFailed`): the broker is down or unreachable.
     public var refusesConnections = false
+    /// The type of the task queues, as the marker exchange says (`BatonTopology.markQueueType`).
+    public internal(set) var queueType: QueueType
+    /// How often each message (by id, every copy of it) came back to a quorum task queue.
+    var returns: [Int: Int] = [:]
+    /// Messages of quorum task queues acked or dead-lettered: a quorum queue holds one message, so
+    /// a copy given out again (`duplicate`) is gone with it, and a stale copy's return is dropped.
+    var settled: Set<Int> = []
+    /// Called with each delivery to a consumer that acks (as it is sent).
+    public var onDeliver: ((MemoryDelivery) -> Void)?
+    /// Quorum behaviour broken on purpose, for the tests of the simulator's invariants.
+    var quorumDefects: Set<MemoryQuorumDefect> = []
 
-    public init() {}
+    /// A broker whose queues `baton migrate --queue-type` made of `queueType`.
+    public init(queueType: QueueType = .classic) { self.queueType = queueType }
+
+    /// Marks the broker's queues as of `queueType`, as a coordinator does on every connect.
+    func mark(_ queueType: QueueType) { self.queueType = queueType }
 
     /// A coordinator's handle (it opens two connections, `<name>-publish` and `<name>-consume`).
     public func coordinatorConnection(name: String = "coordinator") -> MemoryCoordinatorBroker {

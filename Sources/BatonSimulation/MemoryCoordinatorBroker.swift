@@ -5,7 +5,9 @@ import Foundation
 /// publishing connection `<name>-publish` (tasks, cancel signals, forwards; confirmed) and a consuming
 /// one `<name>-consume` (the partitions' reports with the prefetch given to `connect`, heartbeats
 /// without acks, dead letters and reports without a partition with a prefetch of 100), opened again
-/// for each new set of partitions. Task queues are declared on the first publish to them after each connect.
+/// for each new set of partitions. Task queues are declared on the first publish to them after each
+/// connect, of the queue type the store gave `connect` (which marks the broker with it): with quorum
+/// queues, a task goes to its priority band's queue.
 public final class MemoryCoordinatorBroker: CoordinatorBroker, @unchecked Sendable {
     // Safe: used from the simulator's one thread (see MemoryBroker).
     public let broker: MemoryBroker
@@ -15,6 +17,7 @@ public final class MemoryCoordinatorBroker: CoordinatorBroker, @unchecked Sendab
     private var declaredRoutes: Set<String> = []
     private var generation = 0
     private var prefetch = 1
+    private var queueType = QueueType.classic
 
     private enum Channel {
         static let publish: UInt16 = 1
@@ -35,11 +38,12 @@ public final class MemoryCoordinatorBroker: CoordinatorBroker, @unchecked Sendab
     public var consumeConnectionName: String { "\(name)-consume" }
 
     /// `silence` is not modelled: a paused process keeps its connections open (the harder case).
-    /// Nor is `queueType`: the twin's task queues order by priority, as classic ones do.
     public func connect(prefetch: Int, partitions: Int, silence: Double, queueType: QueueType) throws {
         close()
         publisher = try broker.open(name: publishConnectionName, owner: name)
         broker.declarePartitionQueues(partitions)
+        broker.mark(queueType)
+        self.queueType = queueType
         declaredRoutes = []
         self.prefetch = prefetch
         try consume(partitions: [])
@@ -73,10 +77,12 @@ public final class MemoryCoordinatorBroker: CoordinatorBroker, @unchecked Sendab
 
     public func publishTask(pool: String, procedure: String, body: [UInt8], priority: UInt8, queuedAt: Date?) throws -> UInt64 {
         let publisher = try broker.require(publisher, "publish")
-        let routingKey = BatonTopology.routingKey(pool: pool, procedure: procedure)
+        let routingKey = BatonTopology.routingKey(pool: pool, procedure: procedure, priority: Int(priority), queueType: queueType)
         if !declaredRoutes.contains(routingKey) {
-            broker.declareTaskQueue(pool: pool, procedure: procedure)
-            declaredRoutes.insert(routingKey)
+            broker.declareTaskQueues(pool: pool, procedure: procedure, queueType: queueType)
+            for band in queueType.bands {
+                declaredRoutes.insert(BatonTopology.routingKey(pool: pool, procedure: procedure, priority: band.lowest, queueType: queueType))
+            }
         }
         let millisecond = queuedAt.map { Date(timeIntervalSince1970: ($0.timeIntervalSince1970 * 1000).rounded() / 1000) }
         return try broker.publish(
@@ -117,9 +123,10 @@ public final class MemoryCoordinatorBroker: CoordinatorBroker, @unchecked Sendab
         case Channel.registry:
             return .heartbeat(body: message.body, shared: receipt)
         case Channel.deadLetters:
+            // As over RabbitMQ: the worker's count if it carries one, else the quorum queue's (one more).
+            let deliveries = message.deliveries ?? message.deliveryCount.map { $0 + 1 } ?? 1
             return .unrouted(
-                body: message.body, deadLetter: DeadLetterOrigin(deliveries: message.deliveries ?? 1, queue: message.deathQueue),
-                receipt: receipt)
+                body: message.body, deadLetter: DeadLetterOrigin(deliveries: deliveries, queue: message.deathQueue), receipt: receipt)
         case Channel.unpartitioned:
             return .unrouted(body: message.body, deadLetter: nil, receipt: receipt)
         default:
@@ -150,6 +157,6 @@ public final class MemoryCoordinatorBroker: CoordinatorBroker, @unchecked Sendab
 
     public func taskQueueDepth(pool: String, procedure: String) throws -> Int {
         _ = try broker.require(publisher, "queue.declare")
-        return broker.depth(pool: pool, procedure: procedure)
+        return broker.depth(pool: pool, procedure: procedure, queueType: queueType)
     }
 }

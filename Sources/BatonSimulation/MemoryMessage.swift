@@ -22,4 +22,8 @@ public struct MemoryMessage: Sendable, Equatable {
     public internal(set) var redelivered: Bool
     /// The queue it was first dead-lettered from (`BatonTopology.firstDeathQueueHeader`).
     public internal(set) var deathQueue: String?
+    /// A quorum queue's `x-delivery-count` on this delivery: how often the message came back to its
+    /// queue before (nil on a first delivery, and from classic queues). On a message the queue
+    /// dead-lettered past its delivery limit, the count of its last delivery.
+    public internal(set) var deliveryCount: Int? = nil
 }

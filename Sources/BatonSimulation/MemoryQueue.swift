@@ -1,6 +1,7 @@
 /// One queue of the `MemoryBroker`: its ready messages in the order they will be delivered (higher
-/// priority first where the queue has priorities, then by when they were first enqueued, so a
-/// requeued message goes back to where it was), and its consumers in the order they subscribed.
+/// priority first where the queue has priorities (classic task queues; quorum ones have none), then
+/// by when they were first enqueued, so a requeued message goes back to where it was), and its
+/// consumers in the order they subscribed.
 final class MemoryQueue {
     struct Entry {
         var message: MemoryMessage
@@ -16,6 +17,9 @@ final class MemoryQueue {
     let deadLettered: Bool
     /// Kept across a broker restart (every queue but the workers' control queues).
     let durable: Bool
+    /// A quorum task queue's `x-delivery-limit`: it counts each message's returns (`x-delivery-count`)
+    /// and dead-letters one returned more often than this. Nil for the others.
+    let deliveryLimit: Int?
     /// The connection that declared it exclusive (a worker's control queue), deleted with it.
     let owner: Int?
     private(set) var ready: [Entry] = []
@@ -23,11 +27,12 @@ final class MemoryQueue {
     /// Where the round-robin among consumers resumes.
     var nextConsumer = 0
 
-    init(name: String, prioritized: Bool, deadLettered: Bool, durable: Bool, owner: Int?) {
+    init(name: String, prioritized: Bool, deadLettered: Bool, durable: Bool, owner: Int?, deliveryLimit: Int? = nil) {
         self.name = name
         self.prioritized = prioritized
         self.deadLettered = deadLettered
         self.durable = durable
+        self.deliveryLimit = deliveryLimit
         self.owner = owner
     }
 
@@ -53,6 +58,12 @@ final class MemoryQueue {
     func removeFirst() -> Entry { ready.removeFirst() }
 
     func removeAll() { ready.removeAll() }
+
+    /// Whether a copy of message `id` is ready here.
+    func holds(_ id: Int) -> Bool { ready.contains { $0.message.id == id } }
+
+    /// Drops the ready copies of message `id`.
+    func remove(_ id: Int) { ready.removeAll { $0.message.id == id } }
 
     /// Drops the messages that do not survive a broker restart.
     func removeTransient() { ready.removeAll { !$0.message.persistent } }

@@ -1,4 +1,5 @@
 import Baton
+import BatonAMQP
 import BatonStore
 import Foundation
 
@@ -39,6 +40,8 @@ public final class MemoryStore: @unchecked Sendable {
     /// Partitions that were taken by a coordinator other than their last owner.
     public internal(set) var ownerChanges = 0
     var connectionsMade = 0
+    /// The queue type `baton migrate --queue-type` recorded, which coordinators declare and mark.
+    public var queueType = QueueType.classic
 
     /// A database with no runs whose clock is `clock` (by default, one fixed instant).
     public init(clock: @escaping () -> Date = { Date(timeIntervalSince1970: 1_800_000_000) }) {

@@ -101,8 +101,8 @@ public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable 
     }
 
     public func partitionCount() throws -> Int { try call(.partitions) { store.tables.partitions.count } }
-    /// The twin's broker has classic queues.
-    public func queueType() throws -> String { "classic" }
+    /// What `baton migrate --queue-type` recorded (`MemoryStore.queueType`).
+    public func queueType() throws -> String { store.queueType.rawValue }
 
     public func partitionLeases() throws -> [PartitionLease] { try call(.partitions) { store.partitionLeases() } }
 

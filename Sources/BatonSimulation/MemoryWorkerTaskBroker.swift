@@ -1,15 +1,20 @@
+import Baton
 import BatonAMQP
 
 /// A worker's consuming side of the `MemoryBroker`, as `AMQPWorkerTaskBroker` is over RabbitMQ:
-/// one connection named `name` with a channel for tasks (one prefetch shared by every task queue),
-/// one for cancel signals (an exclusive queue of its own, consumed without acks, gone with the
-/// connection) and one for confirmed republishing.
+/// one connection named `name` with a channel for tasks, one for cancel signals (an exclusive queue
+/// of its own, consumed without acks, gone with the connection) and one for confirmed republishing.
+/// It reads the queue type from the broker's marker: classic task queues share one prefetch on the
+/// channel; quorum ones (a queue per priority band, highest consumed first) each have a share of
+/// it, and their redeliveries carry the queue's count (`InboundTask.countedByBroker`).
 public final class MemoryWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable {
     // Safe: used from the simulator's one thread (see MemoryBroker).
     public let broker: MemoryBroker
     public let name: String
     private var connection: MemoryConnection?
     private var generation = 0
+    /// Tasks taken on the current connection and not yet done with, in the order taken.
+    public private(set) var held: [MemoryHeldTask] = []
 
     private enum Channel {
         static let tasks = BatonTopology.WorkerChannel.tasks
@@ -29,13 +34,18 @@ public final class MemoryWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable
         close()
         generation += 1
         let c = try broker.open(name: name, owner: name)
+        let queueType = broker.queueType
         var queues: [String] = []
         for pool in pools {
-            for procedure in procedures { queues.append(broker.declareTaskQueue(pool: pool, procedure: procedure)) }
+            for procedure in procedures { queues += broker.declareTaskQueues(pool: pool, procedure: procedure, queueType: queueType) }
         }
-        c.channel(Channel.tasks).prefetch = Int(UInt16(clamping: prefetch))
+        let share = queueType.consumerPrefetch(prefetch, queues: queues.count).map { Int(UInt16(clamping: $0)) }
+        c.channel(Channel.tasks).prefetch = share == nil ? Int(UInt16(clamping: prefetch)) : 0
         if consume {
-            for queue in queues { broker.consume(c, channel: Channel.tasks, queue: queue) }
+            // Quorum: highest bands first, as over RabbitMQ.
+            for queue in queueType == .quorum ? queues.reversed() : queues {
+                broker.consume(c, channel: Channel.tasks, queue: queue, prefetch: share)
+            }
         }
         broker.declareControlQueue(c, channel: Channel.control)
         connection = c
@@ -49,6 +59,7 @@ public final class MemoryWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable
     public func close() {
         broker.close(connection)
         connection = nil
+        held = []
     }
 
     /// The next message sent to this connection, at once (`timeout` and `wakeup` are ignored).
@@ -56,22 +67,52 @@ public final class MemoryWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable
         guard let inbound = try broker.receive(connection) else { return nil }
         let message = inbound.message
         if inbound.channel == Channel.control { return .control(body: message.body) }
+        let task = try? TaskDispatch(decoding: message.body)
+        held.append(MemoryHeldTask(tag: inbound.tag, message: message, task: task))
+        // A quorum queue counts the returns itself: this delivery is one more.
+        let counted = message.deliveryCount.map { $0 + 1 }
         return .task(
             InboundTask(
-                body: message.body, redelivered: message.redelivered, deliveries: message.deliveries, queuedAt: message.queuedAt,
-                receipt: BrokerReceipt(generation: generation, tag: inbound.tag), routingKey: message.routingKey,
-                priority: message.priority))
+                body: broker.quorumDefects.contains(.invertedPriorities) ? Self.inverted(task) ?? message.body : message.body,
+                redelivered: message.redelivered, deliveries: counted ?? message.deliveries, queuedAt: message.queuedAt,
+                countedByBroker: counted != nil, receipt: BrokerReceipt(generation: generation, tag: inbound.tag),
+                routingKey: message.routingKey, priority: message.priority))
     }
+
+    /// The task with its priority turned around (`MemoryQuorumDefect.invertedPriorities`).
+    private static func inverted(_ task: TaskDispatch?) -> [UInt8]? {
+        guard let task else { return nil }
+        var copy = TaskDispatch(
+            runID: task.runID, key: task.key, attempt: task.attempt, procedure: task.procedure, input: task.input, pool: task.pool,
+            priority: 9 - task.priority, phase: task.phase, timeout: task.timeout, previousOutput: task.previousOutput)
+        copy.partition = task.partition
+        return copy.encoded()
+    }
+
+    /// The worker started `task`: the oldest held copy of it not started yet, marked started.
+    func started(_ task: TaskDispatch) -> MemoryHeldTask? {
+        guard let index = held.firstIndex(where: { !$0.started && $0.task.map { Self.same($0, task) } == true }) else { return nil }
+        held[index].started = true
+        return held[index]
+    }
+
+    static func same(_ a: TaskDispatch, _ b: TaskDispatch) -> Bool {
+        a.runID == b.runID && a.key == b.key && a.attempt == b.attempt && a.phase == b.phase
+    }
+
+    private func release(_ receipt: MemoryReceipt) { held.removeAll { $0.tag == receipt.tag } }
 
     public func ack(_ receipt: BrokerReceipt) throws {
         let receipt = MemoryReceipt(receipt)
         guard receipt.generation == generation else { return }  // taken on a lost connection: given out again
+        release(receipt)
         try broker.ack(connection, channel: Channel.tasks, tag: receipt.tag, multiple: false)
     }
 
     public func reject(_ receipt: BrokerReceipt, requeue: Bool) throws {
         let receipt = MemoryReceipt(receipt)
         guard receipt.generation == generation else { return }
+        release(receipt)
         try broker.reject(connection, channel: Channel.tasks, tag: receipt.tag, requeue: requeue)
     }
 
@@ -84,9 +125,16 @@ public final class MemoryWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable
         try ack(task.receipt)
     }
 
-    /// The twin's queues are classic: the count travels in the header, so the task is rejected.
+    /// Classic: the count travels in the header, so the task is rejected. Quorum: the queue's own
+    /// count does not go with a rejected message, so a copy says it, then the original is acked.
     public func deadLetter(_ task: InboundTask, deliveries: Int) throws {
-        try reject(task.receipt, requeue: false)
+        guard task.countedByBroker else { return try reject(task.receipt, requeue: false) }
+        let c = try broker.require(connection, "dead-letter")
+        _ = try broker.publish(
+            c, channel: Channel.republish, exchange: BatonTopology.deadExchange, routingKey: task.route, body: task.body,
+            persistent: true, deliveries: deliveries, deathQueue: BatonTopology.taskQueue(routingKey: task.route))
+        try broker.waitForConfirms(c, channel: Channel.republish)
+        try ack(task.receipt)
     }
 
     public func handBack(_ tasks: [InboundTask]) throws {
@@ -95,9 +143,11 @@ public final class MemoryWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable
         guard !mine.isEmpty else { return }
         do {
             for task in mine {
+                // The queue's own count stays with the queue: the copy starts afresh there (a hand-back is no failure).
+                let carried = task.countedByBroker ? held.first { $0.tag == MemoryReceipt(task.receipt).tag }?.message.deliveries : task.deliveries
                 _ = try broker.publish(
                     c, channel: Channel.republish, exchange: BatonTopology.tasksExchange, routingKey: task.route, body: task.body,
-                    persistent: true, priority: task.taskPriority, deliveries: task.deliveries, queuedAt: task.queuedAt)
+                    persistent: true, priority: task.taskPriority, deliveries: carried, queuedAt: task.queuedAt)
             }
             try broker.waitForConfirms(c, channel: Channel.republish)
             for task in mine { try ack(task.receipt) }

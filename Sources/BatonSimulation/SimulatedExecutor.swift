@@ -4,7 +4,9 @@ import Foundation
 
 /// A worker's procedures under the simulator: an attempt takes a seeded time on the virtual clock
 /// (`baton.sleep` its own seconds), then the real registered procedure runs to completion and its
-/// result is posted; a cancelled sleep ends at once, as the real one does.
+/// result is posted; a cancelled sleep ends at once, as the real one does. An attempt whose input
+/// has `poisonKey` true kills its worker when it ends instead (`killed`; the simulator crashes it).
+/// `onStart` hears of every attempt as it starts.
 final class SimulatedExecutor: AttemptExecutor, @unchecked Sendable {
     // Safe: the simulator is single-threaded.
     struct Attempt {
@@ -25,6 +27,12 @@ final class SimulatedExecutor: AttemptExecutor, @unchecked Sendable {
     private var nextID = 0
     /// Every attempt that ran to its end, as (procedure, canonical input): the simulator's cache check.
     private(set) var executions: [(procedure: String, input: String)] = []
+    /// The input member that makes a task kill its worker (`SimulationGraph.poison`).
+    static let poisonKey = "sim.poison"
+    /// An attempt with `poisonKey` ended: the worker is dead (nothing more is run or posted).
+    private(set) var killed = false
+    /// Called with each task as its attempt starts.
+    var onStart: ((TaskDispatch) -> Void)?
 
     init(clock: SimulationClock, seed: UInt64) {
         self.clock = clock
@@ -35,6 +43,7 @@ final class SimulatedExecutor: AttemptExecutor, @unchecked Sendable {
         _ task: TaskDispatch, configuration: WorkerConfiguration, report: @escaping @Sendable (ReportMessage) -> Void,
         result: @escaping @Sendable (AttemptResult<EncodedJSON>) -> Void, finished: @escaping @Sendable () -> Void
     ) -> AttemptHandle {
+        onStart?(task)
         nextID += 1
         let id = nextID
         var seconds = 0.001 + random.unit() * 0.2
@@ -62,12 +71,16 @@ final class SimulatedExecutor: AttemptExecutor, @unchecked Sendable {
 
     var isIdle: Bool { attempts.isEmpty }
 
-    /// Ends the attempts due by now, earliest first; returns how many.
+    /// Ends the attempts due by now, earliest first, until one kills the worker; returns how many.
     @discardableResult
     func runDue() -> Int {
         var count = 0
-        while let i = attempts.indices.filter({ attempts[$0].dueAt <= clock.now }).min(by: { Self.earlier(attempts[$0], attempts[$1]) }) {
+        while !killed, let i = attempts.indices.filter({ attempts[$0].dueAt <= clock.now }).min(by: { Self.earlier(attempts[$0], attempts[$1]) }) {
             let attempt = attempts.remove(at: i)
+            if attempt.task.input[Self.poisonKey] == .bool(true) {
+                killed = true
+                break
+            }
             finish(attempt)
             count += 1
         }

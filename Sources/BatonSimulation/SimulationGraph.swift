@@ -8,6 +8,9 @@ struct SimulationGraph: Sendable {
     let outputs: [String: JSON]
     /// Admission claims by node key, for the mutex and concurrency checks: (claim, limit).
     let claims: [String: (name: String, limit: Int)]
+    /// Nodes whose task kills every worker that runs it (`SimulatedExecutor.poisonKey`): each must
+    /// end failed, dead-lettered (checked in quorum runs, `QuorumInvariants`).
+    var poison: [String] = []
 
     static let catalog: [SimulationGraph] = [
         SimulationGraph(

@@ -17,6 +17,16 @@ public struct SimulationOptions: Sendable {
     public var runs = 6
     /// The chance of a fault at each step.
     public var faultRate = 0.02
+    /// Classic or quorum queues, or (`mixed`, the default) each seed draws one.
+    public var queueType = SimulationQueueType.mixed
+    /// Quorum queues broken on purpose (tests of the invariants only).
+    var quorumDefects: Set<MemoryQuorumDefect> = []
+    /// The workers' `--delivery-limit` in quorum runs (nil: each seed draws 10 or 50; with 50 the
+    /// queues' own `x-delivery-limit` of 20 stops a task first).
+    var quorumWorkerLimit: Int?
+    /// The task that kills its workers in the default pool, among the others, without a worker of
+    /// its own (tests only: the tasks its workers held are dead-lettered with it, a known limitation).
+    var poisonAmongOthers = false
     /// Keep the trace of every step (for `--seed`); otherwise only the last ones are kept.
     public var keepTrace = false
     public var traceTail = 40

@@ -1,6 +1,10 @@
+import BatonAMQP
+
 /// How one seed went.
 public struct SimulationReport: Sendable {
     public let seed: UInt64
+    /// The queue type its broker had.
+    public var queueType = QueueType.classic
     public var steps = 0
     public var faults: [String: Int] = [:]
     public var runsEnded = 0
@@ -8,6 +12,8 @@ public struct SimulationReport: Sendable {
     /// Partitions that changed owner, and writes the fence refused to an owner that had lost its partition.
     public var partitionMoves = 0
     public var fencedWrites = 0
+    /// Quorum: attempts started while their worker held a task of another band (the priority-band check's cases).
+    public var bandChoices = 0
     /// Guarantees broken, one line each; empty when the seed passed.
     public var violations: [String] = []
     /// The steps taken (all of them with `keepTrace`, else the last ones).

@@ -1,6 +1,9 @@
 /// Many seeds' reports added up, for `baton-sim --seeds`'s one line.
 public struct SimulationSummary: Sendable {
     public var seeds = 0
+    /// Seeds whose broker had quorum queues.
+    public var quorumSeeds = 0
+    public var bandChoices = 0
     public var steps = 0
     public var faults: [String: Int] = [:]
     public var runsEnded = 0
@@ -13,6 +16,8 @@ public struct SimulationSummary: Sendable {
 
     public mutating func add(_ report: SimulationReport) {
         seeds += 1
+        if report.queueType == .quorum { quorumSeeds += 1 }
+        bandChoices += report.bandChoices
         steps += report.steps
         for (kind, n) in report.faults { faults[kind, default: 0] += n }
         runsEnded += report.runsEnded
@@ -22,12 +27,12 @@ public struct SimulationSummary: Sendable {
         fencedWrites += report.fencedWrites
     }
 
-    /// `seeds 100, steps 210000, faults 4100 (clock-jump 410, …), runs 600 ended, nodes 2900 ended, violations 0`
+    /// `seeds 100, quorum 48 (band choices 900), steps 210000, faults 4100 (clock-jump 410, …), runs 600 ended, nodes 2900 ended, violations 0`
     public var line: String {
         let total = faults.values.reduce(0, +)
         let kinds = faults.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         return
-            "seeds \(seeds), steps \(steps), faults \(total) (\(kinds)), runs \(runsEnded) ended, nodes \(nodesEnded) ended, "
+            "seeds \(seeds), quorum \(quorumSeeds) (band choices \(bandChoices)), steps \(steps), faults \(total) (\(kinds)), runs \(runsEnded) ended, nodes \(nodesEnded) ended, "
             + "partition moves \(partitionMoves), fenced writes \(fencedWrites), violations \(violations)"
     }
 }

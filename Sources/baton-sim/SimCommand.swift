@@ -21,6 +21,8 @@ struct SimCommand: ParsableCommand {
     @Option(help: "Coordinators per cluster, sharing the partitions.") var coordinators = 3
     @Option(help: "Partitions of the simulated schema.") var partitions = 8
     @Option(help: "Workers (of 3) that publish as workers from before partitions did, as during an upgrade.") var legacyWorkers = 0
+    @Option(help: "The broker's queues: classic, quorum, or mixed (each seed draws one).")
+    var queueType = SimulationQueueType.mixed
     @Option(help: "Stop after this many seconds of real time, with a summary of the seeds run (0: no limit).") var timeLimit = 0.0
 
     func validate() throws {
@@ -42,6 +44,7 @@ struct SimCommand: ParsableCommand {
         options.coordinators = coordinators
         options.partitions = partitions
         options.legacyWorkers = legacyWorkers
+        options.queueType = queueType
         if let seed {
             options.keepTrace = true
             let report = ClusterSimulation(seed: seed, options: options).run()
@@ -62,10 +65,11 @@ struct SimCommand: ParsableCommand {
             let report = ClusterSimulation(seed: s, options: options).run()
             summary.add(report)
             if !report.passed {
-                print("seed \(s) broke a guarantee: \(report.violations[0])")
+                print("seed \(s) (\(report.queueType.rawValue) queues) broke a guarantee: \(report.violations[0])")
                 print(
                     "last steps (replay with: baton-sim --seed \(s) --steps \(steps) --runs \(runs) --fault-rate \(faultRate)"
-                        + " --coordinators \(coordinators) --partitions \(partitions) --legacy-workers \(legacyWorkers)):")
+                        + " --coordinators \(coordinators) --partitions \(partitions) --legacy-workers \(legacyWorkers)"
+                        + " --queue-type \(report.queueType.rawValue)):")
                 for line in report.trace.suffix(options.traceTail) { print("  " + line) }
                 print(summary.line)
                 throw ExitCode(1)

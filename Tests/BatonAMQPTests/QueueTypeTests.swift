@@ -38,6 +38,15 @@ struct QueueTypeTests {
         #expect(!PriorityBand.all.queue(pool: "p", procedure: ":3:x").hasPrefix("baton.tasks:"))
     }
 
+    @Test("quorum consumers each take a share of the prefetch, at least two (one with --prefetch 1); classic shares one")
+    func consumerPrefetch() {
+        #expect(QueueType.classic.consumerPrefetch(4, queues: 3) == nil)
+        #expect(QueueType.quorum.consumerPrefetch(4, queues: 3) == 2)
+        #expect(QueueType.quorum.consumerPrefetch(12, queues: 3) == 4)
+        #expect(QueueType.quorum.consumerPrefetch(4, queues: 48) == 2)
+        #expect(QueueType.quorum.consumerPrefetch(1, queues: 3) == 1)
+    }
+
     @Test("an unknown type is one line naming it")
     func unknownType() {
         #expect(QueueType.problem("quorum") == nil)

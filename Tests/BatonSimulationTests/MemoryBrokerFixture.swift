@@ -7,9 +7,9 @@ struct MemoryBrokerFixture {
     let broker = MemoryBroker()
     let coordinator: MemoryCoordinatorBroker
 
-    init(prefetch: Int = 10) throws {
+    init(prefetch: Int = 10, queueType: QueueType = .classic) throws {
         coordinator = broker.coordinatorConnection(name: "coordinator")
-        try coordinator.connect(prefetch: prefetch, partitions: 1, silence: 10)
+        try coordinator.connect(prefetch: prefetch, partitions: 1, silence: 10, queueType: queueType)
         try coordinator.consume(partitions: [0])
     }
 

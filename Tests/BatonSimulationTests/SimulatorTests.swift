@@ -54,10 +54,20 @@ struct SimulatorTests {
     ///   their heartbeats reach only the shared queue, so a node longer than the lease was sent out
     ///   again and again and its run never ended. A lease now runs out only if the database saw no
     ///   heartbeat within it either.
+    /// (All of those with classic queues, as they ran then.) With quorum queues, found while the twin
+    /// learned them (the simulator's own faults, not Baton's):
+    /// - 4: a redelivery's `x-delivery-count` was expected to equal the deliveries before it, which a
+    ///   copy given out again while another is held (a duplicate delivery) does not keep to.
+    /// - 11 and 26: the task that kills its workers was dead-lettered "after 22 deliveries": the twin
+    ///   counted and dead-lettered a duplicate's copies apart, where a quorum queue holds one message.
     @Test(arguments: [
-        ["--seed", "108", "--steps", "2000"], ["--seed", "1", "--steps", "2000"],
-        ["--seed", "9433", "--steps", "2000", "--runs", "4"], ["--seed", "9538", "--steps", "2000", "--runs", "4"],
-        ["--seed", "2", "--steps", "2000", "--legacy-workers", "3"], ["--seed", "28", "--steps", "2000", "--legacy-workers", "3"],
+        ["--seed", "108", "--steps", "2000", "--queue-type", "classic"], ["--seed", "1", "--steps", "2000", "--queue-type", "classic"],
+        ["--seed", "9433", "--steps", "2000", "--runs", "4", "--queue-type", "classic"],
+        ["--seed", "9538", "--steps", "2000", "--runs", "4", "--queue-type", "classic"],
+        ["--seed", "2", "--steps", "2000", "--legacy-workers", "3", "--queue-type", "classic"],
+        ["--seed", "28", "--steps", "2000", "--legacy-workers", "3", "--queue-type", "classic"],
+        ["--seed", "4", "--steps", "2000", "--queue-type", "quorum"], ["--seed", "11", "--steps", "2000", "--queue-type", "quorum"],
+        ["--seed", "26", "--steps", "2000", "--queue-type", "quorum"],
     ])
     func aSeedThatOnceFailedPasses(_ arguments: [String]) throws {
         let result = try Self.sim(arguments)
@@ -82,7 +92,9 @@ struct SimulatorTests {
         #expect(summary.hasSuffix("violations 0"), "\(summary)")
     }
 
-    @Test(arguments: [["--steps", "0"], ["--seeds", "0"], ["--runs", "0"], ["--fault-rate", "2"], ["--legacy-workers", "4"]])
+    @Test(arguments: [
+        ["--steps", "0"], ["--seeds", "0"], ["--runs", "0"], ["--fault-rate", "2"], ["--legacy-workers", "4"], ["--queue-type", "stream"],
+    ])
     func badOptionsAreRefusedWithOneLine(_ arguments: [String]) throws {
         let result = try Self.sim(arguments)
         #expect(result.status != 0)

@@ -38,7 +38,8 @@ BATON_DATABASE_URL="${BATON_TEST_DATABASE_URL:-postgresql://postgres@127.0.0.1:5
 BATON_AMQP_URL="${BATON_TEST_AMQP_URL:-amqp://guest:guest@127.0.0.1:5672/baton-test}" \
     swift test --skip-build "$@"
 # The cluster simulator's short form: whole clusters under seeded faults, the guarantees checked
-# after every step (a failing seed prints itself and its last steps; replay it with --seed).
+# after every step (a failing seed prints itself and its last steps; replay it with --seed). The
+# default --queue-type mixed gives about half the seeds quorum queues (their own invariants too).
 "$(swift build --show-bin-path)/baton-sim" --seeds 150 --first-seed 1 --steps 2000 --time-limit 60
 # The README's walkthrough, literally: a worker package of its own beside `baton worker --demo`.
 "$ROOT/deploy/local/walkthrough.sh"

@@ -1,0 +1,5 @@
+import ArgumentParser
+import BatonSimulation
+
+/// `--queue-type classic|quorum|mixed`.
+extension SimulationQueueType: ExpressibleByArgument {}

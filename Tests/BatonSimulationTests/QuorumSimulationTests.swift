@@ -1,0 +1,91 @@
+import BatonAMQP
+import Foundation
+import Testing
+
+@testable import BatonSimulation
+
+/// The simulator with quorum queues: seeds pass with every guarantee and the quorum ones checked,
+/// `mixed` runs both types, and a broker or worker that gets quorum queues wrong is caught.
+@Suite("baton-sim with quorum queues", .serialized)
+struct QuorumSimulationTests {
+    /// The short form with quorum queues: band queues, the queues' own delivery counts and limit,
+    /// a task that kills its workers in every seed.
+    @Test func theQuorumShortFormPasses() throws {
+        let result = try SimulatorTests.sim(["--seeds", "30", "--first-seed", "3000", "--steps", "1500", "--queue-type", "quorum"])
+        #expect(result.status == 0, "\(result.stdout.suffix(3_000))")
+        let summary = try #require(result.stdout.split(separator: "\n").last)
+        #expect(summary.hasPrefix("seeds 30, quorum 30 (band choices "), "\(summary)")
+        #expect(!summary.contains("(band choices 0)"), "workers chose among bands: \(summary)")
+        #expect(summary.hasSuffix("violations 0"), "\(summary)")
+    }
+
+    /// The default (`mixed`, as deploy/local/test.sh runs it) gives some seeds of each type.
+    @Test func mixedRunsBothTypes() throws {
+        let result = try SimulatorTests.sim(["--seeds", "12", "--first-seed", "1", "--steps", "300"])
+        #expect(result.status == 0, "\(result.stdout.suffix(3_000))")
+        let summary = try #require(result.stdout.split(separator: "\n").last)
+        let quorum = summary.split(separator: " ").dropFirst(3).first.flatMap { Int($0) } ?? -1
+        #expect(quorum > 0 && quorum < 12, "\(summary)")
+        #expect(SimulationQueueType.mixed.queueType(seed: 5) == SimulationQueueType.mixed.queueType(seed: 5))
+    }
+
+    /// Runs seeds in process, on a thread of their own (the simulator blocks on its procedures).
+    static func simulate(_ seeds: ClosedRange<UInt64>, _ options: SimulationOptions) async -> [SimulationReport] {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: seeds.map { ClusterSimulation(seed: $0, options: options).run() }) }
+            thread.stackSize = 16 << 20
+            thread.start()
+        }
+    }
+
+    /// Quorum queues broken on purpose (`MemoryQuorumDefect`) break the quorum invariants:
+    /// - a queue that does not count: redeliveries carry no count, and workers republish to count;
+    /// - a queue without its delivery limit, under workers whose own limit is higher: the task that
+    ///   kills its workers is delivered past x-delivery-limit and its dead letter says so;
+    /// - tasks whose own priority says the opposite of their band: the worker's `SlotQueue` starts
+    ///   a lower band while it holds a higher one, as a wrong order in it would.
+    @Test(arguments: [
+        (MemoryQuorumDefect.uncounted, "the queue does not count its returns"),
+        (MemoryQuorumDefect.unlimited, "beyond its queue's x-delivery-limit 20"),
+        (MemoryQuorumDefect.invertedPriorities, "ready to run"),
+    ])
+    func aBrokenQuorumQueueIsCaught(defect: MemoryQuorumDefect, expected: String) async throws {
+        var options = SimulationOptions()
+        options.queueType = .quorum
+        options.steps = 1_500
+        options.quorumDefects = [defect]
+        options.quorumWorkerLimit = 50
+        let reports = await Self.simulate(1...6, options)
+        let caught = reports.filter { $0.violations.contains { $0.contains(expected) } }
+        #expect(!caught.isEmpty, "no seed caught \(defect): \(reports.map { $0.violations.first ?? "passed" })")
+    }
+
+    /// Known limitation (of classic queues too, wider with quorum ones): a task that kills its worker
+    /// counts a delivery against every task that worker held, and a quorum worker holds up to two per
+    /// queue (`QueueType.consumerPrefetch`, 16 procedures x 3 bands here), so the tasks taken along with
+    /// the poison go round with it and are dead-lettered with it, their runs failed. Found by seeds 2, 4,
+    /// 6, 8, 14, 17 and 29 before the simulator gave the poison a pool and worker of its own. This
+    /// test fails once that is fixed: then drop `poisonAmongOthers` and this test.
+    @Test func aPoisonTaskTakesTheTasksHeldWithItAlong() async {
+        var options = SimulationOptions()
+        options.queueType = .quorum
+        options.quorumWorkerLimit = 10
+        options.poisonAmongOthers = true
+        let reports = await Self.simulate(2...4, options)
+        withKnownIssue("tasks held beside a task that kills its workers are dead-lettered with it") {
+            let lost = reports.compactMap { report in report.violations.first { $0.contains("ended failed") && $0.contains("dead-lettered") } }
+            #expect(lost.isEmpty, "\(lost)")
+        }
+    }
+
+    /// Without a defect the same seeds pass in process as well.
+    @Test func theSameSeedsPassUnbroken() async {
+        var options = SimulationOptions()
+        options.queueType = .quorum
+        options.steps = 1_500
+        options.quorumWorkerLimit = 50
+        let reports = await Self.simulate(1...3, options)
+        let failed = reports.filter { !$0.passed }.map { "seed \($0.seed): \($0.violations[0])" }
+        #expect(failed.isEmpty, "\(failed)")
+    }
+}
