@@ -134,5 +134,32 @@ extension Integration {
                 try sql.query("select tableoid::regclass::text as home from baton.runs where id = $1::uuid", [id])[row: 0, column: "home"]
                     == "baton.runs_\(today)")
         }
+
+        @Test("a coordinator creates the partitions of the periods ahead that are missing")
+        func coordinatorCreatesPartitionsAhead() throws {
+            let url = try TestCluster.freshDatabase(named: "baton_partition_ahead")
+            let environment = ["BATON_DATABASE_URL": url]
+            #expect(try TestCluster.cli(["migrate", "--partitions", "4"], environment: environment).status == 0)
+            let sql = try PGConnection(url: url)
+            defer { sql.close() }
+            // The two periods after this one go, as if the last coordinator ran two months ago.
+            let ahead = try sql.query("select suffix from baton.history_partitions where from_at > now() order by from_at").rows.map { $0[0]! }
+            #expect(ahead.count == 2)
+            for suffix in ahead {
+                for table in ["events", "edges", "nodes"] { try sql.execute("drop table baton.\(table)_\(suffix)") }
+                try sql.execute("alter table baton.runs detach partition baton.runs_\(suffix)")
+                try sql.execute("drop table baton.runs_\(suffix)")
+                try sql.execute("delete from baton.history_partitions where suffix = $1", [suffix])
+            }
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.start(["coordinator"], name: "coordinator", environment: environment)
+            try TestCluster.waitUntil(30, "the coordinator creates the two partitions ahead") {
+                try sql.query("select suffix from baton.history_partitions where from_at > now() order by from_at").rows.map { $0[0]! } == ahead
+            }
+            for suffix in ahead {
+                #expect(try sql.query("select to_regclass($1) is not null as made", ["baton.events_\(suffix)"]).bool(0, "made") == true)
+            }
+        }
     }
 }
