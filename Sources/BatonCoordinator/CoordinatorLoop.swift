@@ -323,7 +323,8 @@ final class CoordinatorLoop: @unchecked Sendable {
         try broker.ack(receipt)
     }
 
-    /// A dead-lettered task fails its node; anything else on the dead-letter queue is only logged.
+    /// A dead-lettered task fails its node (or, if it never started, goes out again: `RunState+DeadLetters`);
+    /// anything else on the dead-letter queue is only logged.
     /// From the shared dead-letter queue (`forwardedWith` its receipt) it goes to its run's partition
     /// first, then is acked: every coordinator reads that queue, only the run's owner acts on it.
     private func handleDeadLetter(_ body: [UInt8], origin: DeadLetterOrigin, forwardedWith receipt: BrokerReceipt?) throws {
@@ -351,10 +352,13 @@ final class CoordinatorLoop: @unchecked Sendable {
         logger.error("run \(task.runID) node \(task.key) attempt \(task.attempt): \(reason)")
         pending.witness(task.runID)
         guard try startRun(task.runID) else { return }
-        uncountedDeadLetters += 1
-        record(
-            task.runID,
-            runs[task.runID]!.handle(.deadLettered(key: task.key, attempt: task.attempt, reason: reason), at: now(), random: configuration.random))
+        let commands = runs[task.runID]!.handle(
+            .deadLettered(key: task.key, attempt: task.attempt, reason: reason), at: now(), random: configuration.random)
+        // Counted only when it failed the node: an attempt that never started goes out again instead.
+        if commands.contains(where: { if case let .node(change) = $0 { change.event == "dead_lettered" } else { false } }) {
+            uncountedDeadLetters += 1
+        }
+        record(task.runID, commands)
     }
 
     /// Sends `.tick` to every run whose earliest timer or deadline is due, and arms each again.

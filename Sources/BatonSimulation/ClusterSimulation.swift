@@ -159,6 +159,9 @@ public final class ClusterSimulation {
         report.nodesEnded = checker.nodesEnded
         report.partitionMoves = store.ownerChanges
         report.fencedWrites = store.fencedWrites
+        report.unstartedDeadLetters = submitted.reduce(0) { sum, run in
+            sum + store.events(ofRun: run.runID).filter { $0.kind == "dead_lettered_unstarted" }.count
+        }
         report.steps = step
         return report
     }

@@ -25,8 +25,8 @@ public struct SimulationOptions: Sendable {
     /// queues' own `x-delivery-limit` of 20 stops a task first).
     var quorumWorkerLimit: Int?
     /// The task that kills its workers in the default pool, among the others, without a worker of
-    /// its own (tests only: the tasks its workers held are dead-lettered with it, a known limitation).
-    var poisonAmongOthers = false
+    /// its own: the tasks its workers held go round with it (`baton-sim --poison-among-others`).
+    public var poisonAmongOthers = false
     /// Keep the trace of every step (for `--seed`); otherwise only the last ones are kept.
     public var keepTrace = false
     public var traceTail = 40

@@ -12,6 +12,8 @@ public struct SimulationReport: Sendable {
     /// Partitions that changed owner, and writes the fence refused to an owner that had lost its partition.
     public var partitionMoves = 0
     public var fencedWrites = 0
+    /// Attempts dead-lettered before they started and dispatched again (`dead_lettered_unstarted` events).
+    public var unstartedDeadLetters = 0
     /// Quorum: attempts started while their worker held a task of another band (the priority-band check's cases).
     public var bandChoices = 0
     /// Guarantees broken, one line each; empty when the seed passed.

@@ -11,6 +11,7 @@ public struct SimulationSummary: Sendable {
     public var violations = 0
     public var partitionMoves = 0
     public var fencedWrites = 0
+    public var unstartedDeadLetters = 0
 
     public init() {}
 
@@ -25,14 +26,17 @@ public struct SimulationSummary: Sendable {
         violations += report.violations.count
         partitionMoves += report.partitionMoves
         fencedWrites += report.fencedWrites
+        unstartedDeadLetters += report.unstartedDeadLetters
     }
 
-    /// `seeds 100, quorum 48 (band choices 900), steps 210000, faults 4100 (clock-jump 410, …), runs 600 ended, nodes 2900 ended, violations 0`
+    /// `seeds 100, quorum 48 (band choices 900), steps 210000, faults 4100 (clock-jump 410, …), runs 600 ended, nodes 2900 ended,
+    /// partition moves 300, fenced writes 2, unstarted dead letters 4, violations 0`
     public var line: String {
         let total = faults.values.reduce(0, +)
         let kinds = faults.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         return
             "seeds \(seeds), quorum \(quorumSeeds) (band choices \(bandChoices)), steps \(steps), faults \(total) (\(kinds)), runs \(runsEnded) ended, nodes \(nodesEnded) ended, "
-            + "partition moves \(partitionMoves), fenced writes \(fencedWrites), violations \(violations)"
+            + "partition moves \(partitionMoves), fenced writes \(fencedWrites), unstarted dead letters \(unstartedDeadLetters), "
+            + "violations \(violations)"
     }
 }

@@ -23,6 +23,8 @@ struct SimCommand: ParsableCommand {
     @Option(help: "Workers (of 3) that publish as workers from before partitions did, as during an upgrade.") var legacyWorkers = 0
     @Option(help: "The broker's queues: classic, quorum, or mixed (each seed draws one).")
     var queueType = SimulationQueueType.mixed
+    @Flag(help: "With quorum queues, put the task that kills its workers in the default pool, among the others' tasks.")
+    var poisonAmongOthers = false
     @Option(help: "Stop after this many seconds of real time, with a summary of the seeds run (0: no limit).") var timeLimit = 0.0
 
     func validate() throws {
@@ -45,6 +47,7 @@ struct SimCommand: ParsableCommand {
         options.partitions = partitions
         options.legacyWorkers = legacyWorkers
         options.queueType = queueType
+        options.poisonAmongOthers = poisonAmongOthers
         if let seed {
             options.keepTrace = true
             let report = ClusterSimulation(seed: seed, options: options).run()
@@ -69,7 +72,7 @@ struct SimCommand: ParsableCommand {
                 print(
                     "last steps (replay with: baton-sim --seed \(s) --steps \(steps) --runs \(runs) --fault-rate \(faultRate)"
                         + " --coordinators \(coordinators) --partitions \(partitions) --legacy-workers \(legacyWorkers)"
-                        + " --queue-type \(report.queueType.rawValue)):")
+                        + " --queue-type \(report.queueType.rawValue)\(poisonAmongOthers ? " --poison-among-others" : "")):")
                 for line in report.trace.suffix(options.traceTail) { print("  " + line) }
                 print(summary.line)
                 throw ExitCode(1)

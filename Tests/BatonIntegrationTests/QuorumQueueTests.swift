@@ -106,7 +106,7 @@ extension Integration {
             #expect(rank.dropFirst().prefix(5).allSatisfy { $0 == 2 }, "start order \(order)")
         }
 
-        @Test("a poison task on a quorum queue is dead-lettered by the queue's own delivery count")
+        @Test("a poison task on a quorum queue is dead-lettered by the queue's own delivery count; a task held beside it succeeds")
         func poisonOnQuorum() throws {
             let environment = try Self.fresh("baton_quorum_poison")
             #expect(try TestCluster.cli(["migrate", "--partitions", "4", "--queue-type", "quorum"], environment: environment).status == 0)
@@ -125,8 +125,11 @@ extension Integration {
             let file = try GraphFixtures.write([
                 "name": "poison",
                 "nodes": [
-                    "poison": ["procedure": "test.crash-worker", "input": [:]],
+                    "poison": ["procedure": "test.crash-worker", "input": [:], "priority": 9],
                     "after": ["procedure": "baton.add", "input": ["values": [20, 22]], "after": ["poison"], "dependencies": "all-finished"],
+                    // Held beside the poison (a lower band, so the worker starts the poison first) whenever both reach one
+                    // worker: it comes back counted with it, and, never started, goes out again instead of failing.
+                    "innocent": ["procedure": "baton.echo", "input": ["held": true], "priority": 0],
                 ],
             ])
             let submitted = try TestCluster.cli(["submit", file, "--json"], environment: environment)
@@ -135,7 +138,11 @@ extension Integration {
             let all = try TestCluster.nodes(store, runID)
             #expect(all["poison"]?.error?.contains("dead-lettered after 3 deliveries") == true, "\(all["poison"]?.error ?? "")")
             #expect(all["after"]?.output == 42)
-            #expect(try store.events(ofRun: runID).contains { $0.node == "poison" && $0.kind == "dead_lettered" })
+            #expect(all["innocent"]?.status == "succeeded", "\(all["innocent"]?.error ?? "")")
+            #expect(all["innocent"]?.output == ["held": true])
+            let events = try store.events(ofRun: runID)
+            #expect(events.contains { $0.node == "poison" && $0.kind == "dead_lettered" })
+            #expect(!events.contains { $0.node == "innocent" && $0.kind == "dead_lettered" })
         }
 
         @Test("a database and a broker whose queues disagree on the type: one line at start-up, nothing changed")

@@ -115,7 +115,17 @@ struct AdmissionSchedulerTests {
 
     @Test func aDeadLetterReleases() throws {
         var h = try Self.admittedHarness()
+        h.send(.started(key: "a", attempt: 1, worker: "w1", at: h.now))
         #expect(h.send(.deadLettered(key: "a", attempt: 1, reason: "poison")).releases == ["a"])
+    }
+
+    @Test func aDeadLetteredAttemptThatNeverStartedReleasesAndAsksAgain() throws {
+        var h = try Self.admittedHarness()
+        let out = h.send(.deadLettered(key: "a", attempt: 1, reason: "held beside a poison"))
+        #expect(out.releases == ["a"])
+        #expect(out.acquires.map(\.key) == ["a"])
+        #expect(out.dispatches.isEmpty, "not queued again before it is admitted again")
+        #expect(h.send(.admitted(key: "a")).dispatches.first?.attempt == 2)
     }
 
     @Test func aRepeatWaitReleases() throws {

@@ -201,6 +201,7 @@ struct CombinationTests {
         n.dueAt = Date(timeIntervalSince1970: 1_700_000_000.25)
         n.waitingFor = .repeat
         n.deadline = Date(timeIntervalSince1970: 1_700_000_100.5)
+        n.unstartedDeadLetters = 2
         let json = n.bookkeeping
         #expect(json["phase"] == "condition")
         #expect(json["failures"] == 2)
@@ -209,6 +210,7 @@ struct CombinationTests {
         #expect(json["due_at"]?.numberValue == 1_700_000_000.25)
         #expect(json["waiting_for"] == "repeat")
         #expect(json["deadline"]?.numberValue == 1_700_000_100.5)
+        #expect(json["unstarted_dead_letters"] == 2)
         var back = NodeState(status: .running, attempt: 4)
         back.restore(bookkeeping: try JSONParser.parse(json.serialized()))
         #expect(back == n)

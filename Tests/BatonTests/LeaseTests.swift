@@ -77,37 +77,6 @@ struct LeaseTests {
     }
 }
 
-@Suite("RunState: dead letters")
-struct DeadLetterTests {
-    @Test func aDeadLetteredAttemptFailsItsNodeForGoodAndCancelsDependents() throws {
-        var h = Harness(
-            try graph(
-                #"""
-                {"nodes": {"poison": {"procedure": "p", "retry": {"attempts": 5}},
-                           "after": {"procedure": "p", "input": {"$from": "poison"}},
-                           "other": {"procedure": "p"}}}
-                """#))
-        h.start()
-        let commands = h.send(.deadLettered(key: "poison", attempt: 1, reason: "dead-lettered after 5 deliveries"))
-        #expect(commands.cancelled == [TaskRef(key: "poison", attempt: 1)])
-        #expect(h.state.nodes["poison"]?.status == .failed)  // no retry: the task itself is the problem
-        #expect(h.state.nodes["poison"]?.error == "dead-lettered after 5 deliveries")
-        #expect(commands.nodeChanges.first { $0.key == "poison" }?.event == "dead_lettered")
-        #expect(h.state.nodes["after"]?.status == .cancelled)
-        #expect(h.state.nodes["other"]?.status == .queued)
-    }
-
-    @Test func aDeadLetterForAnOldAttemptIsIgnored() throws {
-        var h = Harness(try graph(#"{"nodes": {"a": {"procedure": "p", "retry": {"attempts": 3}}}}"#))
-        h.start()
-        h.fail("a", "transient", permanent: false)
-        h.advance(10)
-        #expect(h.state.nodes["a"]?.attempt == 2)
-        #expect(h.send(.deadLettered(key: "a", attempt: 1, reason: "old")).isEmpty)
-        #expect(h.state.nodes["a"]?.status == .queued)
-    }
-}
-
 @Suite("RunState: worker leases and conditions")
 struct LeaseConditionTests {
     @Test func aLostWorkersConditionGoesOutAgainAsANewConditionAttempt() throws {

@@ -16,6 +16,7 @@ public struct NodeState: Sendable, Equatable {
         var runs: Int32 = 0
         var logged: Int32 = 0
         var childAttemptBase: Int32 = 0
+        var unstartedDeadLetters: Int32 = 0
         var publishedAttempt: Int32 = -1
         var dueAt: Double = .nan
         var deadline: Double = .nan
@@ -147,6 +148,12 @@ public struct NodeState: Sendable, Equatable {
         get { Int(box.fields.childAttemptBase) }
         set { fields.childAttemptBase = Int32(clamping: newValue) }
     }
+    /// Attempts of this node that were dead-lettered before they started and were dispatched again
+    /// (`RunState+DeadLetters`): bounded, so a task that kills its worker before saying so still ends.
+    public var unstartedDeadLetters: Int {
+        get { Int(box.fields.unstartedDeadLetters) }
+        set { fields.unstartedDeadLetters = Int32(clamping: newValue) }
+    }
     /// Whether the node asked for, or holds, its mutexes, concurrency slot or cache slot.
     public var admission: AdmissionHold {
         get { box.fields.admission }
@@ -179,6 +186,7 @@ public struct NodeState: Sendable, Equatable {
             && lhs.waitingFor == rhs.waitingFor && lhs.deadline == rhs.deadline && lhs.failures == rhs.failures && lhs.runs == rhs.runs
             && lhs.logged == rhs.logged && lhs.publishedAttempt == rhs.publishedAttempt && lhs.childAttemptBase == rhs.childAttemptBase
             && lhs.admission == rhs.admission && lhs.admissionNewAttempt == rhs.admissionNewAttempt
+            && lhs.unstartedDeadLetters == rhs.unstartedDeadLetters
     }
 
     /// The bookkeeping that is not a column of its own, stored as `baton.nodes.scheduler`.
@@ -193,6 +201,7 @@ public struct NodeState: Sendable, Equatable {
         if childAttemptBase > 0 { o.append(("child_attempt_base", .int(Int64(childAttemptBase)))) }
         if admission != .none { o.append(("admission", .string(admission.rawValue))) }
         if !admissionNewAttempt { o.append(("admission_new_attempt", false)) }
+        if unstartedDeadLetters > 0 { o.append(("unstarted_dead_letters", .int(Int64(unstartedDeadLetters)))) }
         return .object(JSONObject(o))
     }
 
@@ -208,5 +217,6 @@ public struct NodeState: Sendable, Equatable {
         childAttemptBase = json["child_attempt_base"]?.intValue ?? 0
         admission = json["admission"]?.stringValue.flatMap(AdmissionHold.init(rawValue:)) ?? .none
         admissionNewAttempt = json["admission_new_attempt"]?.boolValue ?? true
+        unstartedDeadLetters = json["unstarted_dead_letters"]?.intValue ?? 0
     }
 }

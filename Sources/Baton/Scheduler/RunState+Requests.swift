@@ -85,6 +85,7 @@ extension RunState {
             node.input = nil
             node.failures = 0
             node.runs = 0
+            node.unstartedDeadLetters = 0
             node.dueAt = nil
             node.deadline = nil
             node.waitingFor = nil

@@ -115,11 +115,7 @@ public struct RunState: Sendable {
         case let .result(result): apply(result, into: &out)
         case .tick: fireTimers(into: &out)
         case let .workerLost(worker): reclaim(from: worker, into: &out)
-        case let .deadLettered(key, attempt, reason):
-            guard let node = nodes[key], node.attempt == attempt, node.status == .queued || node.status == .running, children[key] == nil
-            else { break }
-            out.append(.cancelTasks(runID: runID, attempts: [TaskRef(key: key, attempt: attempt)]))
-            evaluate(end(key, as: .failed, error: reason, event: "dead_lettered", into: &out), into: &out)
+        case let .deadLettered(key, attempt, reason): deadLettered(key, attempt: attempt, reason: reason, into: &out)
         case let .cancel(reason): cancelRun(reason: reason, into: &out)
         case let .progress(key, attempt, fraction, message):
             var detail: [(key: String, value: JSON)] = [("attempt", .int(Int64(attempt))), ("fraction", .double(fraction))]

@@ -12,7 +12,9 @@ public enum SchedulerEvent: Sendable {
     /// Time passed: fires due timers (retry back-off, repeat waits, delays) and timeouts.
     case tick
     /// The broker dead-lettered an attempt's task (it was delivered too often without a result,
-    /// which is what a task that kills its worker looks like): the node fails, with `reason`.
+    /// which is what a task that kills its worker looks like): the node fails, with `reason`,
+    /// unless the attempt never started (it was only held beside such a task): then it goes out
+    /// again, a bounded number of times (`RunState+DeadLetters`).
     case deadLettered(key: String, attempt: Int, reason: String)
     /// A worker stopped heartbeating for longer than its lease: what it was running is sent out again.
     case workerLost(worker: String)
