@@ -43,7 +43,10 @@ final class TaskConsumer: @unchecked Sendable {
         self.mailbox = mailbox
         broker = configuration.makeTaskBroker()
         intake = TaskIntake(deliveryLimit: configuration.deliveryLimit)
-        slots = SlotQueue(slots: configuration.concurrency) { $0.task.priority }
+        // A task delivered before (counted by the broker, or by the header of a copy sent round again) may be what
+        // killed a worker: it runs alone.
+        slots = SlotQueue(
+            slots: configuration.concurrency, priority: { $0.task.priority }, isSuspect: { ($0.delivery?.deliveries ?? 1) > 1 })
     }
 
     private func now() -> Date { configuration.clock() }
@@ -157,13 +160,13 @@ final class TaskConsumer: @unchecked Sendable {
             countedByBroker: delivery.countedByBroker)
         {
         case let .run(task):
-            let local: LocalTask? = lock.withLock {
+            let ready: [LocalTask] = lock.withLock {
                 slots.arrived(
                     LocalTask(
                         task: task, ack: DeliveryAck(generation: generation, receipt: delivery.receipt), delivery: delivery,
                         queuedAt: configuration.metrics == nil ? nil : delivery.queuedAt))
             }
-            if let local { start(local) }
+            for local in ready { start(local) }
         case let .reportCancelled(task):
             postCancelled(LocalTask(task: task, ack: DeliveryAck(generation: lock.withLock { generation }, receipt: delivery.receipt)))
         case let .dropSuperseded(task):
@@ -251,16 +254,23 @@ final class TaskConsumer: @unchecked Sendable {
             },
             finished: { [self] in
                 // The procedure's body has returned (after its result was posted): only now is its slot free.
-                let next: LocalTask? = self.lock.withLock {
+                let next: [LocalTask] = self.lock.withLock {
                     self.running.removeValue(forKey: id)
-                    var next = self.slots.slotFreed()
-                    while let candidate = next, candidate.ack.generation != self.generation || self.abandoned {
-                        next = self.slots.slotFreed()
+                    var candidates = self.slots.slotFreed(local)
+                    var next: [LocalTask] = []
+                    while !candidates.isEmpty {
+                        let candidate = candidates.removeFirst()
+                        // One taken on a connection that is gone is not started: its slot passes on.
+                        if candidate.ack.generation != self.generation || self.abandoned {
+                            candidates += self.slots.slotFreed(candidate)
+                        } else {
+                            next.append(candidate)
+                        }
                     }
                     return next
                 }
                 mailbox.taskEnded()
-                if let next { self.start(next) }
+                for task in next { self.start(task) }
             })
     }
 }
