@@ -236,6 +236,24 @@ final class TaskConsumer: @unchecked Sendable {
         if let metrics = configuration.metrics, let queuedAt = local.queuedAt {
             metrics.started(pool: task.pool, queuedFor: now().timeIntervalSince(queuedAt))
         }
+        if (local.delivery?.deliveries ?? 1) > 1 {
+            // A suspect (it may be what killed a worker): its started report first, confirmed, so if it kills this
+            // worker too the coordinator knows it started, and does not take it for a task only held beside it.
+            let started = ReportMessage.started(runID: task.runID, key: task.key, attempt: task.attempt, worker: configuration.id, at: now())
+            mailbox.post(
+                OutgoingReport(body: started.encoded(), ack: nil, partition: task.partition, onConfirmed: { [self] in self.launch(local) }))
+            return
+        }
+        launch(local)
+    }
+
+    /// Hands a task that holds a slot to the executor.
+    private func launch(_ local: LocalTask) {
+        let task = local.task
+        let ack = local.ack
+        let configuration = self.configuration
+        let mailbox = self.mailbox
+        let id = AttemptID(task)
         let partition = task.partition
         let report: @Sendable (ReportMessage) -> Void = { mailbox.post(OutgoingReport(body: $0.encoded(), ack: nil, partition: partition)) }
         // Started with the lock held, so the attempt cannot unregister itself before it is registered
