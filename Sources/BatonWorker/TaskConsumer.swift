@@ -228,10 +228,8 @@ final class TaskConsumer: @unchecked Sendable {
     /// so a worker never runs more procedures than it has slots.
     private func start(_ local: LocalTask) {
         let task = local.task
-        let ack = local.ack
         let configuration = self.configuration
         let mailbox = self.mailbox
-        let id = AttemptID(task)
         mailbox.taskStarted()
         if let metrics = configuration.metrics, let queuedAt = local.queuedAt {
             metrics.started(pool: task.pool, queuedFor: now().timeIntervalSince(queuedAt))
