@@ -59,9 +59,6 @@ struct QuorumInvariants {
     /// not done with, its node still queued or running in that attempt in the store).
     mutating func started(_ started: MemoryHeldTask, holding held: [MemoryHeldTask], worker: String, store: MemoryStore) -> [String] {
         guard let task = started.task else { return [] }
-        // A redelivered task starts once the broker confirmed its started report (`TaskConsumer`): its slot was
-        // given when that report went out, before tasks that arrived since, so the order is judged then, not now.
-        if (started.message.deliveryCount ?? 0) > 0 || (started.message.deliveries ?? 1) > 1 { return [] }
         let others = held.filter { other in
             guard !other.started, other.band != started.band, let waiting = other.task else { return false }
             guard store.run(waiting.runID)?.status.isTerminal == false, let row = store.node(waiting.key, ofRun: waiting.runID) else { return false }

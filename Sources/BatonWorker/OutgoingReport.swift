@@ -4,6 +4,4 @@ struct OutgoingReport: Sendable {
     let ack: DeliveryAck?
     /// The partition of the task's run (`TaskDispatch.partition`): routes it to the run's coordinator.
     var partition: Int? = nil
-    /// Called once the broker confirmed it (on the publisher's thread).
-    var onConfirmed: (@Sendable () -> Void)? = nil
 }

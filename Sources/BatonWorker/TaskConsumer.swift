@@ -43,10 +43,7 @@ final class TaskConsumer: @unchecked Sendable {
         self.mailbox = mailbox
         broker = configuration.makeTaskBroker()
         intake = TaskIntake(deliveryLimit: configuration.deliveryLimit)
-        // A task delivered before (counted by the broker, or by the header of a copy sent round again) may be what
-        // killed a worker: it runs alone.
-        slots = SlotQueue(
-            slots: configuration.concurrency, priority: { $0.task.priority }, isSuspect: { ($0.delivery?.deliveries ?? 1) > 1 })
+        slots = SlotQueue(slots: configuration.concurrency) { $0.task.priority }
     }
 
     private func now() -> Date { configuration.clock() }
@@ -160,13 +157,13 @@ final class TaskConsumer: @unchecked Sendable {
             countedByBroker: delivery.countedByBroker)
         {
         case let .run(task):
-            let ready: [LocalTask] = lock.withLock {
+            let local: LocalTask? = lock.withLock {
                 slots.arrived(
                     LocalTask(
                         task: task, ack: DeliveryAck(generation: generation, receipt: delivery.receipt), delivery: delivery,
                         queuedAt: configuration.metrics == nil ? nil : delivery.queuedAt))
             }
-            for local in ready { start(local) }
+            if let local { start(local) }
         case let .reportCancelled(task):
             postCancelled(LocalTask(task: task, ack: DeliveryAck(generation: lock.withLock { generation }, receipt: delivery.receipt)))
         case let .dropSuperseded(task):
@@ -228,30 +225,14 @@ final class TaskConsumer: @unchecked Sendable {
     /// so a worker never runs more procedures than it has slots.
     private func start(_ local: LocalTask) {
         let task = local.task
-        let configuration = self.configuration
-        let mailbox = self.mailbox
-        mailbox.taskStarted()
-        if let metrics = configuration.metrics, let queuedAt = local.queuedAt {
-            metrics.started(pool: task.pool, queuedFor: now().timeIntervalSince(queuedAt))
-        }
-        if (local.delivery?.deliveries ?? 1) > 1 {
-            // A suspect (it may be what killed a worker): its started report first, confirmed, so if it kills this
-            // worker too the coordinator knows it started, and does not take it for a task only held beside it.
-            let started = ReportMessage.started(runID: task.runID, key: task.key, attempt: task.attempt, worker: configuration.id, at: now())
-            mailbox.post(
-                OutgoingReport(body: started.encoded(), ack: nil, partition: task.partition, onConfirmed: { [self] in self.launch(local) }))
-            return
-        }
-        launch(local)
-    }
-
-    /// Hands a task that holds a slot to the executor.
-    private func launch(_ local: LocalTask) {
-        let task = local.task
         let ack = local.ack
         let configuration = self.configuration
         let mailbox = self.mailbox
         let id = AttemptID(task)
+        mailbox.taskStarted()
+        if let metrics = configuration.metrics, let queuedAt = local.queuedAt {
+            metrics.started(pool: task.pool, queuedFor: now().timeIntervalSince(queuedAt))
+        }
         let partition = task.partition
         let report: @Sendable (ReportMessage) -> Void = { mailbox.post(OutgoingReport(body: $0.encoded(), ack: nil, partition: partition)) }
         // Started with the lock held, so the attempt cannot unregister itself before it is registered
@@ -270,23 +251,16 @@ final class TaskConsumer: @unchecked Sendable {
             },
             finished: { [self] in
                 // The procedure's body has returned (after its result was posted): only now is its slot free.
-                let next: [LocalTask] = self.lock.withLock {
+                let next: LocalTask? = self.lock.withLock {
                     self.running.removeValue(forKey: id)
-                    var candidates = self.slots.slotFreed(local)
-                    var next: [LocalTask] = []
-                    while !candidates.isEmpty {
-                        let candidate = candidates.removeFirst()
-                        // One taken on a connection that is gone is not started: its slot passes on.
-                        if candidate.ack.generation != self.generation || self.abandoned {
-                            candidates += self.slots.slotFreed(candidate)
-                        } else {
-                            next.append(candidate)
-                        }
+                    var next = self.slots.slotFreed()
+                    while let candidate = next, candidate.ack.generation != self.generation || self.abandoned {
+                        next = self.slots.slotFreed()
                     }
                     return next
                 }
                 mailbox.taskEnded()
-                for task in next { self.start(task) }
+                if let next { self.start(next) }
             })
     }
 }

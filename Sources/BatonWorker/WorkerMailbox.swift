@@ -53,7 +53,6 @@ final class WorkerMailbox: @unchecked Sendable {
         acks.append(contentsOf: due)
         condition.unlock()
         if !due.isEmpty { consumerWakeup.signal() }
-        for item in items { item.onConfirmed?() }
     }
 
     func takeAcks() -> [DeliveryAck] {

@@ -60,22 +60,38 @@ struct QuorumSimulationTests {
         #expect(!caught.isEmpty, "no seed caught \(defect): \(reports.map { $0.violations.first ?? "passed" })")
     }
 
-    /// A task that kills its worker counts a delivery against every task that worker held: before, the
-    /// tasks held beside a poison reached the delivery limit with it and failed (seeds 32 and 37, node
-    /// `flaky` dead-lettered while queued), and so did the tasks running beside it in the worker's other
-    /// slots (seeds 2 to 4, delivery limit 10). Now a redelivered task runs alone (`SlotQueue`), so no
-    /// task runs beside one that may kill its worker, and one dead-lettered without starting goes out
-    /// again (`RunState+DeadLetters`): these seeds pass, and only the poison fails.
-    @Test func theTasksBesideAPoisonTaskSurvive() async {
+    /// A task that kills its worker counts a delivery against every task that worker held, and a
+    /// quorum worker holds up to two per queue (`QueueType.consumerPrefetch`, 16 procedures x 3 bands
+    /// here), so the tasks taken along with the poison go round with it and reach the delivery limit
+    /// with it. One that never started goes out again as a new attempt (`RunState+DeadLetters`): seeds
+    /// 32 and 37 failed a run that way before (node `flaky`, dead-lettered while queued); now each
+    /// dispatches such an attempt again and passes.
+    @Test func theTasksHeldBesideAPoisonTaskGoOutAgain() async {
         var options = SimulationOptions()
         options.queueType = .quorum
         options.steps = 1_500
         options.poisonAmongOthers = true
-        var limited = options
-        limited.quorumWorkerLimit = 10
-        let reports = await Self.simulate(32...32, options) + Self.simulate(37...37, options) + Self.simulate(2...4, limited)
+        let reports = await Self.simulate(32...32, options) + Self.simulate(37...37, options)
         for report in reports {
             #expect(report.passed, "seed \(report.seed): \(report.violations)")
+            #expect(report.unstartedDeadLetters > 0, "seed \(report.seed) dispatched no dead-lettered attempt again")
+        }
+    }
+
+    /// Known limitation: a task that was running beside the poison (in another slot of the worker it
+    /// kills) started, so the coordinator cannot tell it from the poison, and it is dead-lettered with
+    /// it, its node failed, as before. Seeds 3 and 4 (delivery limit 10) show it; no node that failed
+    /// so says it never started.
+    @Test func aPoisonTaskTakesTheTasksRunningBesideItAlong() async {
+        var options = SimulationOptions()
+        options.queueType = .quorum
+        options.quorumWorkerLimit = 10
+        options.poisonAmongOthers = true
+        let reports = await Self.simulate(2...4, options)
+        let lost = reports.compactMap { report in report.violations.first { $0.contains("ended failed") && $0.contains("dead-lettered") } }
+        #expect(!lost.contains { $0.contains("never started") }, "\(lost)")
+        withKnownIssue("tasks running beside a task that kills its workers are dead-lettered with it") {
+            #expect(lost.isEmpty, "\(lost)")
         }
     }
 
