@@ -14,6 +14,12 @@ public struct PruneReport: Sendable, Equatable {
 
     public init() {}
 
+    mutating func add(runs: Int, nodes: Int, events: Int) {
+        self.runs += runs
+        self.nodes += nodes
+        self.events += events
+    }
+
     /// Nothing was (or would be) removed.
     public var isEmpty: Bool { runs == 0 && cacheRows == 0 && partitions.isEmpty }
 }

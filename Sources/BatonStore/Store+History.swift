@@ -36,7 +36,5 @@ extension Store {
     }
 
     /// How the history is partitioned for new periods: "month" or "day".
-    public func partitionUnit() throws -> String {
-        try connection.query("select value from baton.settings where name = 'partition_by'")[row: 0, column: "value"] ?? "month"
-    }
+    public func partitionUnit() throws -> String { try setting("partition_by", otherwise: "month") }
 }

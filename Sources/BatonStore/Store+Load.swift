@@ -148,5 +148,6 @@ extension Store {
                 select id, 'run_failed', jsonb_build_object('status', 'failed', 'error', $2::text), submitted_at from failed
                 """, [id, error])
         }
+        submittedAt[id] = nil  // ended, as a commit's terminal status ends it in `apply`
     }
 }

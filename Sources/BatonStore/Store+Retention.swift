@@ -3,10 +3,14 @@ import Foundation
 
 /// Retention: finished runs older than a cutoff go, with their nodes, edges, events, holds and requests.
 /// A past time partition whose runs all qualify is dropped whole; otherwise runs are deleted (the
-/// foreign keys cascade) in batches of their own transactions. A run still going is never touched.
+/// trigger `runs_forget` takes their rows along) in batches of their own transactions. A run still
+/// going is never touched.
 extension Store {
-    /// The runs `prune` removes: finished, more than `$1` seconds ago on the database's clock.
-    static let finishedBefore = "where status in ('succeeded', 'failed', 'cancelled') and finished_at < now() - make_interval(secs => $1::float8)"
+    /// A run `prune` removes: finished, more than `$1` seconds ago on the database's clock.
+    static let finished = "status in ('succeeded', 'failed', 'cancelled') and finished_at < now() - make_interval(secs => $1::float8)"
+    static let finishedBefore = "where \(finished)"
+    /// One pruner at a time, whole partitions or rows: false when another holds it.
+    static let pruneLock = "select pg_try_advisory_xact_lock(727275) as ok"
 
     /// Removes finished runs (succeeded, failed, cancelled) that ended more than `olderThan` seconds
     /// ago on the database's clock, and output-cache rows older than `cacheOlderThan` (nil: keep
@@ -25,9 +29,7 @@ extension Store {
             guard let counts = outcome.counts else { continue }
             whole.append(partition)
             report.partitions.append(partition.suffix)
-            report.runs += counts.runs
-            report.nodes += counts.nodes
-            report.events += counts.events
+            report.add(runs: counts.runs, nodes: counts.nodes, events: counts.events)
         }
         if dryRun {
             // The runs of partitions counted whole above are not counted again.
@@ -49,15 +51,13 @@ extension Store {
                     age, cacheOlderThan.map { String($0) }, PGArray.literal(whole.map { String($0.from) }),
                     PGArray.literal(whole.map { String($0.to) }),
                 ])
-            report.runs += r.int(0, "runs") ?? 0
-            report.nodes += r.int(0, "nodes") ?? 0
-            report.events += r.int(0, "events") ?? 0
+            report.add(runs: r.int(0, "runs") ?? 0, nodes: r.int(0, "nodes") ?? 0, events: r.int(0, "events") ?? 0)
             report.cacheRows = r.int(0, "cache") ?? 0
             return report
         }
         while true {
             let done: (runs: Int, nodes: Int, events: Int, locked: Bool) = try connection.transaction { c in
-                guard try c.query("select pg_try_advisory_xact_lock(727275) as ok").bool(0, "ok") == true else { return (0, 0, 0, true) }
+                guard try c.query(Self.pruneLock).bool(0, "ok") == true else { return (0, 0, 0, true) }
                 let r = try c.query(
                     """
                     with doomed as (
@@ -78,9 +78,7 @@ extension Store {
                 report.busy = true
                 return report
             }
-            report.runs += done.runs
-            report.nodes += done.nodes
-            report.events += done.events
+            report.add(runs: done.runs, nodes: done.nodes, events: done.events)
             if done.runs < batch { break }
         }
         if let cacheOlderThan {
@@ -105,7 +103,7 @@ extension Store {
         let edges = "baton.edges_\(partition.suffix)", events = "baton.events_\(partition.suffix)"
         do {
             return try connection.transaction { c in
-                guard try c.query("select pg_try_advisory_xact_lock(727275) as ok").bool(0, "ok") == true else { return (nil, true) }
+                guard try c.query(Self.pruneLock).bool(0, "ok") == true else { return (nil, true) }
                 try c.execute("set local lock_timeout = '2s'")
                 // Dropping a partition locks its parent anyway: all four at once, in the order a coordinator's commit
                 // takes them, before the check, so no run of the partition changes (a retry, a late report) between
@@ -114,8 +112,7 @@ extension Store {
                 let r = try c.query(
                     """
                     select count(*) as runs,
-                           count(*) filter (where not (status in ('succeeded', 'failed', 'cancelled')
-                               and finished_at < now() - make_interval(secs => $1::float8))) as kept,
+                           count(*) filter (where not (\(Self.finished))) as kept,
                            (select count(*) from \(nodes)) as nodes, (select count(*) from \(events)) as events
                     from \(runs)
                     """, [age])

@@ -81,9 +81,12 @@ public final class Store: @unchecked Sendable {
     }
 
     /// The broker queue type every process uses (`baton migrate --queue-type`): "classic" or "quorum".
-    public func queueType() throws -> String {
-        let r = try connection.query("select value from baton.settings where name = 'queue_type'")
-        return r.rowCount == 0 ? "classic" : r[row: 0, column: "value"] ?? "classic"
+    public func queueType() throws -> String { try setting("queue_type", otherwise: "classic") }
+
+    /// A value of `baton.settings`, or `otherwise` when it has no row.
+    func setting(_ name: String, otherwise: String) throws -> String {
+        let r = try connection.query("select value from baton.settings where name = $1", [name])
+        return r.rowCount == 0 ? otherwise : r[row: 0, column: "value"] ?? otherwise
     }
 
     /// Fails with a clear message if `baton migrate` has not been run.
