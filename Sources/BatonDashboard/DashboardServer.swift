@@ -23,10 +23,12 @@ public struct DashboardServer: Sendable {
         router.get("/runs/:id") { _, context in await handlers.runPage(Self.runID(context)) }
         router.get("/workers") { _, _ in await handlers.workersPage() }
         router.get("/assets/dashboard.js") { _, _ in
-            DashboardResponse.make(status: 200, contentType: "text/javascript; charset=utf-8", body: DashboardScript.source, cache: true)
+            DashboardResponse.make(
+                status: 200, contentType: "text/javascript; charset=utf-8", body: DashboardScript.source + TimelineScript.source, cache: true)
         }
         router.get("/assets/dashboard.css") { _, _ in
-            DashboardResponse.make(status: 200, contentType: "text/css; charset=utf-8", body: DashboardStyle.source, cache: true)
+            DashboardResponse.make(
+                status: 200, contentType: "text/css; charset=utf-8", body: DashboardStyle.source + TimelineStyle.source, cache: true)
         }
         router.get("/assets/favicon.svg") { _, _ in
             DashboardResponse.make(status: 200, contentType: "image/svg+xml", body: DashboardStyle.favicon, cache: true)
@@ -37,6 +39,7 @@ public struct DashboardServer: Sendable {
         router.get("/api/runs/:id/node") { request, context in await handlers.nodeJSON(Self.runID(context), request) }
         router.get("/api/runs/:id/events") { request, context in await handlers.eventsJSON(Self.runID(context), request) }
         router.get("/api/runs/:id/graph.svg") { _, context in await handlers.graphSVG(Self.runID(context)) }
+        router.get("/api/runs/:id/timeline.json") { _, context in await handlers.timelineJSON(Self.runID(context)) }
         router.get("/api/workers") { _, _ in await handlers.workersJSON() }
         for action in AdminAction.allCases {
             router.post("/api/runs/:id/\(action.rawValue)") { request, context in

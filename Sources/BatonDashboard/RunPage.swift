@@ -71,6 +71,7 @@ public struct RunPage: Sendable {
             <div id="panel-body" hidden></div>
             </aside>
             </div>
+            \(TimelineCard().render())
             <section class="card"><div class="card-title">Nodes</div>
             <table class="nodes"><thead><tr><th>Node</th><th>Procedure</th><th>Status</th><th>Attempts</th><th>Worker</th><th>Time</th></tr></thead>
             <tbody id="nodes-body">

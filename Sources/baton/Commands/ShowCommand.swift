@@ -1,20 +1,40 @@
 import ArgumentParser
 import Baton
 import BatonCommandLine
+import BatonDrawing
 import BatonStore
+import Foundation
 
 struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "Show a run's nodes: state, attempts, timings, worker, error, output.")
+        abstract: "Show a run's nodes: state, attempts, timings, worker, error, output; or its timeline.")
+    /// Nodes the timeline draws unless `--all`.
+    static let timelineRows = 50
+
     @Argument(help: "Run id (or a unique prefix of it).") var runID: String
+    @Flag(name: .long, help: "Draw the run's timeline: per node its attempts (queued, running, outcome) and waits.")
+    var timeline = false
+    @Option(name: .long, help: "With --timeline: characters per line (default: $COLUMNS, the terminal's width, or 100).")
+    var width: Int?
+    @Flag(name: .long, help: "With --timeline: draw every node (default: the first \(ShowCommand.timelineRows) by first activity).")
+    var all = false
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        if !timeline, width != nil { throw ValidationError("--width needs --timeline") }
+        if !timeline, all { throw ValidationError("--all needs --timeline") }
+        if let width, !(TimelineRenderer.minimumWidth...10_000).contains(width) {
+            throw ValidationError("--width: \(width) is not from \(TimelineRenderer.minimumWidth) to 10000 characters")
+        }
+    }
 
     func run() throws {
         let (store, id) = try connection.openRun(runID)
         defer { store.close() }
         guard let summary = try store.run(id) else { throw CLIFailure("no run with id \(id)") }
+        if timeline { return try showTimeline(store, summary) }
         let nodes = try store.nodes(ofRun: id)
         if output.json {
             var json = try Output.encode(summary).objectValue!
@@ -40,5 +60,21 @@ struct ShowCommand: ParsableCommand {
         if nodes.contains(where: { $0.lostWorkers != nil }) {
             print("\n(after w): worker w had an attempt of the node and stopped before it reported; see baton events \(id.prefix(8))")
         }
+    }
+
+    /// `--timeline`: the drawing (`TimelineRenderer`), or with `--json` the intervals (`RunTimeline.json`).
+    private func showTimeline(_ store: Store, _ summary: RunRow) throws {
+        guard let (status, timeline) = try store.timeline(ofRun: summary.id) else { throw CLIFailure("no run with id \(summary.id)") }
+        if output.json {
+            let members = [("run", JSON.string(summary.id)), ("status", .string(status.rawValue))] + timeline.json.objectValue!.members
+            Output.json(.object(JSONObject(members)))
+            return
+        }
+        let terminal = Terminal.current(widthFlag: width)
+        let renderer = TimelineRenderer(
+            width: terminal.width, color: terminal.color, maxRows: all ? nil : Self.timelineRows, moreHint: " (--all draws every node)")
+        print("run \(summary.id)  \(summary.name)  \(status.rawValue)  \(TimelineRenderer.duration(timeline.duration))")
+        print("")
+        print(renderer.render(timeline), terminator: "")
     }
 }
