@@ -196,7 +196,8 @@ enum TimelineScript {
               if (a.started !== null) lines.push('started at +' + fmt(a.started));
               if (a.started !== null) lines.push((a.finished === null ? 'running for ' : 'ran ') + fmt((a.finished === null ? duration : a.finished) - a.started));
             } else if (w) {
-              lines.push('waiting: ' + (WAIT_TEXT[w.reason] || w.reason) + ' (after attempt ' + w.attempt + ')');
+              const after = w.reason === 'retry' || w.reason === 'repeat' ? ' (after attempt ' + w.attempt + ')' : '';
+              lines.push('waiting: ' + (WAIT_TEXT[w.reason] || w.reason) + after);
               lines.push('from +' + fmt(w.from) + (w.to === null ? ', still waiting' : ' for ' + fmt(w.to - w.from)));
               if (w.due !== null) lines.push('due at +' + fmt(w.due));
             } else {
@@ -255,7 +256,7 @@ enum TimelineScript {
             drag = { x: p.x, y: p.y, from, top, moved: false };
             view.classList.add('dragging');
             e.preventDefault();
-            view.focus();
+            view.focus({ preventScroll: true });
           });
           window.addEventListener('mousemove', e => {
             const at = performance.now();

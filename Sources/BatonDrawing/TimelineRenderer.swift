@@ -45,7 +45,19 @@ public struct TimelineRenderer: Sendable {
             out.append("… \(more) more node\(more == 1 ? "" : "s")\(moreHint)")
         }
         let legend = TimelineCell.legend.filter { used.contains($0.0.character) || $0.0 == .waiting || $0.0 == .queued }
-        out.append(legend.map { paint([$0.0]) + " " + $0.1 }.joined(separator: "  "))
+        var line = ""
+        var length = 0
+        for (cell, text) in legend {
+            let entry = "\(cell.character) \(text)"
+            if length > 0 && length + 2 + entry.count > width {
+                out.append(line)
+                line = ""
+                length = 0
+            }
+            line += (length > 0 ? "  " : "") + paint([cell]) + " " + text
+            length += (length > 0 ? 2 : 0) + entry.count
+        }
+        out.append(line)
         return out
     }
 

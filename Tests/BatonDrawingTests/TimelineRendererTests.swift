@@ -70,6 +70,12 @@ struct TimelineRendererTests {
         #expect(lines[2] == "a    ------>>>>>>>>>>>>>>>>>>>>> running", "\(lines[2])")
         #expect(lines.last == ". waiting  - queued  > running")
         #expect(TimelineRenderer(width: 40).lines(RunTimeline(nodes: [], events: [], now: nil)) == ["(no nodes)"])
+        // The legend wraps at the width.
+        let failed = RunTimeline(
+            nodes: [("a", "failed"), ("b", "cancelled")],
+            events: [Self.e("a", "queued", 0, 1), Self.e("a", "started", 0, 1), Self.e("a", "failed", 1, 1), Self.e("b", "cancelled", 1, 0)],
+            now: nil)
+        #expect(Array(TimelineRenderer(width: 40).lines(failed).suffix(2)) == [". waiting  - queued  x failed", "/ cancelled"])
     }
 
     @Test func durationsReadAsPeopleWriteThem() {

@@ -86,6 +86,29 @@ final class ChromiumSession {
         throw TimeoutError(what: what)
     }
 
+    /// Lays the page out for a window of `width` by `height` CSS pixels.
+    func setViewport(width: Int, height: Int) throws {
+        _ = try call(
+            "Emulation.setDeviceMetricsOverride",
+            ["width": .int(Int64(width)), "height": .int(Int64(height)), "deviceScaleFactor": 1, "mobile": false])
+    }
+
+    /// A PNG of the element `selector` as the page shows it now, written to `path`.
+    func screenshot(of selector: String, to path: String) throws {
+        let rect = try evaluate(
+            """
+            (() => { const e = document.querySelector(\(JSON.string(selector).serialized())); e.scrollIntoView();
+              const r = e.getBoundingClientRect();
+              return { x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height, scale: 1 }; })()
+            """)
+        guard rect["width"] != nil else { throw Failure(description: "no element \(selector) to screenshot") }
+        let reply = try call("Page.captureScreenshot", ["format": "png", "clip": rect, "captureBeyondViewport": true])
+        guard let data = reply["data"]?.stringValue.flatMap({ Data(base64Encoded: $0) }) else {
+            throw Failure(description: "Page.captureScreenshot gave no image")
+        }
+        try data.write(to: URL(fileURLWithPath: path))
+    }
+
     private func call(_ method: String, _ parameters: JSON, session: Bool = true) throws -> JSON {
         nextID += 1
         let id = nextID
