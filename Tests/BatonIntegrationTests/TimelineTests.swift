@@ -157,6 +157,46 @@ extension Integration {
             try Chromium.screenshot("http://127.0.0.1:\(port)/runs/\(runID)", name: "timeline-run-page", size: "1400,1400", budget: 8000)
         }
 
+        @Test func theTimelineFollowsARunThatGoesOn() throws {
+            _ = try Chromium.executable()
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.startCoordinator()
+            try cluster.startWorker()
+            let port = try DashboardTests.startDashboard(cluster)
+            let runID = try TestCluster.submit([
+                "name": "timeline-live",
+                "nodes": [
+                    "nap": ["procedure": "baton.sleep", "input": ["seconds": 4]],
+                    "then": ["procedure": "baton.echo", "input": ["v": 1], "after": ["nap"]],
+                ],
+            ])
+            let browser = try ChromiumSession(url: "http://127.0.0.1:\(port)/runs/\(runID)")
+            defer { browser.close() }
+            // While it runs: nap's attempt is open (drawn running, to now), and the summary says so far.
+            let open = try browser.waitFor(
+                20, "nap running on the timeline",
+                """
+                (() => { const s = window.batonTimeline; if (!s || !s.loaded) return null;
+                  return [s.status, document.getElementById('timeline-summary').textContent]; })()
+                """
+            ) { $0.arrayValue?.first == "running" }
+            #expect(open.arrayValue?.last?.stringValue?.hasSuffix(" so far") == true, "\(open)")
+            let tip = try browser.waitFor(
+                10, "nap's open attempt under the pointer",
+                """
+                (() => { const w = window.batonTimeline.window(); const p = window.batonTimeline.locate('nap', w.from + w.span * 0.5);
+                  document.getElementById('timeline-canvas').dispatchEvent(new MouseEvent('mousemove', { clientX: p.x, clientY: p.y, bubbles: true }));
+                  return document.getElementById('timeline-tip').textContent; })()
+                """
+            ) { $0.stringValue?.contains("attempt 1 · running") == true }
+            #expect(tip.stringValue?.hasPrefix("nap · running") == true, "\(tip)")
+            // Then, in the same page, the run's end.
+            try browser.waitFor(30, "the timeline of the ended run", "window.batonTimeline.status") { $0 == "succeeded" }
+            #expect(try browser.evaluate("document.getElementById('timeline-summary').textContent").stringValue?.hasSuffix("so far") == false)
+            #expect(try browser.evaluate("window.batonTimeline.nodes") == 2)
+        }
+
         @Test func aTenThousandNodeRunDrawsOnlyWhatIsInViewAndStaysResponsive() throws {
             _ = try Chromium.executable()
             let cluster = TestCluster()
@@ -252,7 +292,7 @@ extension Integration {
                 })
                 """)
             print(
-                "10,000-node timeline: [events handled, slowest draw ms, slowest event-to-draw ms, rows scrolled px, rows drawn, draws] = \(measured)"
+                "10,000-node timeline: fetched in \(try browser.evaluate("window.batonTimeline.fetchMs")) ms; [events handled, slowest draw ms, slowest event-to-draw ms, rows scrolled px, rows drawn, draws] = \(measured)"
             )
             let values = measured.arrayValue ?? []
             #expect((values.first?.intValue ?? 0) >= 60, "every event handled: \(measured)")
