@@ -259,6 +259,10 @@ enum TimelineScript {
             view.focus({ preventScroll: true });
           });
           window.addEventListener('mousemove', e => {
+            if (!drag && e.target !== canvas) {
+              if (hover) { hover = null; tip.hidden = true; }
+              return;
+            }
             const at = performance.now();
             const p = local(e);
             if (drag) {
@@ -272,7 +276,8 @@ enum TimelineScript {
               schedule(at);
               return;
             }
-            if (e.target === canvas) { hover = p; showTip(p.x, p.y); } else if (hover) { hover = null; tip.hidden = true; }
+            hover = p;
+            showTip(p.x, p.y);
           });
           window.addEventListener('mouseup', e => {
             if (!drag) return;
