@@ -11,8 +11,7 @@ extension DashboardHandlers {
             let id = try RunID(parsing: id).value
             let json = try await pool.run { store -> JSON in
                 guard let (status, timeline) = try store.timeline(ofRun: id) else { throw DashboardError.notFound("no run with id \(id)") }
-                let members = [("run", JSON.string(id)), ("status", .string(status.rawValue))] + timeline.json.objectValue!.members
-                return .object(JSONObject(members))
+                return timeline.document(run: id, status: status)
             }
             return DashboardResponse.json(json)
         } catch {

@@ -162,5 +162,7 @@ struct RunTimelineTests {
         let b = json["nodes"]?.arrayValue?.last
         #expect(b?["attempts"] == [["attempt": 1, "phase": "run", "queued": 1000, "started": .null, "finished": .null, "outcome": .null]])
         #expect(b?["outcome"] == .null && b?["ended"] == .null)
+        let document = t.document(run: "r-1", status: .running)
+        #expect(document.objectValue?.keys == ["run", "status", "start_ms", "duration_ms", "nodes"] && document["status"] == "running")
     }
 }

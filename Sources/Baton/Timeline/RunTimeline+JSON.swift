@@ -39,4 +39,10 @@ extension RunTimeline {
                 ("nodes", .array(nodes)),
             ]))
     }
+
+    /// `json` after the run's id and status (`run`, `status`): what `baton show --timeline --json`
+    /// prints and the dashboard's `/api/runs/ID/timeline.json` answers.
+    public func document(run id: String, status: RunStatus) -> JSON {
+        .object(JSONObject([("run", .string(id)), ("status", .string(status.rawValue))] + (json.objectValue?.members ?? [])))
+    }
 }

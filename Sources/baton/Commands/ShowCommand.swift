@@ -66,8 +66,7 @@ struct ShowCommand: ParsableCommand {
     private func showTimeline(_ store: Store, _ summary: RunRow) throws {
         guard let (status, timeline) = try store.timeline(ofRun: summary.id) else { throw CLIFailure("no run with id \(summary.id)") }
         if output.json {
-            let members = [("run", JSON.string(summary.id)), ("status", .string(status.rawValue))] + timeline.json.objectValue!.members
-            Output.json(.object(JSONObject(members)))
+            Output.json(timeline.document(run: summary.id, status: status))
             return
         }
         let terminal = Terminal.current(widthFlag: width)
