@@ -86,6 +86,19 @@ extension Integration {
             let narrow = try TestCluster.cli(["show", runID, "--timeline"], environment: ["COLUMNS": "50"])
             #expect(narrow.status == 0 && narrow.stdout.components(separatedBy: "\n").dropFirst().allSatisfy { $0.count <= 50 }, "\(narrow.stdout)")
 
+            // On a terminal (a pseudo-terminal from script(1)): the window's width, and colors unless NO_COLOR.
+            let environment = ["BATON_DATABASE_URL": TestCluster.databaseURL, "TERM": "xterm", "NO_COLOR": ""]
+            let command = "unset COLUMNS; stty cols 66 rows 40; \(TestCluster.batonPath) show \(runID) --timeline"
+            let tty = try ChildProcess.run("/usr/bin/script", ["-qec", command, "/dev/null"], environment: environment)
+            let ttyLines = tty.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map(String.init)
+            #expect(tty.status == 0 && tty.stdout.contains("\u{1B}[32m#") && tty.stdout.contains("\u{1B}[31mx"), "\(tty)")
+            let plainWidth = ttyLines.dropFirst().map { $0.replacing(#/\u{1B}\[[0-9]+m/#, with: "").count }
+            #expect(plainWidth.max() ?? 0 <= 66 && plainWidth.max() ?? 0 >= 60, "the window's 66 columns: \(ttyLines)")
+            var noColor = environment
+            noColor["NO_COLOR"] = "1"
+            let plain = try ChildProcess.run("/usr/bin/script", ["-qec", command, "/dev/null"], environment: noColor)
+            #expect(plain.status == 0 && plain.stdout.contains("#") && !plain.stdout.contains("\u{1B}["), "\(plain)")
+
             // Bad input: one line, exit 2, nothing printed.
             for (arguments, message) in [
                 (["--timeline", "--width", "12"], "--width: 12 is not from 40 to 10000 characters"),
