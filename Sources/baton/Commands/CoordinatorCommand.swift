@@ -77,6 +77,8 @@ struct CoordinatorCommand: AsyncParsableCommand {
         }
         // Always: it creates the history's time partitions ahead; with --retention it prunes too.
         services.append(Retention(databaseURL: connection.databaseURL, olderThan: retentionAge, cacheOlderThan: cacheAge, logger: logger))
+        // Fires the schedules of the partitions this coordinator holds.
+        services.append(ScheduleFiring(databaseURL: connection.databaseURL, coordinator: configuration.id, logger: logger))
         // Last, so it is stopped first: the group stops services in reverse order, and the endpoints
         // keep answering (readiness, metrics) until the coordinator has finished its batch.
         services.append(Coordinator(configuration: configuration))
