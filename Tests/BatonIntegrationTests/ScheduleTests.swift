@@ -90,8 +90,12 @@ extension Integration {
             defer { store.close() }
             #expect(try TestCluster.waitForRun(runID, store: store) == "succeeded")
             let show = try JSONParser.parse(try TestCluster.cli(["schedule", "show", "nightly", "--json"]).stdout)
-            #expect(show["runs"]?[0]?["run_id"]?.stringValue == runID && show["last_run_id"]?.stringValue == runID)
-            #expect(show["runs"]?[0]?["key"]?.stringValue?.hasPrefix("schedule:nightly:trigger:") == true)
+            #expect(show["runs"]?.arrayValue?.first?["run_id"]?.stringValue == runID && show["last_run_id"]?.stringValue == runID)
+            #expect(show["runs"]?.arrayValue?.first?["key"]?.stringValue?.hasPrefix("schedule:nightly:trigger:") == true)
+            // The dashboard lists it, with a link to the run.
+            let port = try DashboardTests.startDashboard(cluster)
+            let page = try HTTPExchange.request(port: port, "/schedules")
+            #expect(page.status == 200 && page.body.contains("data-schedule=\"nightly\"") && page.body.contains("href=\"/runs/\(runID)\""))
             #expect(try TestCluster.cli(["schedule", "pause", "nightly"]).stdout == "schedule nightly paused\n")
             #expect(try JSONParser.parse(try TestCluster.cli(["schedule", "show", "nightly", "--json"]).stdout)["paused"] == true)
             #expect(try TestCluster.cli(["schedule", "resume", "nightly", "--json"]).status == 0)

@@ -22,15 +22,16 @@ struct CronExpressionTests {
         #expect(values(try CronExpression(parsing: "0 0 * * */2").daysOfWeek) == [0, 2, 4, 6])
     }
 
-    /// Vixie cron: both day fields restricted means either; a `*` in one means the other decides.
+    /// Vixie cron: both day fields restricted means either; a field starting with `*` means both must match.
     @Test func dayFieldsCombineAsVixieCronDoes() throws {
         let either = try CronExpression(parsing: "0 0 13 * FRI")
         #expect(either.matchesDay(month: 3, day: 13, weekday: 2))
         #expect(either.matchesDay(month: 3, day: 6, weekday: 5))
         #expect(!either.matchesDay(month: 3, day: 7, weekday: 6))
         let both = try CronExpression(parsing: "0 0 */2 * FRI")
-        #expect(!both.matchesDay(month: 3, day: 5, weekday: 5))
+        #expect(!both.matchesDay(month: 3, day: 6, weekday: 5))
         #expect(both.matchesDay(month: 3, day: 7, weekday: 5))
+        #expect(!both.matchesDay(month: 3, day: 7, weekday: 6))
         #expect(!(try CronExpression(parsing: "0 0 * JUN *")).matchesDay(month: 5, day: 1, weekday: 1))
     }
 

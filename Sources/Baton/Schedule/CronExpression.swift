@@ -1,7 +1,8 @@
 /// A five-field cron expression (minute hour day-of-month month day-of-week) as crontab(5) reads it:
 /// `*`, values, ranges `1-5`, lists `1,3,5`, steps `*/15` and `1-10/2`, month names JAN-DEC and day
 /// names SUN-SAT, 0 or 7 for Sunday. When both day fields are restricted (neither starts with `*`),
-/// a day matches if either does (Vixie cron's rule); otherwise both must.
+/// a day matches if either does; otherwise both must (a `*` field allows every day, `*/2` every
+/// other one), as Vixie cron does.
 public struct CronExpression: Sendable, Equatable, CustomStringConvertible {
     /// Allowed values of each field, indexed by value (day of week: 0 is Sunday, 7 folded into 0).
     public let minutes: [Bool]
@@ -46,12 +47,8 @@ public struct CronExpression: Sendable, Equatable, CustomStringConvertible {
     /// Whether the expression fires on a day (`weekday` 0 is Sunday).
     public func matchesDay(month: Int, day: Int, weekday: Int) -> Bool {
         guard months[month] else { return false }
-        switch (dayOfMonthRestricted, dayOfWeekRestricted) {
-        case (true, true): return daysOfMonth[day] || daysOfWeek[weekday]
-        case (true, false): return daysOfMonth[day]
-        case (false, true): return daysOfWeek[weekday]
-        case (false, false): return true
-        }
+        if dayOfMonthRestricted && dayOfWeekRestricted { return daysOfMonth[day] || daysOfWeek[weekday] }
+        return daysOfMonth[day] && daysOfWeek[weekday]
     }
 
     private static func values(_ text: String, _ field: CronField) throws(CronError) -> [Bool] {
