@@ -6,7 +6,8 @@ extension ScheduleRow {
         func time(_ t: Double?) -> JSON { t.map { .string(CivilDate.iso8601($0)) } ?? .null }
         return .object(
             JSONObject([
-                ("name", .string(name)), ("cron", cron.map(JSON.string) ?? .null), ("every", everySeconds.map { .string(DurationText.format($0)) } ?? .null),
+                ("name", .string(name)), ("cron", cron.map(JSON.string) ?? .null),
+                ("every", everySeconds.map { .string(DurationText.format($0)) } ?? .null),
                 ("timezone", .string(timezone)), ("overlap", .string(overlap.rawValue)), ("catch_up", .string(catchUp.rawValue)),
                 ("paused", .bool(paused)), ("created_at", time(createdAt)), ("last_fired_at", time(lastFiredAt)),
                 ("next_fire_at", time(nextFireAt)), ("queued_at", time(queuedAt)), ("last_run_id", lastRunID.map(JSON.string) ?? .null),

@@ -62,15 +62,17 @@ extension Store {
         try connection.execute("delete from baton.schedules where name = $1", [name]) == 1
     }
 
-    /// The newest `limit` runs a schedule fired (or that were triggered), newest first.
+    /// The newest `limit` runs a schedule fired (or that were triggered), newest first; not those of
+    /// an earlier schedule of the same name (submitted before this one was added).
     public func scheduleRuns(_ name: String, limit: Int = 20) throws -> [ScheduleRun] {
         let r = try connection.query(
             """
             select r.id::text as id, r.status, k.key, extract(epoch from r.submitted_at)::float8 as submitted_at
             from baton.idempotency_keys k join baton.runs r on r.id = k.run_id and r.submitted_at = k.run_submitted_at
             where starts_with(k.key, $1)
+              and r.submitted_at >= coalesce((select s.created_at from baton.schedules s where s.name = $3), '-infinity')
             order by r.submitted_at desc limit $2::int
-            """, [ScheduleRow.keyPrefix(name), String(limit)])
+            """, [ScheduleRow.keyPrefix(name), String(limit), name])
         return (0..<r.rowCount).map {
             ScheduleRun(
                 id: r[row: $0, column: "id"] ?? "", status: RunStatus(rawValue: r[row: $0, column: "status"] ?? "") ?? .pending,

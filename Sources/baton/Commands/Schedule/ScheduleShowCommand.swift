@@ -20,8 +20,10 @@ struct ScheduleShowCommand: ParsableCommand {
             guard case var .object(fields) = schedule.json else { return }
             fields["runs"] = .array(
                 runs.map {
-                    ["run_id": .string($0.id), "status": .string($0.status.rawValue), "key": .string($0.key),
-                     "submitted_at": .string(CivilDate.iso8601($0.submittedAt))]
+                    [
+                        "run_id": .string($0.id), "status": .string($0.status.rawValue), "key": .string($0.key),
+                        "submitted_at": .string(CivilDate.iso8601($0.submittedAt)),
+                    ]
                 })
             Output.json(.object(fields))
             return
