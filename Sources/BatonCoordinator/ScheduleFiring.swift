@@ -54,13 +54,13 @@ public struct ScheduleFiring: Service {
         store?.close()
     }
 
-    /// One look at the due schedules; public for tests that step it.
-    public func turn(_ store: Store) throws {
+    /// One look at the due schedules; public for the simulator, which steps it on its own clock.
+    public func turn(_ store: some ScheduleStore) throws {
         let (now, due) = try store.dueSchedules(coordinator: coordinator)
         for schedule in due { try fire(schedule, now: now, store: store) }
     }
 
-    private func fire(_ schedule: ScheduleRow, now: Double, store: Store) throws {
+    private func fire(_ schedule: ScheduleRow, now: Double, store: some ScheduleStore) throws {
         let state = ScheduleState(nextDue: schedule.nextFireAt, queued: schedule.queuedAt)
         let decision: ScheduleDecision
         switch schedule.decision() {
