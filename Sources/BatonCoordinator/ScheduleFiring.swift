@@ -14,12 +14,15 @@ public struct ScheduleFiring: Service {
     /// The coordinator whose partitions' schedules this fires (`CoordinatorConfiguration.id`).
     public let coordinator: String
     public let interval: Double
+    /// The limits a stored graph is decoded under at each firing (`BATON_MAX_*`, as `baton submit` reads them).
+    public let limits: GraphLimits
     public let logger: Logger
 
-    public init(databaseURL: String, coordinator: String, interval: Double = 0.25, logger: Logger) {
+    public init(databaseURL: String, coordinator: String, interval: Double = 0.25, limits: GraphLimits = GraphLimits(), logger: Logger) {
         self.databaseURL = databaseURL
         self.coordinator = coordinator
         self.interval = interval
+        self.limits = limits
         self.logger = logger
     }
 
@@ -81,7 +84,7 @@ public struct ScheduleFiring: Service {
         var error: String?
         if !step.fire.isEmpty {
             do {
-                let graph = try GraphDecoder().decode(schedule.graph, input: schedule.input, defaultName: schedule.name)
+                let graph = try GraphDecoder(limits: limits).decode(schedule.graph, input: schedule.input, defaultName: schedule.name)
                 for due in step.fire {
                     let key = ScheduleRow.idempotencyKey(name: schedule.name, due: due)
                     do {

@@ -133,6 +133,7 @@ extension Integration {
                 (["add", "s", "/no/such/graph.json", "--every", "1m"], "/no/such/graph.json: no such file"),
                 (["add", "s", file, "--every", "1m", "--input", "[1]"], "--input must be a JSON object"),
                 (["show", "nope"], "no schedule named 'nope'"),
+                (["show", "taken", "--limit", "0"], "--limit must be from 1 to 1000"),
                 (["pause", "nope"], "no schedule named 'nope'"),
                 (["resume", "nope"], "no schedule named 'nope'"),
                 (["delete", "nope"], "no schedule named 'nope'"),

@@ -14,8 +14,9 @@ struct ScheduleTriggerCommand: ParsableCommand {
         let store = try connection.openStore()
         defer { store.close() }
         let schedule = try ScheduleLookup.find(name, in: store)
+        let limits = try Limits.fromEnvironment()
         let graph: Graph
-        do { graph = try GraphDecoder().decode(schedule.graph, input: schedule.input, defaultName: schedule.name) } catch {
+        do { graph = try GraphDecoder(limits: limits).decode(schedule.graph, input: schedule.input, defaultName: schedule.name) } catch {
             throw CLIFailure("schedule \(name): the stored graph no longer validates: \(error.problems.map(\.description).joined(separator: "; "))")
         }
         let key = ScheduleRow.keyPrefix(name) + "trigger:" + CivilDate.iso8601(try store.databaseNow())
