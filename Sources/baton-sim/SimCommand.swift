@@ -25,6 +25,8 @@ struct SimCommand: ParsableCommand {
     var queueType = SimulationQueueType.mixed
     @Flag(help: "With quorum queues, put the task that kills its workers in the default pool, among the others' tasks.")
     var poisonAmongOthers = false
+    @Flag(help: "Add a schedule firing every second (catch-up all) and check each due time fired exactly once, none missed.")
+    var schedules = false
     @Option(help: "Stop after this many seconds of real time, with a summary of the seeds run (0: no limit).") var timeLimit = 0.0
 
     func validate() throws {
@@ -48,6 +50,7 @@ struct SimCommand: ParsableCommand {
         options.legacyWorkers = legacyWorkers
         options.queueType = queueType
         options.poisonAmongOthers = poisonAmongOthers
+        options.schedules = schedules
         if let seed {
             options.keepTrace = true
             let report = ClusterSimulation(seed: seed, options: options).run()
