@@ -154,7 +154,7 @@ enum TimelineScript {
             for (let t = firstTick; t <= from + span; t += step) {
               const x = Math.round(xOf(t));
               ctx.fillRect(x, AXIS - 6, 1, 5);
-              ctx.fillText(fmt(t), x + 3, AXIS / 2 - 2);
+              ctx.fillText(t === 0 ? '0' : fmt(t), x + 3, AXIS / 2 - 2);
             }
             ctx.fillText(nodes.length > last - first ? 'nodes ' + (first + 1) + '–' + last + ' of ' + nodes.length : 'node', 12, AXIS / 2 - 2);
             const took = performance.now() - began;
