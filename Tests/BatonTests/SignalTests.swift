@@ -292,4 +292,16 @@ struct SignalTests {
         let out = h.send(.signal(key: "g/s", value: 7, at: h.now))
         #expect(out.dispatches.first?.input == 7)
     }
+
+    @Test func theExampleWaitsForApprovalThenPublishes() throws {
+        let g = try GraphDecoder().decode(try ExampleGraphTests.load("wait-for-approval.json"))
+        var h = Harness(g)
+        #expect(h.start().dispatches.map(\.key) == ["draft"])
+        h.succeed("draft", ["title": "release 1.2"])
+        #expect(h.state.nodes["approve"]?.waitingFor == .signal)
+        let out = h.send(.signal(key: "approve", value: ["by": "ada"], at: h.now))
+        #expect(out.dispatches.first?.input == ["title": "release 1.2", "approved_by": "ada"])
+        h.succeed("publish", ["title": "release 1.2", "approved_by": "ada"])
+        #expect(h.state.status == .succeeded)
+    }
 }
