@@ -144,7 +144,7 @@ public final class ClusterSimulation {
         }
         for graph in own { submit(graph) }
         // Half the seeds also wait for signals, sent at random moments (before and after their nodes wait, across faults).
-        if signalRandom.chance(0.5) {
+        if options.signals && signalRandom.chance(0.5) {
             submit(.signal)
             submit(.signalTimeout)
         }

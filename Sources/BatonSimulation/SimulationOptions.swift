@@ -27,6 +27,10 @@ public struct SimulationOptions: Sendable {
     /// The task that kills its workers in the default pool, among the others, without a worker of
     /// its own: the tasks its workers held go round with it (`baton-sim --poison-among-others`).
     public var poisonAmongOthers = false
+    /// Half the seeds (drawn from a stream of their own) also submit the signal graphs and send their
+    /// signals; off, every seed runs as it did before signals existed (`baton-sim --no-signals`), which
+    /// the seeds kept as tests of earlier findings replay.
+    public var signals = true
     /// Keep the trace of every step (for `--seed`); otherwise only the last ones are kept.
     public var keepTrace = false
     public var traceTail = 40

@@ -25,6 +25,10 @@ struct SimCommand: ParsableCommand {
     var queueType = SimulationQueueType.mixed
     @Flag(help: "With quorum queues, put the task that kills its workers in the default pool, among the others' tasks.")
     var poisonAmongOthers = false
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Half the seeds also wait for signals sent at random moments (--no-signals: none do, as before signals existed).")
+    var signals = true
     @Option(help: "Stop after this many seconds of real time, with a summary of the seeds run (0: no limit).") var timeLimit = 0.0
 
     func validate() throws {
@@ -48,6 +52,7 @@ struct SimCommand: ParsableCommand {
         options.legacyWorkers = legacyWorkers
         options.queueType = queueType
         options.poisonAmongOthers = poisonAmongOthers
+        options.signals = signals
         if let seed {
             options.keepTrace = true
             let report = ClusterSimulation(seed: seed, options: options).run()
@@ -72,7 +77,8 @@ struct SimCommand: ParsableCommand {
                 print(
                     "last steps (replay with: baton-sim --seed \(s) --steps \(steps) --runs \(runs) --fault-rate \(faultRate)"
                         + " --coordinators \(coordinators) --partitions \(partitions) --legacy-workers \(legacyWorkers)"
-                        + " --queue-type \(report.queueType.rawValue)\(poisonAmongOthers ? " --poison-among-others" : "")):")
+                        + " --queue-type \(report.queueType.rawValue)\(poisonAmongOthers ? " --poison-among-others" : "")\(signals ? "" : " --no-signals")):"
+                )
                 for line in report.trace.suffix(options.traceTail) { print("  " + line) }
                 print(summary.line)
                 throw ExitCode(1)

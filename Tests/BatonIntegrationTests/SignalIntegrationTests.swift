@@ -134,6 +134,13 @@ extension Integration {
                 #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
             }
             #expect(try signalRequests(runID) == 0)
+            // A run in process cannot be sent a signal: refused before it starts.
+            let local = try TestCluster.cli(["run", GraphFixtures.examplesDirectory.appendingPathComponent(Self.approval).path, "--local"])
+            #expect(local.status == 2)
+            #expect(
+                local.stderr
+                    == "baton: node 'approve' waits for a signal, which a run in this process cannot be sent; submit the graph to a cluster and send it with `baton signal`\n"
+            )
             // Store.signal refuses the same, as a SignalRefusal.
             let store = try TestCluster.store()
             defer { store.close() }
