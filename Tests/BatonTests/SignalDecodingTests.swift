@@ -81,4 +81,20 @@ struct SignalDecodingTests {
     struct Approval: Codable, Sendable {
         let by: String
     }
+
+    @Test(arguments: [
+        (#"{"nodes": {"s": {"procedure": "baton.signal"}}}"#, "procedure"),
+        (
+            #"{"nodes": {"l": {"procedure": "p", "input": {"xs": [1]}}, "m": {"map": {"over": {"$from": "l", "select": "/xs"}, "procedure": "baton.signal"}}}}"#,
+            "map/procedure"
+        ),
+        (#"{"nodes": {"s": {"procedure": "p", "condition": {"procedure": "baton.signal"}}}}"#, "condition/procedure"),
+    ])
+    func baton_signalIsNoProcedure(text: String, field: String) {
+        let found = problems(text)
+        #expect(
+            found.contains {
+                $0.field == field && $0.message == "baton.signal is not a procedure; a node that waits for a signal is written {\"signal\": \"NAME\"}"
+            }, "\(found)")
+    }
 }

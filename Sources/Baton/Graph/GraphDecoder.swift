@@ -277,6 +277,10 @@ public struct GraphDecoder: Sendable {
     }
 
     func checkKnown(_ procedure: String, node: String, field: String, problem: (String?, String, String) -> Void) {
+        if procedure == SignalSpec.procedureName {  // no worker runs it: only a signal node's row shows the name
+            problem(node, field, "baton.signal is not a procedure; a node that waits for a signal is written {\"signal\": \"NAME\"}")
+            return
+        }
         if let known = knownProcedures, !known.contains(procedure), procedure != DelayProcedure.name {  // the coordinator runs baton.delay
             let near = NearestName.suggestion(for: procedure, among: known).map { "did you mean '\($0)'? " } ?? ""
             problem(node, field, "unknown procedure '\(procedure)' (\(near)\(unknownProcedureHint))")
