@@ -49,6 +49,18 @@ struct DashboardHandlers: Sendable {
         }
     }
 
+    func schedulesPage() async -> Response {
+        await page {
+            let (schedules, runs) = try await pool.run { store in
+                let schedules = try store.schedules()
+                var runs: [String: [ScheduleRun]] = [:]
+                for s in schedules { runs[s.name] = try store.scheduleRuns(s.name, limit: SchedulesPage.runsShown) }
+                return (schedules, runs)
+            }
+            return SchedulesPage(schedules: schedules, runs: runs).render(layout: layout)
+        }
+    }
+
     // MARK: API
 
     func runsJSON(_ request: Request) async -> Response {

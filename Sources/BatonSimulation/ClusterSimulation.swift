@@ -135,6 +135,7 @@ public final class ClusterSimulation {
     public func run() -> SimulationReport {
         let catalog = SimulationGraph.catalog + (options.legacyWorkers > 0 ? [SimulationGraph.long] : [])
         trace("queues \(queueType.rawValue), workers' delivery limit \(workerLimit)")
+        if options.schedules { store.addSchedule(ScheduleInvariants.schedule) }
         // A quorum run's two graphs of its own take the place of two drawn ones (a seed costs about as much).
         let poison = options.poisonAmongOthers ? SimulationGraph.poison(in: "default") : SimulationGraph.poison
         let own = queueType == .quorum ? [SimulationGraph.bands, poison] : []
@@ -162,6 +163,11 @@ public final class ClusterSimulation {
         }
         refuseLateSignals()
         checker.finish(store: store, runs: submitted)
+        if options.schedules {
+            let (violations, fired) = ScheduleInvariants.check(store: store)
+            for line in violations { checker.violate(line) }
+            report.scheduleFirings = fired
+        }
         // The processes go (what they still hold refers back to them): nothing of this seed outlives it.
         for c in coordinators where c.isUp { c.crash(restartAfter: 0) }
         for w in workers where w.isUp { w.crash(restartAfter: 0) }
@@ -176,6 +182,15 @@ public final class ClusterSimulation {
         }
         report.steps = step
         return report
+    }
+
+    /// The coordinator's `ScheduleFiring` turn, on the memory store and the virtual clock.
+    private func fireSchedules(_ coordinator: String) {
+        do {
+            try ScheduleFiring(databaseURL: "memory", coordinator: coordinator, logger: QuietLogger.make(coordinator)).turn(store)
+        } catch {
+            trace("\(coordinator) schedules: \(error)")
+        }
     }
 
     private var allEnded: Bool { submitted.allSatisfy { store.run($0.runID)?.status.isTerminal == true } }
@@ -239,6 +254,8 @@ public final class ClusterSimulation {
                         if let stopped = process.turn() {
                             trace("\(c.name) stops: \(stopped.message)")
                             c.crash(restartAfter: 20)
+                        } else if options.schedules {
+                            fireSchedules(c.name)
                         }
                     }
                 ))

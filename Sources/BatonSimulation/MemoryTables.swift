@@ -1,4 +1,5 @@
 import Baton
+import BatonStore
 import Foundation
 
 /// The tables of a `MemoryStore`, as one value: a transaction works on a copy and stores it back
@@ -19,5 +20,9 @@ struct MemoryTables {
     /// `baton.coordinators`, by id.
     var coordinators: [String: MemoryCoordinatorRow] = [:]
     /// `baton.partitions`, by partition (`RunPartition.standard` of them unless the simulator says).
+    /// `baton.schedules`, by name.
+    var schedules: [String: ScheduleRow] = [:]
+    /// `baton.idempotency_keys`: key -> run id.
+    var idempotencyKeys: [String: String] = [:]
     var partitions: [MemoryPartitionRow] = (0..<RunPartition.standard).map { MemoryPartitionRow(partition: $0) }
 }

@@ -27,6 +27,10 @@ public struct SimulationOptions: Sendable {
     /// The task that kills its workers in the default pool, among the others, without a worker of
     /// its own: the tasks its workers held go round with it (`baton-sim --poison-among-others`).
     public var poisonAmongOthers = false
+    /// Add a schedule firing every virtual second (catch-up all) and check that each due time fired
+    /// exactly once (`ScheduleInvariants`; `baton-sim --schedules`). Off by default: its runs change
+    /// every seed's course.
+    public var schedules = false
     /// Half the seeds (drawn from a stream of their own) also submit the signal graphs and send their
     /// signals; off, every seed runs as it did before signals existed (`baton-sim --no-signals`), which
     /// the seeds kept as tests of earlier findings replay.

@@ -16,6 +16,8 @@ public struct SimulationReport: Sendable {
     public var unstartedDeadLetters = 0
     /// Quorum: attempts started while their worker held a task of another band (the priority-band check's cases).
     public var bandChoices = 0
+    /// With `schedules`: the due times fired.
+    public var scheduleFirings = 0
     /// Guarantees broken, one line each; empty when the seed passed.
     public var violations: [String] = []
     /// The steps taken (all of them with `keepTrace`, else the last ones).

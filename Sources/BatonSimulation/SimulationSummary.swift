@@ -12,6 +12,7 @@ public struct SimulationSummary: Sendable {
     public var partitionMoves = 0
     public var fencedWrites = 0
     public var unstartedDeadLetters = 0
+    public var scheduleFirings = 0
 
     public init() {}
 
@@ -27,6 +28,7 @@ public struct SimulationSummary: Sendable {
         partitionMoves += report.partitionMoves
         fencedWrites += report.fencedWrites
         unstartedDeadLetters += report.unstartedDeadLetters
+        scheduleFirings += report.scheduleFirings
     }
 
     /// `seeds 100, quorum 48 (band choices 900), steps 210000, faults 4100 (clock-jump 410, …), runs 600 ended, nodes 2900 ended,
@@ -37,6 +39,6 @@ public struct SimulationSummary: Sendable {
         return
             "seeds \(seeds), quorum \(quorumSeeds) (band choices \(bandChoices)), steps \(steps), faults \(total) (\(kinds)), runs \(runsEnded) ended, nodes \(nodesEnded) ended, "
             + "partition moves \(partitionMoves), fenced writes \(fencedWrites), unstarted dead letters \(unstartedDeadLetters), "
-            + "violations \(violations)"
+            + (scheduleFirings > 0 ? "schedule firings \(scheduleFirings), " : "") + "violations \(violations)"
     }
 }

@@ -345,6 +345,7 @@ enum Schema {
             ]
         ),
         (15, timePartitions),
+        (16, schedules),
         (17, signals),
     ]
 }

@@ -25,6 +25,8 @@ struct SimCommand: ParsableCommand {
     var queueType = SimulationQueueType.mixed
     @Flag(help: "With quorum queues, put the task that kills its workers in the default pool, among the others' tasks.")
     var poisonAmongOthers = false
+    @Flag(help: "Add a schedule firing every second (catch-up all) and check each due time fired exactly once, none missed.")
+    var schedules = false
     @Flag(
         inversion: .prefixedNo,
         help: "Half the seeds also wait for signals sent at random moments (--no-signals: none do, as before signals existed).")
@@ -52,6 +54,7 @@ struct SimCommand: ParsableCommand {
         options.legacyWorkers = legacyWorkers
         options.queueType = queueType
         options.poisonAmongOthers = poisonAmongOthers
+        options.schedules = schedules
         options.signals = signals
         if let seed {
             options.keepTrace = true

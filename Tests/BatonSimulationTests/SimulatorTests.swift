@@ -37,6 +37,16 @@ struct SimulatorTests {
         #expect(other.stdout != first.stdout, "another seed is another schedule")
     }
 
+    /// A schedule firing every virtual second while coordinators crash, pause and lose their leases:
+    /// every due time it passed fired once, none twice (`ScheduleInvariants`).
+    @Test func scheduleFiringsSurviveCoordinatorCrashes() throws {
+        let result = try Self.sim(["--seeds", "6", "--steps", "1500", "--schedules"])
+        #expect(result.status == 0, "\(result.stdout.suffix(2_000))")
+        let line = try #require(result.stdout.split(separator: "\n").last { $0.contains("schedule firings") }, "\(result.stdout.suffix(500))")
+        let fired = line.split(separator: ",").first { $0.contains("schedule firings") }.flatMap { Int($0.split(separator: " ").last ?? "") }
+        #expect((fired ?? 0) > 6, "\(line)")
+    }
+
     /// Seeds that once broke a guarantee stay tests, each with the options it broke under:
     /// - 108: the worker's dropped results (a publish failing partway through a batch lost the
     ///   reports taken after it): with the defect back, its run never ends.

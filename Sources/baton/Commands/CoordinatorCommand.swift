@@ -65,7 +65,8 @@ struct CoordinatorCommand: AsyncParsableCommand {
         let logger = Logger(label: "baton.coordinator")
         var configuration = CoordinatorConfiguration(
             databaseURL: connection.databaseURL, amqpURL: connection.amqpURL, batchSize: batchSize, lease: lease, logger: logger)
-        configuration.maxInputBytes = try Limits.fromEnvironment().maxInputBytes
+        let limits = try Limits.fromEnvironment()
+        configuration.maxInputBytes = limits.maxInputBytes
         configuration.dispatchWindow = dispatchWindow
         configuration.expectedPartitions = partitions
         configuration.partitionLease = partitionLease
@@ -77,6 +78,8 @@ struct CoordinatorCommand: AsyncParsableCommand {
         }
         // Always: it creates the history's time partitions ahead; with --retention it prunes too.
         services.append(Retention(databaseURL: connection.databaseURL, olderThan: retentionAge, cacheOlderThan: cacheAge, logger: logger))
+        // Fires the schedules of the partitions this coordinator holds.
+        services.append(ScheduleFiring(databaseURL: connection.databaseURL, coordinator: configuration.id, limits: limits, logger: logger))
         // Last, so it is stopped first: the group stops services in reverse order, and the endpoints
         // keep answering (readiness, metrics) until the coordinator has finished its batch.
         services.append(Coordinator(configuration: configuration))

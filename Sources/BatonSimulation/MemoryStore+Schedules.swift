@@ -1,0 +1,72 @@
+import Baton
+import BatonStore
+import Foundation
+
+/// Schedules in the memory twin, as `Store+Schedules` keeps them: fired by the coordinator that
+/// holds the lease of the schedule's partition, each due time a run under its idempotency key.
+extension MemoryStore: ScheduleStore {
+    /// Stores a schedule as `baton schedule add` does, created now. Its partition is a hash of its
+    /// name (FNV-1a here; the database uses MD5: only that it is fixed by the name matters).
+    public func addSchedule(_ schedule: ScheduleRow) {
+        var row = schedule
+        row.createdAt = now.timeIntervalSince1970
+        var hash: UInt32 = 2_166_136_261
+        for byte in schedule.name.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        row.partition = Int(hash % UInt32(max(1, tables.partitions.count)))
+        tables.schedules[row.name] = row
+    }
+
+    /// A stored schedule, by name.
+    public func schedule(named name: String) -> ScheduleRow? { tables.schedules[name] }
+
+    /// Idempotency keys that start with `prefix`, with their runs, sorted by key.
+    public func idempotencyKeys(startingWith prefix: String) -> [(key: String, runID: String)] {
+        tables.idempotencyKeys.filter { $0.key.hasPrefix(prefix) }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    public func dueSchedules(coordinator: String) throws -> (now: Double, schedules: [ScheduleRow]) {
+        let now = self.now
+        let held = Set(tables.partitions.filter { $0.owner == coordinator && ($0.leaseUntil.map { $0 > now } ?? false) }.map(\.partition))
+        let t = now.timeIntervalSince1970
+        let due = tables.schedules.values.filter { s in
+            !s.paused && held.contains(s.partition) && (s.nextFireAt.map { $0 <= t } ?? true || s.queuedAt != nil)
+        }.sorted { $0.name < $1.name }.map { row in
+            var row = row
+            row.lastRunStatus = row.lastRunID.flatMap { tables.runs[$0]?.status }
+            return row
+        }
+        return (t, due)
+    }
+
+    public func submit(_ graph: Graph, idempotencyKey: String?) throws -> SubmittedRun {
+        if let key = idempotencyKey, let existing = tables.idempotencyKeys[key] {
+            return SubmittedRun(id: existing, status: tables.runs[existing]?.status ?? .pending, created: false)
+        }
+        let id = submit(graph)
+        if let key = idempotencyKey { tables.idempotencyKeys[key] = id }
+        return SubmittedRun(id: id, status: .pending, created: true)
+    }
+
+    public func recordScheduleStep(
+        _ name: String, expectedNext: Double?, step: ScheduleStep, lastFired: Double?, lastRunID: String?, error: String?
+    ) throws -> Bool {
+        guard var row = tables.schedules[name], !row.paused else { return false }
+        switch (row.nextFireAt, expectedNext) {
+        case (nil, nil): break
+        case let (.some(a), .some(b)) where abs(a - b) < 0.0005: break
+        default: return false
+        }
+        row.nextFireAt = step.state.nextDue
+        row.queuedAt = step.state.queued
+        if let lastFired { row.lastFiredAt = lastFired }
+        if let lastRunID { row.lastRunID = lastRunID }
+        row.skipped += step.skipped.count + step.uncounted
+        if let skip = step.skipped.last {
+            row.lastSkippedAt = skip.due
+            row.lastSkipReason = skip.reason
+        }
+        row.lastError = error
+        tables.schedules[name] = row
+        return true
+    }
+}
