@@ -40,6 +40,11 @@ public struct LocalGraph: Sendable {
     public func run(file: String, concurrency: Int, input: JSON?, json: Bool) async throws {
         guard concurrency >= 1 else { throw CLIFailure("--concurrency must be at least 1", exitCode: 2) }
         let graph = try load(file, known: Set(registry.names), input: input, typeCheck: true)
+        if let signal = graph.staticNodes.first(where: { if case .signal = $0.kind { true } else { false } }) {
+            throw CLIFailure(
+                "node '\(signal.key)' waits for a signal, which a run in this process cannot be sent; submit the graph to a cluster and send it with `baton signal`",
+                exitCode: 2)
+        }
         var engine = LocalEngine(registry: registry, maxConcurrency: concurrency)
         engine.limits = try Limits.fromEnvironment()
         let state = await engine.run(graph)

@@ -370,11 +370,15 @@ final class CoordinatorLoop: @unchecked Sendable {
         }
     }
 
-    /// Applies users' cancel and retry requests; they are marked handled in the batch's commit.
+    /// Applies users' cancel, retry and signal requests; they are marked handled in the batch's commit.
     func takeRequests() throws {
         guard let store else { return }
         for request in try store.openRequests() {
             pending.handled(request.id, runID: request.runID)
+            if request.kind == .signal {
+                try takeSignal(request)
+                continue
+            }
             if runs[request.runID] == nil {
                 guard let state = try loadState(request.runID) else { continue }
                 runs[request.runID] = state
@@ -385,6 +389,8 @@ final class CoordinatorLoop: @unchecked Sendable {
                 record(
                     request.runID,
                     runs[request.runID]!.handle(.cancel(reason: request.reason ?? "cancelled"), at: now(), random: configuration.random))
+            case .signal:
+                break  // taken above
             case .retry:
                 let wasTerminal = runs[request.runID]!.status.isTerminal
                 record(request.runID, runs[request.runID]!.handle(.retry(from: request.node), at: now(), random: configuration.random))
@@ -395,6 +401,14 @@ final class CoordinatorLoop: @unchecked Sendable {
                 finished.insert(request.runID)
             }
         }
+    }
+
+    /// Applies a signal (`baton signal`) as `.signal` to its run, started (or resumed) first if need be:
+    /// a run that ended, or is gone, takes none (the store refused it unless the run ended since).
+    private func takeSignal(_ request: RunRequest) throws {
+        guard let key = request.node, try startRun(request.runID) else { return }
+        let event = SchedulerEvent.signal(key: key, value: request.value ?? .null, at: request.requestedAt ?? now())
+        record(request.runID, runs[request.runID]!.handle(event, at: now(), random: configuration.random))
     }
 
     /// A run's state machine as stored, with this coordinator's limits. A run that cannot be read

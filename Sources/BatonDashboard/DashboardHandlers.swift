@@ -205,7 +205,7 @@ struct DashboardHandlers: Sendable {
         do { return DashboardResponse.html(try await body()) } catch { return DashboardResponse.pageError(error, layout: layout) }
     }
 
-    private func api(status: Int = 200, _ body: () async throws -> JSON) async -> Response {
+    func api(status: Int = 200, _ body: () async throws -> JSON) async -> Response {
         do { return DashboardResponse.json(try await body(), status: status) } catch { return DashboardResponse.apiError(error) }
     }
 }

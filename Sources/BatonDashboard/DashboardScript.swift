@@ -182,6 +182,51 @@ enum DashboardScript {
               return s;
             }
             function code(value, className) { return el('pre', 'code' + (className ? ' ' + className : ''), value); }
+            // The signal form of the node shown, kept across refreshes so what is typed in it stays.
+            let signalForm = null;
+            function signalSection(n) {
+              if (signalForm && signalForm.key === n.key) return signalForm.section;
+              const box = el('div', 'signal-form');
+              const value = el('textarea', 'code signal-value');
+              value.id = 'signal-value';
+              value.rows = 3;
+              value.placeholder = 'null';
+              value.spellcheck = false;
+              value.setAttribute('aria-label', 'the value to send (JSON; empty sends null)');
+              const button = el('button', 'signal-send', 'Send signal');
+              button.type = 'button';
+              button.id = 'signal-send';
+              const message = el('span', 'action-message');
+              message.id = 'signal-message';
+              message.setAttribute('role', 'status');
+              box.append(value, button, message);
+              button.addEventListener('click', () => sendSignal(n.key, value, message));
+              const s = section('Signal', box);
+              signalForm = { key: n.key, section: s };
+              return s;
+            }
+            async function sendSignal(key, value, message) {
+              message.className = 'action-message';
+              if (!token()) {
+                message.classList.add('error');
+                message.textContent = 'paste the admin token (top right) first';
+                return;
+              }
+              message.textContent = 'Sending…';
+              const r = await fetch(base + '/signal?node=' + encodeURIComponent(key), {
+                method: 'POST', cache: 'no-store', credentials: 'omit',
+                headers: { Authorization: 'Bearer ' + token(), 'Content-Type': 'application/json' }, body: value.value,
+              });
+              const j = await r.json().catch(() => ({ error: r.statusText }));
+              if (r.ok) {
+                message.textContent = 'Signal sent; the coordinator applies it.';
+                signature = 'changed';
+              } else {
+                message.classList.add('error');
+                message.textContent = j.error || r.statusText;
+                if (r.status === 401 || r.status === 403) { sessionStorage.removeItem(TOKEN_KEY); showAdmin(); }
+              }
+            }
             function renderNode(j) {
               const n = j.node;
               const parts = [];
@@ -209,6 +254,7 @@ enum DashboardScript {
               if (n.error) parts.push(section(n.error_type ? 'Error · ' + n.error_type : 'Error', code(n.error, 'error-text')));
               parts.push(section('Input', code(n.input === null ? '—' : pretty(n.input))));
               parts.push(section('Output', code(n.output === null ? '—' : pretty(n.output))));
+              if (adminEnabled && n.procedure === 'baton.signal' && !TERMINAL.includes(n.status)) parts.push(signalSection(n));
               if (j.logs.length) {
                 const list = el('ol', 'logs');
                 for (const line of j.logs) {

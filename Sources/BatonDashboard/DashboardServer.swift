@@ -47,6 +47,7 @@ public struct DashboardServer: Sendable {
                 await handlers.admin(action, Self.runID(context), request)
             }
         }
+        router.post("/api/runs/:id/signal") { request, context in await handlers.signal(Self.runID(context), request) }
         let listen = configuration.listen
         let app = Application(
             router: router,

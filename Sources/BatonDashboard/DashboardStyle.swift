@@ -98,6 +98,8 @@ enum DashboardStyle {
         .actions { margin-left: auto; display: flex; gap: 8px; align-items: center; }
         .action-message { color: var(--muted); font-size: 13px; max-width: 360px; }
         .action-message.error { color: var(--failed); }
+        .signal-form { display: flex; flex-direction: column; gap: 8px; align-items: flex-start; }
+        .signal-value { width: 100%; box-sizing: border-box; font: inherit; }
         .facts { display: flex; gap: 36px; margin: 0 0 14px; padding: 14px 18px; background: var(--card); border: 1px solid var(--line); border-radius: 12px; flex-wrap: wrap; }
         .facts dt { font-size: 12px; color: var(--muted); text-transform: uppercase; letter-spacing: .5px; }
         .facts dd { margin: 4px 0 0; font-weight: 600; font-variant-numeric: tabular-nums; }

@@ -76,7 +76,7 @@ public struct GraphDrawing: Sendable, Equatable {
         graph.staticNodes.map { node in
             let kind: DrawingNodeKind
             switch node.kind {
-            case .procedure: kind = .procedure
+            case .procedure, .signal: kind = .procedure  // a signal shows as baton.signal
             case .group: kind = .group
             case .map: kind = .map
             }

@@ -35,11 +35,16 @@ public final class ClusterSimulation {
     /// While above zero, confirms are held back (a slow broker).
     private var confirmsHeldFor = 0
     private var faultsOn = true
+    /// Signals (`SimulationGraph.signals`) not sent yet, and the stream of every signal choice: a
+    /// stream of its own, so a seed that draws no signal graphs runs as it did before they existed.
+    private var unsentSignals: [(runID: String, key: String, value: JSON)] = []
+    private var signalRandom: SeededRandom
 
     public init(seed: UInt64, options: SimulationOptions = SimulationOptions()) {
         self.seed = seed
         self.options = options
         random = SeededRandom(seed: seed)
+        signalRandom = SeededRandom(seed: seed ^ 0x5167_0A15)
         processRandom = RandomSource(seed: seed ^ 0x5EED)
         let clock = self.clock
         queueType = options.queueType.queueType(seed: seed)
@@ -139,17 +144,24 @@ public final class ClusterSimulation {
             submit(graph)
         }
         for graph in own { submit(graph) }
+        // Half the seeds also wait for signals, sent at random moments (before and after their nodes wait, across faults).
+        if options.signals && signalRandom.chance(0.5) {
+            submit(.signal)
+            submit(.signalTimeout)
+        }
         while step < options.steps && report.violations.isEmpty {
             takeStep()
         }
         faultsOn = false
         confirmsHeldFor = 0
+        while !unsentSignals.isEmpty { sendSignal(0) }  // what was not sent under faults goes now, or its run could not end
         let healEnd = clock.now.addingTimeInterval(options.healSeconds)
         var healed = 0
         while report.violations.isEmpty, healed < options.healSteps, clock.now < healEnd, !allEnded {
             takeStep()
             healed += 1
         }
+        refuseLateSignals()
         checker.finish(store: store, runs: submitted)
         if options.schedules {
             let (violations, fired) = ScheduleInvariants.check(store: store)
@@ -189,6 +201,10 @@ public final class ClusterSimulation {
             let id = store.submit(decoded)
             submitted.append(.init(runID: id, graph: graph))
             trace("submit \(graph.name) as \(id)")
+            for (key, value) in graph.signals.sorted(by: { $0.key < $1.key }) {
+                unsentSignals.append((id, key, value))
+                if signalRandom.chance(0.3) { sendSignal(unsentSignals.count - 1) }  // before any coordinator saw the run
+            }
         } catch {
             checker.violate("the simulator's graph \(graph.name) does not decode: \(error)")
         }
@@ -268,6 +284,9 @@ public final class ClusterSimulation {
             choices.append((1, "broker delivers (confirms held)", { [self] in broker.deliverPublishes() }))
         }
         choices.append((1.5, "time passes", { [self] in clock.advance(0.001 + random.unit() * 0.25) }))
+        if !unsentSignals.isEmpty {
+            choices.append((0.3, "a signal is sent", { [self] in sendSignal(signalRandom.index(unsentSignals.count)) }))
+        }
         let total = choices.reduce(0) { $0 + $1.weight }
         var pick = random.unit() * total
         for choice in choices {
@@ -280,6 +299,38 @@ public final class ClusterSimulation {
         }
         trace(choices.last!.name)
         choices.last!.run()
+    }
+
+    // MARK: - Signals
+
+    /// Sends the unsent signal at `index`, as `baton signal` does; a second one to the same node must be refused.
+    private func sendSignal(_ index: Int) {
+        let (runID, key, value) = unsentSignals.remove(at: index)
+        do {
+            try store.signal(run: runID, node: key, value: value)
+            checker.signalled(runID: runID, key: key, value: value)
+            trace("signal to \(key) of \(runID) sent")
+        } catch {
+            // Refused only when there is nothing left to signal: the run or the node ended (a dependency failed, say).
+            let ended = store.run(runID)?.status.isTerminal == true || store.node(key, ofRun: runID)?.status.isTerminal == true
+            if !ended { checker.violate("run \(runID) node \(key): its first signal was refused: \(error)") }
+            trace("signal to \(key) of \(runID) refused: \(error)")
+            return
+        }
+        if (try? store.signal(run: runID, node: key, value: "second")) != nil {
+            checker.violate("run \(runID) node \(key): a second signal was accepted")
+        }
+    }
+
+    /// Once the runs ended: a signal to any of their signal nodes is refused, and stores nothing.
+    private func refuseLateSignals() {
+        for run in submitted where store.run(run.runID)?.status.isTerminal == true {
+            for key in run.graph.signals.keys.sorted() + run.graph.silentSignals {
+                if (try? store.signal(run: run.runID, node: key, value: "late")) != nil {
+                    checker.violate("run \(run.runID) node \(key): a signal after the run ended was accepted")
+                }
+            }
+        }
     }
 
     // MARK: - Faults

@@ -16,6 +16,43 @@ struct InvariantChecker {
     /// Ended nodes as first seen ended: status and output, which must never change.
     private var ended: [String: (status: NodeStatus, output: String)] = [:]
     private(set) var nodesEnded = 0
+    /// The value each signal node was sent (accepted by the store), by run id + "/" + key.
+    private var signalsSent: [String: JSON] = [:]
+
+    /// A signal the store accepted.
+    mutating func signalled(runID: String, key: String, value: JSON) {
+        let id = runID + "/" + key
+        if signalsSent[id] != nil { violate("run \(runID) node \(key): signalled twice") }
+        signalsSent[id] = value
+    }
+
+    /// Each signal node succeeded with exactly the value sent, or timed out or was cancelled with a
+    /// reason, never both; one nobody signalled did not succeed.
+    mutating func checkSignals(store: MemoryStore, run: Submitted) {
+        for key in run.graph.signals.keys.sorted() + run.graph.silentSignals {
+            guard let row = store.node(key, ofRun: run.runID) else { continue }
+            let sent = signalsSent[run.runID + "/" + key]
+            let kinds = store.events(ofRun: run.runID).filter { $0.node == key }.map(\.kind)
+            switch row.status {
+            case .succeeded:
+                if sent == nil || !Self.same(row.output ?? .null, sent!) {
+                    violate(
+                        "run \(run.runID) node \(key): succeeded with \(row.output?.serialized() ?? "nothing"), but was sent \(sent?.serialized() ?? "nothing")"
+                    )
+                }
+                if kinds.contains("timed_out") { violate("run \(run.runID) node \(key): succeeded and timed out") }
+            case .failed:
+                if row.error?.hasPrefix("timed out: no signal") != true {
+                    violate("run \(run.runID) node \(key): failed without a timeout's reason: \(row.error ?? "none")")
+                }
+                if kinds.contains("succeeded") { violate("run \(run.runID) node \(key): timed out and succeeded") }
+            case .cancelled:
+                if (row.error ?? "").isEmpty { violate("run \(run.runID) node \(key): cancelled with no reason") }
+            default:
+                break  // a run that did not end is reported as such
+            }
+        }
+    }
 
     mutating func violate(_ line: String) {
         if !violations.contains(line) { violations.append(line) }
@@ -144,6 +181,7 @@ struct InvariantChecker {
                 violate("run \(run.runID) (\(run.graph.name)) is missing")
                 continue
             }
+            checkSignals(store: store, run: run)
             guard row.status.isTerminal else {
                 let open = store.nodes(ofRun: run.runID).filter { !$0.status.isTerminal }.map { "\($0.key) \($0.status.rawValue)" }
                 violate("run \(run.runID) (\(run.graph.name)) did not end: \(row.status.rawValue), nodes \(open.joined(separator: ", "))")

@@ -11,6 +11,10 @@ struct SimulationGraph: Sendable {
     /// Nodes whose task kills every worker that runs it (`SimulatedExecutor.poisonKey`): each must
     /// end failed, dead-lettered (checked in quorum runs, `QuorumInvariants`).
     var poison: [String] = []
+    /// Signal nodes the simulator signals, at a random moment, with these values (`signal` graphs).
+    var signals: [String: JSON] = [:]
+    /// Signal nodes nobody signals: each must time out (and a signal after the run ended is refused).
+    var silentSignals: [String] = []
 
     static let catalog: [SimulationGraph] = [
         SimulationGraph(
@@ -118,6 +122,32 @@ struct SimulationGraph: Sendable {
                 ],
             ], outputs: ["then": ["done": true]], claims: [:]),
     ]
+
+    /// Signal nodes: `early` waits behind a node (so its signal often comes first and is kept),
+    /// `approve` waits at once; the simulator sends both at random moments, across faults.
+    static let signal = SimulationGraph(
+        name: "signal",
+        document: [
+            "name": "signal",
+            "nodes": [
+                "first": ["procedure": "baton.echo", "input": ["v": 1]],
+                "early": ["signal": "early", "after": ["first"]],
+                "approve": ["signal": "approval"],
+                "then": ["procedure": "baton.echo", "input": ["got": ["$from": "approve"], "early": ["$from": "early"]]],
+            ],
+        ], outputs: ["early": 7, "approve": ["approved": true], "then": ["got": ["approved": true], "early": 7]], claims: [:],
+        signals: ["early": 7, "approve": ["approved": true]])
+
+    /// A signal node nobody signals: it times out, which its `on_failure: ignore` lets the run survive.
+    static let signalTimeout = SimulationGraph(
+        name: "signal-timeout",
+        document: [
+            "name": "signal-timeout",
+            "nodes": [
+                "never": ["signal": "never", "timeout": "2s", "on_failure": "ignore"],
+                "after": ["procedure": "baton.echo", "input": ["x": ["$from": "never"]]],
+            ],
+        ], outputs: ["after": ["x": .null]], claims: [:], silentSignals: ["never"])
 
     /// A node that runs for longer than a worker's lease (10 s in the simulator): drawn too when some
     /// workers publish as before partitions, so their leases are kept only if their heartbeats count.

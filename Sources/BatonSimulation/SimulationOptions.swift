@@ -31,6 +31,10 @@ public struct SimulationOptions: Sendable {
     /// exactly once (`ScheduleInvariants`; `baton-sim --schedules`). Off by default: its runs change
     /// every seed's course.
     public var schedules = false
+    /// Half the seeds (drawn from a stream of their own) also submit the signal graphs and send their
+    /// signals; off, every seed runs as it did before signals existed (`baton-sim --no-signals`), which
+    /// the seeds kept as tests of earlier findings replay.
+    public var signals = true
     /// Keep the trace of every step (for `--seed`); otherwise only the last ones are kept.
     public var keepTrace = false
     public var traceTail = 40

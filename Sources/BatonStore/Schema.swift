@@ -346,5 +346,6 @@ enum Schema {
         ),
         (15, timePartitions),
         (16, schedules),
+        (17, signals),
     ]
 }

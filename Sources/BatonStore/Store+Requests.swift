@@ -1,5 +1,6 @@
 import Baton
 import BatonPostgres
+import Foundation
 
 extension Store {
     /// Channel on which a NOTIFY announces a new request (payload: the run id).
@@ -24,23 +25,29 @@ extension Store {
             if let fence {
                 try connection.query(
                     """
-                    select id, run_id::text as run_id, kind, node_key, reason from baton.requests
+                    select id, run_id::text as run_id, kind, node_key, reason, value, \(Self.requestedAtColumn) from baton.requests
                     where handled_at is null and baton.partition_of(run_id, $1::int) = any($2::int[])
                     order by id limit 1000
                     """, [String(fence.count), fence.heldParameter])
             } else {
                 try connection.query(
                     """
-                    select id, run_id::text as run_id, kind, node_key, reason from baton.requests where handled_at is null order by id limit 1000
+                    select id, run_id::text as run_id, kind, node_key, reason, value, \(Self.requestedAtColumn) from baton.requests
+                    where handled_at is null order by id limit 1000
                     """)
             }
         return (0..<r.rowCount).compactMap { i in
             guard let kind = RunRequest.Kind(rawValue: r[row: i, column: "kind"] ?? "") else { return nil }
             return RunRequest(
                 id: r.int(i, "id") ?? 0, runID: r[row: i, column: "run_id"]!, kind: kind,
-                node: r[row: i, column: "node_key"], reason: r[row: i, column: "reason"])
+                node: r[row: i, column: "node_key"], reason: r[row: i, column: "reason"],
+                value: r[row: i, column: "value"].flatMap { try? JSONParser.parse($0, maxDepth: 1024) },
+                requestedAt: r[row: i, column: "requested_epoch"].flatMap(Double.init).map(Date.init(timeIntervalSince1970:)))
         }
     }
+
+    /// A request's time as seconds since 1970 (`requested_epoch`), read without parsing a timestamp's text.
+    static let requestedAtColumn = "extract(epoch from requested_at)::float8 as requested_epoch"
 
     /// Whether a request has been handled yet.
     public func requestHandled(_ id: Int) throws -> Bool {

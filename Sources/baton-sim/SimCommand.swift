@@ -27,6 +27,10 @@ struct SimCommand: ParsableCommand {
     var poisonAmongOthers = false
     @Flag(help: "Add a schedule firing every second (catch-up all) and check each due time fired exactly once, none missed.")
     var schedules = false
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Half the seeds also wait for signals sent at random moments (--no-signals: none do, as before signals existed).")
+    var signals = true
     @Option(help: "Stop after this many seconds of real time, with a summary of the seeds run (0: no limit).") var timeLimit = 0.0
 
     func validate() throws {
@@ -51,6 +55,7 @@ struct SimCommand: ParsableCommand {
         options.queueType = queueType
         options.poisonAmongOthers = poisonAmongOthers
         options.schedules = schedules
+        options.signals = signals
         if let seed {
             options.keepTrace = true
             let report = ClusterSimulation(seed: seed, options: options).run()
@@ -75,7 +80,8 @@ struct SimCommand: ParsableCommand {
                 print(
                     "last steps (replay with: baton-sim --seed \(s) --steps \(steps) --runs \(runs) --fault-rate \(faultRate)"
                         + " --coordinators \(coordinators) --partitions \(partitions) --legacy-workers \(legacyWorkers)"
-                        + " --queue-type \(report.queueType.rawValue)\(poisonAmongOthers ? " --poison-among-others" : "")):")
+                        + " --queue-type \(report.queueType.rawValue)\(poisonAmongOthers ? " --poison-among-others" : "")\(signals ? "" : " --no-signals")):"
+                )
                 for line in report.trace.suffix(options.traceTail) { print("  " + line) }
                 print(summary.line)
                 throw ExitCode(1)

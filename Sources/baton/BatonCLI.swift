@@ -11,7 +11,7 @@ struct BatonCLI: AsyncParsableCommand {
         version: "baton \(BatonVersion.number)",
         subcommands: [
             MigrateCommand.self, CoordinatorCommand.self, WorkerCommand.self, SubmitCommand.self, RunCommand.self,
-            ValidateCommand.self, RunsCommand.self, ShowCommand.self, EventsCommand.self, WatchCommand.self, CancelCommand.self,
+            ValidateCommand.self, RunsCommand.self, ShowCommand.self, EventsCommand.self, WatchCommand.self, CancelCommand.self, SignalCommand.self,
             RetryCommand.self, WorkersCommand.self, CoordinatorsCommand.self, GraphCommand.self, DashboardCommand.self,
             ProceduresCommand.self, PruneCommand.self, ScheduleCommand.self,
         ])

@@ -23,7 +23,8 @@ struct UnservedProcedures {
         for node in graph.staticNodes where node.procedure != GroupSpec.procedureName {
             let key = node.key
             let procedures = [node.procedure] + (node.policies.condition.map { [$0.procedure] } ?? [])
-            for procedure in procedures where procedure != DelayProcedure.name && served[node.pool]?.contains(procedure) != true {
+            for procedure in procedures
+            where procedure != DelayProcedure.name && procedure != SignalSpec.procedureName && served[node.pool]?.contains(procedure) != true {
                 if let i = entries.firstIndex(where: { $0.procedure == procedure && $0.pool == node.pool }) {
                     entries[i].nodes.append(key)
                 } else {

@@ -28,6 +28,6 @@ struct WorkerWaiter {
     /// The procedures no worker serves, in the order given; `baton.delay` needs no worker (the coordinator runs it).
     static func missing(_ procedures: [String], servedBy workers: [WorkerRow]) -> [String] {
         let served = Set(workers.flatMap(\.procedures))
-        return procedures.filter { $0 != DelayProcedure.name && !served.contains($0) }
+        return procedures.filter { $0 != DelayProcedure.name && $0 != SignalSpec.procedureName && !served.contains($0) }
     }
 }

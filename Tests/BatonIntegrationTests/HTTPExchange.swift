@@ -14,7 +14,7 @@ enum HTTPExchange {
 
     struct Failure: Error, CustomStringConvertible { let description: String }
 
-    static func request(_ method: String = "GET", port: Int, _ path: String, headers: [String: String] = [:]) throws -> Reply {
+    static func request(_ method: String = "GET", port: Int, _ path: String, headers: [String: String] = [:], body: String = "") throws -> Reply {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
         defer { close(fd) }
@@ -29,11 +29,11 @@ enum HTTPExchange {
         }
         guard connected == 0 else { throw Failure(description: "connect to 127.0.0.1:\(port): errno \(errno)") }
         var all = ["Host": "127.0.0.1:\(port)", "Connection": "close"]
-        if method == "POST" { all["Content-Length"] = "0" }
+        if method == "POST" { all["Content-Length"] = String(body.utf8.count) }
         all.merge(headers) { _, new in new }
         var text = "\(method) \(path) HTTP/1.1\r\n"
         for (name, value) in all.sorted(by: { $0.key < $1.key }) { text += "\(name): \(value)\r\n" }
-        text += "\r\n"
+        text += "\r\n" + body
         let bytes = Array(text.utf8)
         guard write(fd, bytes, bytes.count) == bytes.count else { throw Failure(description: "write failed") }
         var received: [UInt8] = []

@@ -111,6 +111,16 @@ public struct GraphBuilder: Sendable {
             key, head: [("procedure", .string(DelayProcedure.name)), ("input", ["until": .string(text)])], values: [], options: options)
     }
 
+    /// Adds a `signal` node: it waits, holding no worker slot, until `baton signal` (or `Store.signal`)
+    /// delivers a value, which is its output (typed as `Value`; `JSON` when not given). Set how long it
+    /// waits with `options.timeout`, and what a timeout does with `retry` and `onFailure`.
+    @discardableResult
+    public mutating func signal<Value>(
+        _ key: String, name: String, of type: Value.Type = JSON.self, options: NodeOptions = NodeOptions()
+    ) -> NodeHandle<Value> {
+        addNode(key, head: [("signal", .string(name))], values: [], options: options)
+    }
+
     /// Adds a `map`: one child running `procedure` per element of `over`, with the input `template`
     /// makes from the element (`$0.item`, `$0.item(\.field)`, `$0.index`). Its output is the array of
     /// the children's outputs. The node's `retry`, `timeout` and `pool` apply to each child.

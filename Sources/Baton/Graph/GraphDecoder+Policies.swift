@@ -182,7 +182,7 @@ extension GraphDecoder {
             return
         }
         let what = kind == "procedure" ? "with baton.delay (it runs as a timer, not on a worker)" : "on a \(kind) node (set it on its children)"
-        for field in ["mutex", "concurrency", "cache"] where own[field] != nil {
+        for field in ["mutex", "concurrency", "cache"] where own[field] != nil && kind != "signal" {  // a signal node refused it already
             problem(node, field, "cannot be used \(what)")
         }
         policies.mutex = nil

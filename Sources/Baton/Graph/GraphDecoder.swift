@@ -13,7 +13,7 @@ public struct GraphDecoder: Sendable {
 
     static let nodeFields: Set<String> = [
         "procedure", "group", "map", "input", "after", "pool", "priority", "retry", "timeout", "dependencies", "when", "condition", "on_failure",
-        "repeat", "mutex", "concurrency", "cache",
+        "repeat", "mutex", "concurrency", "cache", "signal",
     ]
     static let defaultsFields: Set<String> = ["pool", "priority", "retry", "timeout", "dependencies", "on_failure", "mutex", "cache"]
     static let graphFields: Set<String> = ["name", "defaults", "nodes", "description", "input"]
@@ -196,15 +196,17 @@ public struct GraphDecoder: Sendable {
         _ key: String, _ fields: JSONObject, scope: NodeScope, defaults: NodeDefaults, measuringInputs: Bool,
         problem: @escaping (String?, String, String) -> Void
     ) -> GraphNode? {
-        let kinds = ["procedure", "group", "map"].filter { fields[$0] != nil }
+        let kinds = ["procedure", "group", "map", "signal"].filter { fields[$0] != nil }
         if kinds.count > 1 {
-            problem(key, kinds[1], "a node has one of procedure, group and map, not both \(kinds[0]) and \(kinds[1])")
+            problem(key, kinds[1], "a node has one of procedure, group, map and signal, not both \(kinds[0]) and \(kinds[1])")
         }
         let kindName = kinds.first ?? "procedure"
         for field in fields.keys {
             if !Self.nodeFields.contains(field) {
                 let near = NearestName.suggestion(for: field, among: Self.nodeFields).map { "did you mean '\($0)'? " } ?? ""
                 problem(key, field, "unknown field (\(near)expected one of: \(Self.nodeFields.sorted().joined(separator: ", ")))")
+            } else if kindName == "signal" {
+                if !Self.signalFields.contains(field) { problem(key, field, Self.signalFieldProblem(field)) }
             } else if kindName != "procedure", ["input", "repeat"].contains(field) {
                 let instead = kindName == "map" ? " (each child's input is map/input)" : ""
                 problem(key, field, "a \(kindName) node has no \(field)\(instead)")
@@ -242,6 +244,11 @@ public struct GraphDecoder: Sendable {
             return GraphNode(
                 key: key, procedure: GroupSpec.procedureName, input: .literal(.object(JSONObject())), after: after, pool: pool, priority: priority,
                 policies: policies, kind: .group(spec), outside: Self.references(leaving: key, in: spec))
+        case "signal":
+            guard let spec = decodeSignal(fields["signal"]!, node: key, problem: problem) else { return nil }
+            return GraphNode(
+                key: key, procedure: SignalSpec.procedureName, input: .literal(.object(JSONObject())), after: after, pool: pool,
+                priority: priority, policies: policies, kind: .signal(spec))
         case "map":
             guard let (procedure, spec) = decodeMap(fields["map"]!, key: key, scope: scope, problem: problem) else { return nil }
             return GraphNode(
@@ -250,7 +257,7 @@ public struct GraphDecoder: Sendable {
         default:
             var procedure = ""
             switch fields["procedure"] {
-            case nil: problem(key, "procedure", "is required (or group, or map)")
+            case nil: problem(key, "procedure", "is required (or group, map or signal)")
             case let .string(s)? where !s.isEmpty:
                 procedure = s
                 checkKnown(s, node: key, field: "procedure", problem: problem)
@@ -270,6 +277,10 @@ public struct GraphDecoder: Sendable {
     }
 
     func checkKnown(_ procedure: String, node: String, field: String, problem: (String?, String, String) -> Void) {
+        if procedure == SignalSpec.procedureName {  // no worker runs it: only a signal node's row shows the name
+            problem(node, field, "baton.signal is not a procedure; a node that waits for a signal is written {\"signal\": \"NAME\"}")
+            return
+        }
         if let known = knownProcedures, !known.contains(procedure), procedure != DelayProcedure.name {  // the coordinator runs baton.delay
             let near = NearestName.suggestion(for: procedure, among: known).map { "did you mean '\($0)'? " } ?? ""
             problem(node, field, "unknown procedure '\(procedure)' (\(near)\(unknownProcedureHint))")

@@ -1,14 +1,18 @@
 /// What a node is: a procedure that a worker runs, a group of nodes that acts as one node,
-/// or a map that runs a procedure once per element of an array known at run time.
+/// a map that runs a procedure once per element of an array known at run time, or a signal
+/// that waits for a value from outside the run (`baton signal`).
 public enum NodeKind: Sendable, Equatable, Codable {
     case procedure
     case group(GroupSpec)
     case map(MapSpec)
+    case signal(SignalSpec)
 
     /// True for a group or a map: the node ends when its children have.
     public var isComposite: Bool {
-        if case .procedure = self { return false }
-        return true
+        switch self {
+        case .procedure, .signal: return false
+        case .group, .map: return true
+        }
     }
 }
 

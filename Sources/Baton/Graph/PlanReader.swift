@@ -141,6 +141,9 @@ struct PlanReader {
                     over: try template(m["over"], at + "/_0/over"), input: try template(m["input"], at + "/_0/input"),
                     concurrency: try optional(m, "concurrency").map { c throws(MessageError) in try int(c, at + "/_0/concurrency") },
                     failure: failure))
+        case "signal":
+            let m = try object(payload["_0"], at + "/_0")
+            return .signal(SignalSpec(name: try string(m["name"], at + "/_0/name")))
         default: throw MessageError("stored plan is malformed: '\(path)': unknown kind '\(name)'")
         }
     }

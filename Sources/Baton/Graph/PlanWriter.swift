@@ -87,6 +87,10 @@ struct PlanWriter {
             raw(",\"failure\":")
             string(spec.failure.rawValue)
             raw("}}}")
+        case let .signal(spec):
+            raw(",\"kind\":{\"signal\":{\"_0\":{\"name\":")
+            string(spec.name)
+            raw("}}}")
         }
         if node.input.writtenReadsBack {
             // Compact: the template as a graph file writes it, as JSON text (so no encoder or jsonb reorders its members).

@@ -24,6 +24,7 @@ public struct NodeState: Sendable, Equatable {
         var output: JSON? = nil
         var error: String? = nil
         var worker: String? = nil
+        var keptSignal: KeptSignal? = nil
     }
 
     /// Mutated only while uniquely referenced (`fields`'s `_modify` copies it first otherwise).
@@ -165,6 +166,12 @@ public struct NodeState: Sendable, Equatable {
         set { fields.admissionNewAttempt = newValue }
     }
 
+    /// A signal that came before the node waited for one: consumed when it does (`RunState+Signals`).
+    public var keptSignal: KeptSignal? {
+        get { box.fields.keptSignal }
+        set { fields.keptSignal = newValue }
+    }
+
     public init(
         status: NodeStatus = .pending, attempt: Int = 0, input: JSON? = nil, output: JSON? = nil,
         error: String? = nil, worker: String? = nil
@@ -186,7 +193,7 @@ public struct NodeState: Sendable, Equatable {
             && lhs.waitingFor == rhs.waitingFor && lhs.deadline == rhs.deadline && lhs.failures == rhs.failures && lhs.runs == rhs.runs
             && lhs.logged == rhs.logged && lhs.publishedAttempt == rhs.publishedAttempt && lhs.childAttemptBase == rhs.childAttemptBase
             && lhs.admission == rhs.admission && lhs.admissionNewAttempt == rhs.admissionNewAttempt
-            && lhs.unstartedDeadLetters == rhs.unstartedDeadLetters
+            && lhs.unstartedDeadLetters == rhs.unstartedDeadLetters && lhs.keptSignal == rhs.keptSignal
     }
 
     /// The bookkeeping that is not a column of its own, stored as `baton.nodes.scheduler`.
@@ -202,6 +209,7 @@ public struct NodeState: Sendable, Equatable {
         if admission != .none { o.append(("admission", .string(admission.rawValue))) }
         if !admissionNewAttempt { o.append(("admission_new_attempt", false)) }
         if unstartedDeadLetters > 0 { o.append(("unstarted_dead_letters", .int(Int64(unstartedDeadLetters)))) }
+        if let keptSignal { o.append(("signal", keptSignal.json)) }
         return .object(JSONObject(o))
     }
 
@@ -218,5 +226,6 @@ public struct NodeState: Sendable, Equatable {
         admission = json["admission"]?.stringValue.flatMap(AdmissionHold.init(rawValue:)) ?? .none
         admissionNewAttempt = json["admission_new_attempt"]?.boolValue ?? true
         unstartedDeadLetters = json["unstarted_dead_letters"]?.intValue ?? 0
+        keptSignal = json["signal"].flatMap(KeptSignal.init(json:))
     }
 }

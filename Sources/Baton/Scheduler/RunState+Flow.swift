@@ -152,6 +152,7 @@ extension RunState {
         switch definition.kind {
         case let .group(spec): return startGroup(key, spec, into: &out)
         case let .map(spec): return startMap(key, spec, into: &out)
+        case .signal: return awaitSignal(key, newAttempt: newAttempt, into: &out)
         case .procedure: break
         }
         var node = nodes[key]!

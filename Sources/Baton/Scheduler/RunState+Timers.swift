@@ -14,11 +14,13 @@ extension RunState {
                         end(
                             key, as: .succeeded, output: DelayProcedure.output(firedAt: out.now), startedAt: due, finishedAt: out.now,
                             into: &out), into: &out)
-                case .admission?:
-                    break  // no due time: `.admitted` or `.cached` moves it on
+                case .admission?, .signal?:
+                    break  // no due time: `.admitted`, `.cached` or `.signal` moves it on
                 case .retry?, .repeat?, nil:
                     evaluate(beginRun(key, newAttempt: true, into: &out), into: &out)
                 }
+            } else if node.status == .waiting, node.waitingFor == .signal, let deadline = node.deadline, deadline <= out.now {
+                signalTimedOut(key, into: &out)
             } else if node.status == .running, let deadline = node.deadline, deadline <= out.now, graph.nodes[key]!.kind.isComposite {
                 let timeout = graph.nodes[key]!.policies.timeout ?? 0
                 fail(key, message: "timed out: the group did not end within \(DurationText.format(timeout))", event: "timed_out", into: &out)

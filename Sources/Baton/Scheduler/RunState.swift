@@ -128,6 +128,7 @@ public struct RunState: Sendable {
         case .retry: break
         case let .admitted(key): admitted(key, into: &out)
         case let .cached(key, hit): cached(key, hit: hit, into: &out)
+        case let .signal(key, value, at): signalled(key, value: value, at: at, into: &out)
         }
         releaseReady(into: &out)
         finishIfDone(into: &out)

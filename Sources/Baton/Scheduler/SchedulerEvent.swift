@@ -29,4 +29,7 @@ public enum SchedulerEvent: Sendable {
     case admitted(key: String)
     /// The node's cache lookup found an output: it succeeds with it without running.
     case cached(key: String, hit: CacheHit)
+    /// A signal for a signal node, sent at `at` (`baton signal`): the node succeeds with `value` if it
+    /// waits for one, else the value is kept until it does (`RunState+Signals`).
+    case signal(key: String, value: JSON, at: Date)
 }

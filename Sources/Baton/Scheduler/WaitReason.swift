@@ -7,4 +7,6 @@ public enum WaitReason: String, Sendable, Equatable {
     case delay
     /// For a mutex, a concurrency slot or a cache lookup (`.acquire`).
     case admission
+    /// For a signal (`baton signal`): a signal node waits, holding no worker slot, until one comes.
+    case signal
 }

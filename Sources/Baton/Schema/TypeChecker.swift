@@ -48,6 +48,8 @@ public struct TypeChecker: Sendable {
                 }
             case .group:
                 break  // its children follow it in `staticNodes`
+            case .signal:
+                break  // no input; its output is whatever the signal delivers
             }
             if let condition = node.policies.condition, let schema = schemas[condition.procedure] {
                 problems += check(condition.input, against: schema.input, node: key, field: "condition/input", found: found)
@@ -120,6 +122,8 @@ public struct TypeChecker: Sendable {
         case .procedure:
             guard let output = schemas[source.procedure]?.output else { return nil }
             whole = (output, 1)
+        case .signal:
+            return nil  // any value: unknown until it is sent
         case let .map(spec):
             let child = schemas[source.procedure]?.output ?? .any
             switch spec.failure {

@@ -1,0 +1,44 @@
+import Baton
+import BatonStore
+import Foundation
+import Hummingbird
+
+extension DashboardHandlers {
+    /// POST a signal to a signal node (`/api/runs/ID/signal?node=KEY`, the value as the JSON body; an
+    /// empty body is `null`): the admin token first, as for cancel and retry, then `Store.signal`,
+    /// whose refusals answer 409 (404 for an unknown run or node) and store nothing.
+    func signal(_ id: String, _ request: Request) async -> Response {
+        let header = { (name: String) in HTTPFields.Element.Name(name).flatMap { request.headers[$0] } }
+        let decision = access.decide(
+            authorization: request.headers[.authorization], origin: header("Origin"), host: request.head.authority,
+            fetchSite: header("Sec-Fetch-Site"))
+        if let refusal = decision.error { return DashboardResponse.apiError(refusal) }
+        return await api(status: 202) {
+            let id = try RunID(parsing: id).value
+            guard let key = QueryParameters.parse(request.uri.query)["node"], !key.isEmpty else {
+                throw DashboardError.badRequest("node: give the signal node's key (?node=NODE)")
+            }
+            let limit = GraphLimits().maxOutputBytes
+            let bytes: [UInt8]
+            do { bytes = Array(buffer: try await request.body.collect(upTo: limit + 1)) } catch {
+                throw DashboardError(status: 413, "the signal's value is more than the output limit of \(limit) bytes")
+            }
+            let value: JSON
+            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+                value = .null
+            } else {
+                do { value = try JSONParser.parse(bytes, maxDepth: GraphLimits().maxDepth) } catch {
+                    throw DashboardError.badRequest("the signal's value is not JSON: \(error)")
+                }
+            }
+            return try await pool.run { store -> JSON in
+                let requestID: Int
+                do { requestID = try store.signal(run: id, node: key, value: value, maxBytes: limit) } catch let refusal as SignalRefusal {
+                    let missing = refusal.description.hasPrefix("no run") || refusal.description.contains("has no node")
+                    throw DashboardError(status: missing ? 404 : 409, refusal.description)
+                }
+                return ["run_id": .string(id), "node": .string(key), "request_id": .int(Int64(requestID))]
+            }
+        }
+    }
+}
