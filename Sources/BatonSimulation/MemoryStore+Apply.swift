@@ -201,7 +201,8 @@ extension MemoryStore {
                 _ = try Self.text(request.key)
                 for claim in request.claims { _ = try Self.text(claim.name) }
                 t.holds[nextHoldSeq] = AdmissionTable.Entry(
-                    seq: nextHoldSeq, runID: runID, key: request.key, claims: request.claims, cache: request.cache, granted: false)
+                    seq: nextHoldSeq, runID: runID, key: request.key, claims: request.claims, cache: request.cache, granted: false,
+                    priority: request.priority)
                 nextHoldSeq += 1  // a sequence: drawn even if the statement then fails
             case let .release(runID, key):
                 for (seq, entry) in before.holds where entry.runID == runID && entry.key == key {
@@ -214,22 +215,40 @@ extension MemoryStore {
         }
     }
 
-    /// `Store.grantWaiting`: drops holds of runs that ended, grants what can go, marks the grants untold.
-    func grantWaiting() -> [AdmissionTable.Entry] {
+    /// `Store.grantWaiting`: drops holds of runs that ended and expired rate tokens, grants what can go
+    /// at `now`, marks the grants untold and keeps the tokens they took.
+    func grantWaiting(now: Date) -> HoldGrants {
         for (seq, entry) in tables.holds where tables.runs[entry.runID].map({ $0.status.isTerminal }) ?? true {
             tables.holds[seq] = nil
             tables.untold.remove(seq)
         }
-        var table = AdmissionTable(entries: Array(tables.holds.values))
+        var table = AdmissionTable(entries: Array(tables.holds.values), tokens: tables.rateTokens.mapValues { $0.filter { $0 > now } }, now: now)
         let granted = table.grantWaiting().compactMap { change -> AdmissionTable.Entry? in
             if case let .granted(entry) = change { entry } else { nil }
         }
+        tables.rateTokens = table.tokens.mapValues { $0.filter { $0 > now } }.filter { !$0.value.isEmpty }
         for entry in granted {
             tables.holds[entry.seq]?.granted = true
+            tables.holds[entry.seq]?.grantedAt = now
             tables.untold.insert(entry.seq)
         }
         if !granted.isEmpty { notify(.grants) }
-        return granted
+        return HoldGrants(granted: granted, nextTokenAt: table.nextToken)
+    }
+
+    /// `Store.revokeGrant`: the grant goes back to waiting, its tokens are freed.
+    func revokeGrant(_ entry: AdmissionTable.Entry) -> Bool {
+        guard var row = tables.holds[entry.seq], row.granted, tables.untold.contains(entry.seq), let grantedAt = row.grantedAt else { return false }
+        for claim in row.claims {
+            guard let lifetime = claim.tokenLifetime, let i = tables.rateTokens[claim.name]?.firstIndex(of: grantedAt.addingTimeInterval(lifetime))
+            else { continue }
+            tables.rateTokens[claim.name]!.remove(at: i)
+        }
+        row.granted = false
+        row.grantedAt = nil
+        tables.holds[entry.seq] = row
+        tables.untold.remove(entry.seq)
+        return true
     }
 
     /// `Store.untoldGrants`.

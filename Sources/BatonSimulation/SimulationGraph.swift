@@ -11,6 +11,9 @@ struct SimulationGraph: Sendable {
     /// Nodes whose task kills every worker that runs it (`SimulatedExecutor.poisonKey`): each must
     /// end failed, dead-lettered (checked in quorum runs, `QuorumInvariants`).
     var poison: [String] = []
+    /// Rate limits by node key, for the rate check: (key, limit, per seconds). Keys are shared by
+    /// every run of the graph, as on a cluster.
+    var rates: [String: (key: String, limit: Int, per: Double)] = [:]
 
     static let catalog: [SimulationGraph] = [
         SimulationGraph(
@@ -117,7 +120,31 @@ struct SimulationGraph: Sendable {
                     "then": ["procedure": "baton.echo", "input": ["done": true], "after": ["wait"]],
                 ],
             ], outputs: ["then": ["done": true]], claims: [:]),
+        rate,
     ]
+
+    /// Nodes sharing a rate (2 starts a second, across every run of it), one of them with a mutex
+    /// too, and a map whose children each take a token.
+    static let rate: SimulationGraph = {
+        let quota: JSON = ["key": "quota", "limit": 2, "per": "1s"]
+        return SimulationGraph(
+            name: "rate",
+            document: [
+                "name": "rate",
+                "nodes": [
+                    "r1": ["procedure": "baton.echo", "input": ["n": 1], "rate": quota],
+                    "r2": ["procedure": "baton.echo", "input": ["n": 2], "rate": quota],
+                    "r3": ["procedure": "baton.sleep", "input": ["seconds": 0.2], "rate": quota, "mutex": ["disk"]],
+                    "r4": [
+                        "map": ["over": [1, 2, 3], "procedure": "baton.add", "input": ["values": [["$item": ""], 1]], "rate": quota]
+                    ],
+                ],
+            ], outputs: ["r2": ["n": 2], "r4": [2, 3, 4]], claims: ["r3": ("disk", 1)], poison: [],
+            rates: [
+                "r1": ("quota", 2, 1), "r2": ("quota", 2, 1), "r3": ("quota", 2, 1), "r4/0": ("quota", 2, 1), "r4/1": ("quota", 2, 1),
+                "r4/2": ("quota", 2, 1),
+            ])
+    }()
 
     /// A node that runs for longer than a worker's lease (10 s in the simulator): drawn too when some
     /// workers publish as before partitions, so their leases are kept only if their heartbeats count.
