@@ -63,15 +63,20 @@ extension CoordinatorLoop {
     /// A granted node takes a cached output if one has appeared meanwhile (findOrFetch), else is
     /// queued; the hold is marked told with what that decides. A run that ended gives it back.
     private func tell(_ entry: AdmissionTable.Entry) throws {
-        if let store, let grantedAt = entry.grantedAt, let slack = Self.rateSlack(entry), now().timeIntervalSince(grantedAt) > slack {
-            // Granted too long ago (its coordinator stopped before telling): its node would start well after
-            // its tokens were counted, beside those granted since. It waits in line again instead.
-            if try retryingPassingErrors("revoking a grant", { try store.revokeGrant(entry) }) { holdsChanged = true }
-            return
-        }
         guard try startRun(entry.runID) else {
             pending.hold(.release(runID: entry.runID, key: entry.key))
             holdsChanged = true
+            return
+        }
+        if let store, let grantedAt = entry.grantedAt, let slack = Self.rateSlack(entry), now().timeIntervalSince(grantedAt) > slack,
+            runs[entry.runID]?.nodes[entry.key]?.admission == .requested
+        {
+            // Granted too long ago and never told (its coordinator stopped first; a node told already, its
+            // commit still to come, is told again harmlessly below): it would start well after its tokens
+            // were counted, beside those granted since. It waits in line again instead (unless granted anew
+            // meanwhile: that grant is told in its turn).
+            let cutoff = now().addingTimeInterval(-slack)
+            if try retryingPassingErrors("revoking a grant", { try store.revokeGrant(entry, grantedBefore: cutoff) }) { holdsChanged = true }
             return
         }
         pending.hold(.told(runID: entry.runID, seq: entry.seq))

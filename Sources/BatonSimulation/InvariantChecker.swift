@@ -172,17 +172,18 @@ struct InvariantChecker {
     /// queued (the moment the coordinator let them go, as their `queued` events record it) within any
     /// window of `per`.
     mutating func checkRates(store: MemoryStore, runs: [Submitted]) {
-        var times: [String: (limit: Int, per: Double, at: [Date])] = [:]
+        var times: [String: (limit: Int, per: Double, at: [(Date, String)])] = [:]
         for run in runs where !run.graph.rates.isEmpty {
             for event in store.events(ofRun: run.runID) where event.kind == "queued" {
                 guard let node = event.node, let rate = run.graph.rates[node] else { continue }
-                times[rate.key, default: (rate.limit, rate.per, [])].at.append(event.at)
+                let attempt = event.detail["attempt"]?.intValue ?? 0
+                times[rate.key, default: (rate.limit, rate.per, [])].at.append((event.at, "\(run.runID.suffix(2))/\(node)#\(attempt)"))
             }
         }
         for (key, rate) in times.sorted(by: { $0.key < $1.key }) {
-            let at = rate.at.sorted()
-            for i in at.indices where i + rate.limit < at.count && at[i + rate.limit].timeIntervalSince(at[i]) < rate.per {
-                let burst = at[i...(i + rate.limit)].map { String(format: "%.3f", $0.timeIntervalSince1970) }
+            let at = rate.at.sorted { $0.0 < $1.0 }
+            for i in at.indices where i + rate.limit < at.count && at[i + rate.limit].0.timeIntervalSince(at[i].0) < rate.per {
+                let burst = at[i...(i + rate.limit)].map { String(format: "%.3f", $0.0.timeIntervalSince1970) + " " + $0.1 }
                 violate(
                     "rate '\(key)': \(rate.limit + 1) nodes queued within \(rate.per) s (limit \(rate.limit)): at \(burst.joined(separator: ", "))")
                 break

@@ -169,7 +169,7 @@ extension MemoryStore {
                 startedAt: MemoryTimestamp.rounded(h.startedAt), lastSeenAt: clock, interval: h.interval,
                 schemas: h.schemas.map { $0.mapValues { ProcedureSchema(json: $0.json) } } ?? before.workers[id]?.schemas)
         }
-        try applyHolds(holds, to: &t, before: before)
+        try applyHolds(holds, to: &t, before: before, now: now)
         for c in cacheRows {
             _ = try (Self.text(c.lookup.procedure), Self.text(c.lookup.input), Self.text(c.node))
             try Self.requireUUID(c.run)
@@ -192,7 +192,7 @@ extension MemoryStore {
     }
 
     /// Writes `holds` to `t`; releases and `told` see only the rows that were there before the batch.
-    private func applyHolds(_ holds: [HoldChange], to t: inout MemoryTables, before: MemoryTables) throws {
+    private func applyHolds(_ holds: [HoldChange], to t: inout MemoryTables, before: MemoryTables, now: Date) throws {
         for change in holds {
             switch change {
             case let .insert(runID, request):
@@ -210,7 +210,18 @@ extension MemoryStore {
                     t.untold.remove(seq)
                 }
             case let .told(_, seq):
-                if before.holds[seq] != nil { t.untold.remove(seq) }
+                guard let row = before.holds[seq] else { break }
+                if before.untold.contains(seq), let grantedAt = row.grantedAt, grantedAt < now {  // its rate tokens count from now
+                    for claim in row.claims {
+                        guard let lifetime = claim.tokenLifetime,
+                            let i = t.rateTokens[claim.name]?.firstIndex(of: grantedAt.addingTimeInterval(lifetime))
+                        else { continue }
+                        t.rateTokens[claim.name]![i] = now.addingTimeInterval(lifetime)
+                        t.rateTokens[claim.name]!.sort()
+                    }
+                    t.holds[seq]?.grantedAt = now
+                }
+                t.untold.remove(seq)
             }
         }
     }
@@ -237,8 +248,9 @@ extension MemoryStore {
     }
 
     /// `Store.revokeGrant`: the grant goes back to waiting, its tokens are freed.
-    func revokeGrant(_ entry: AdmissionTable.Entry) -> Bool {
-        guard var row = tables.holds[entry.seq], row.granted, tables.untold.contains(entry.seq), let grantedAt = row.grantedAt else { return false }
+    func revokeGrant(_ entry: AdmissionTable.Entry, grantedBefore cutoff: Date) -> Bool {
+        guard var row = tables.holds[entry.seq], row.granted, tables.untold.contains(entry.seq), let grantedAt = row.grantedAt, grantedAt < cutoff
+        else { return false }
         for claim in row.claims {
             guard let lifetime = claim.tokenLifetime, let i = tables.rateTokens[claim.name]?.firstIndex(of: grantedAt.addingTimeInterval(lifetime))
             else { continue }

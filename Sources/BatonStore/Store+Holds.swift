@@ -69,18 +69,21 @@ extension Store {
     }
 
     /// `CoordinatorStore.revokeGrant`, under `grantWaiting`'s lock.
-    public func revokeGrant(_ entry: AdmissionTable.Entry) throws -> Bool {
+    public func revokeGrant(_ entry: AdmissionTable.Entry, grantedBefore cutoff: Date) throws -> Bool {
         try connection.transaction { c in
             try c.execute("select pg_advisory_xact_lock(727276)")
+            let parameters = [String(entry.seq), Timestamp.text(cutoff)]
             try c.execute(
                 """
                 delete from baton.rate_tokens t using baton.holds h
-                where h.seq = $1::bigint and h.granted and not h.told and t.run_id = h.run_id and t.node_key = h.node_key
-                  and t.taken_at = h.granted_at
-                """, [String(entry.seq)])
+                where h.seq = $1::bigint and h.granted and not h.told and h.granted_at < $2::timestamptz
+                  and t.run_id = h.run_id and t.node_key = h.node_key and t.taken_at = h.granted_at
+                """, parameters)
             let r = try c.query(
-                "update baton.holds set granted = false, granted_at = null, told = true where seq = $1::bigint and granted and not told returning seq",
-                [String(entry.seq)])
+                """
+                update baton.holds set granted = false, granted_at = null, told = true
+                where seq = $1::bigint and granted and not told and granted_at < $2::timestamptz returning seq
+                """, parameters)
             return r.rowCount == 1
         }
     }
@@ -138,8 +141,9 @@ extension Store {
 
     /// Adds the parts that write `holds` to a batch's statement. The parts see the table as it was
     /// before the statement, so a release deletes only rows from earlier batches (`PendingBatch`
-    /// nets a request and its release within one batch).
-    func addHolds(_ holds: [HoldChange], to statement: inout ApplyStatement) {
+    /// nets a request and its release within one batch). A grant told now has its rate tokens taken
+    /// again `now` (the time its node's `queued` change is written): they count from when it is queued.
+    func addHolds(_ holds: [HoldChange], to statement: inout ApplyStatement, now: String) {
         var inserts: [JSON] = []
         var releases: [JSON] = []
         var told: [JSON] = []
@@ -183,8 +187,21 @@ extension Store {
         }
         if !told.isEmpty {
             let p = statement.parameter(JSON.array(told).serialized())
+            let n = statement.parameter(now)
             statement.add(
-                "hold_told", "update baton.holds set told = true where seq in (select jsonb_array_elements_text(\(p)::jsonb)::bigint)")
+                "hold_told",
+                """
+                update baton.holds set told = true, granted_at = case when granted_at is null then null else \(n)::timestamptz end
+                where seq in (select jsonb_array_elements_text(\(p)::jsonb)::bigint)
+                """)
+            statement.add(
+                "rate_retaken",
+                """
+                update baton.rate_tokens t set expires_at = \(n)::timestamptz + (t.expires_at - t.taken_at), taken_at = \(n)::timestamptz
+                from baton.holds h
+                where h.seq in (select jsonb_array_elements_text(\(p)::jsonb)::bigint) and not h.told
+                  and t.run_id = h.run_id and t.node_key = h.node_key and t.taken_at = h.granted_at and t.taken_at < \(n)::timestamptz
+                """)
         }
     }
 }

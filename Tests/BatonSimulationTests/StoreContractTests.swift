@@ -333,7 +333,8 @@ struct StoreContractTests {
     }
 
     /// Rate tokens: `grantWaiting` grants at most the limit per window, highest priority first, says
-    /// when the next token is due, and frees a revoked grant's token (the node keeps its place in line); the same on both.
+    /// when the next token is due, counts a token from when its grant is told, and frees a revoked grant's
+    /// token (the node keeps its place in line); the same on both.
     @Test func rateTokensAreTakenCountedAndFreedByARevokedGrant() throws {
         let graph = try Self.graph(
             #"{"nodes": {"a": {"procedure": "p"}, "b": {"procedure": "p"}, "c": {"procedure": "p"}, "d": {"procedure": "p"}}}"#)
@@ -353,19 +354,25 @@ struct StoreContractTests {
             _ = try store.apply(
                 [], heartbeats: [], handledRequests: [], confirmedBatch: nil,
                 holds: [request("a"), request("b"), request("c"), request("d", priority: 9)], now: t0)
-            var lines = [try grant(at: 0), try grant(at: 0.5)]
+            var lines = [try grant(at: 0)]
+            // Telling d at 0.3 takes its token again then: it counts from when d is queued.
+            let d = try #require(try store.untoldGrants().first { $0.runID == id && $0.key == "d" })
+            _ = try store.apply(
+                [], heartbeats: [], handledRequests: [], confirmedBatch: nil, holds: [.told(runID: id, seq: d.seq)], now: t0.addingTimeInterval(0.3))
+            lines.append(try grant(at: 0.5))
             let a = try #require(try store.untoldGrants().first { $0.runID == id && $0.key == "a" })
-            lines.append("revoked a: \(try store.revokeGrant(a)), again: \(try store.revokeGrant(a))")
-            lines.append(try grant(at: 0.6))
-            lines.append(try grant(at: 1.1))
-            lines.append(try grant(at: 1.7))
+            let young = try store.revokeGrant(a, grantedBefore: t0.addingTimeInterval(-0.1))
+            let old = try store.revokeGrant(a, grantedBefore: t0.addingTimeInterval(0.4))
+            lines.append("revoked a: young \(young), old \(old), again \(try store.revokeGrant(a, grantedBefore: t0.addingTimeInterval(0.4)))")
+            for at in [0.6, 1.1, 1.45, 1.75] { lines.append(try grant(at: at)) }
             seen.append(lines)
         }
         #expect(seen[0] == seen[1])
         #expect(
             seen[1] == [
-                "at 0.0: granted [\"d\", \"a\"] next 1.100", "at 0.5: granted [] next 1.100", "revoked a: true, again: false",
-                "at 0.6: granted [\"a\"] next 1.100", "at 1.1: granted [\"b\"] next 1.700", "at 1.7: granted [\"c\"] next none",
+                "at 0.0: granted [\"d\", \"a\"] next 1.100", "at 0.5: granted [] next 1.100", "revoked a: young false, old true, again false",
+                "at 0.6: granted [\"a\"] next 1.400", "at 1.1: granted [] next 1.400", "at 1.45: granted [\"b\"] next 1.700",
+                "at 1.75: granted [\"c\"] next none",
             ])
     }
 

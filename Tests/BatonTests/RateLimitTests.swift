@@ -145,6 +145,17 @@ struct RateLimitTests {
             .map(\.field) == ["map/rate/limit"])
     }
 
+    @Test func theBuilderWritesRate() throws {
+        var g = GraphBuilder(name: "built")
+        g.add(
+            "call", procedure: "baton.echo",
+            options: NodeOptions(rate: RateOption(key: GraphValue<String>.runInput("/api"), limit: 3, per: .milliseconds(1500))))
+        g.add("fixed", procedure: "baton.echo", options: NodeOptions(rate: RateOption(key: "api", limit: 1, per: .seconds(60))))
+        #expect(g.json()["nodes"]?["fixed"]?["rate"] == ["key": "api", "limit": 1, "per": "1m"])
+        let built = try g.build(input: ["api": "geo"])
+        #expect(built.nodes["call"]?.policies.rate == RatePolicy(key: .literal("geo"), limit: 3, per: 1.5))
+    }
+
     // MARK: - Scheduler
 
     @Test func theRequestCarriesTheEvaluatedKeyAndThePriorityAndTheEventSaysWhy() throws {
