@@ -2,12 +2,14 @@ import Baton
 import BatonStore
 import Foundation
 
-/// Admission (mutexes, concurrency limits, caches) as the loop carries it out, across coordinators:
+/// Admission (mutexes, concurrency limits, rate limits, caches) as the loop carries it out, across coordinators:
 /// a node's request and its release go into the batch as hold changes; after a commit that changed
 /// holds, the coordinator grants what can go among every run's waiting holds (`Store.grantWaiting`,
 /// under one lock all coordinators take), tells its own runs' granted nodes at once, and every other
 /// coordinator tells its own when it hears of the grants (`takeGrants`). A node told is recorded
-/// (`told`) in the same commit as what the grant led to.
+/// (`told`) in the same commit as what the grant led to. When nodes wait for rate tokens, the grant
+/// says when the next is due, and the loop grants again then (`rateTimer`); every coordinator's poll
+/// grants too, so a timer lost with its coordinator is made up for.
 extension CoordinatorLoop {
     /// Adds a run's commands to the batch, with the hold changes of its admission commands.
     func record(_ runID: String, _ commands: [SchedulerCommand]) {
@@ -38,9 +40,18 @@ extension CoordinatorLoop {
     func grantWaiting() throws {
         guard let store, holdsChanged else { return }
         holdsChanged = false
-        let granted = try retryingPassingErrors("granting holds") { try store.grantWaiting() }
-        for entry in granted where store.fence?.holds(entry.runID) ?? true { try tell(entry) }
+        let grants = try retryingPassingErrors("granting holds") { try store.grantWaiting(now: now()) }
+        runTimers.set(Self.rateTimer, at: grants.nextTokenAt)  // grant again when the next rate token is due
+        for entry in grants.granted where store.fence?.holds(entry.runID) ?? true { try tell(entry) }
     }
+
+    /// How late a grant with rate claims may be told: the least slack of its tokens (nil: no rate claim).
+    static func rateSlack(_ entry: AdmissionTable.Entry) -> Double? {
+        entry.claims.compactMap { c in c.tokenLifetime.map { $0 - (c.per ?? 0) } }.min()
+    }
+
+    /// The id under which `runTimers` keeps the time the next rate token is due (no run has it).
+    static let rateTimer = ""
 
     /// Tells the nodes of this coordinator's runs granted holds they were not told of yet (another
     /// coordinator granted them, or this one stopped before telling).
@@ -55,6 +66,17 @@ extension CoordinatorLoop {
         guard try startRun(entry.runID) else {
             pending.hold(.release(runID: entry.runID, key: entry.key))
             holdsChanged = true
+            return
+        }
+        if let store, let grantedAt = entry.grantedAt, let slack = Self.rateSlack(entry), now().timeIntervalSince(grantedAt) > slack,
+            runs[entry.runID]?.nodes[entry.key]?.admission == .requested
+        {
+            // Granted too long ago and never told (its coordinator stopped first; a node told already, its
+            // commit still to come, is told again harmlessly below): it would start well after its tokens
+            // were counted, beside those granted since. It waits in line again instead (unless granted anew
+            // meanwhile: that grant is told in its turn).
+            let cutoff = now().addingTimeInterval(-slack)
+            if try retryingPassingErrors("revoking a grant", { try store.revokeGrant(entry, grantedBefore: cutoff) }) { holdsChanged = true }
             return
         }
         pending.hold(.told(runID: entry.runID, seq: entry.seq))

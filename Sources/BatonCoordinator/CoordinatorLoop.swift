@@ -166,6 +166,7 @@ final class CoordinatorLoop: @unchecked Sendable {
             try takeRequests()
         case .fireTimers:
             fireTimers()
+            try grantWaiting()
         case .expireLeases:
             try expireLeases()
         case .readQueueDepths:
@@ -361,10 +362,15 @@ final class CoordinatorLoop: @unchecked Sendable {
         record(task.runID, commands)
     }
 
-    /// Sends `.tick` to every run whose earliest timer or deadline is due, and arms each again.
+    /// Sends `.tick` to every run whose earliest timer or deadline is due, and arms each again; a due
+    /// rate token (`rateTimer`) asks for a grant.
     private func fireTimers() {
         let now = now()
-        for id in runTimers.takeDue(at: now) where runs[id] != nil {
+        for id in runTimers.takeDue(at: now) where runs[id] != nil || id == Self.rateTimer {
+            guard id != Self.rateTimer else {
+                holdsChanged = true  // a rate token is due: grant again
+                continue
+            }
             record(id, runs[id]!.handle(.tick, at: now, random: configuration.random))
             runTimers.set(id, at: runs[id]?.nextWakeUp)
         }

@@ -36,7 +36,9 @@ struct DashboardHandlers: Sendable {
                 let counts = try store.progress(ofRun: id).counts
                 let svg = Self.svg(run: run, graph: graph, nodes: nodes)
                 let failures = (counts[.failed] ?? 0) > 0 ? try store.failureGroups(ofRuns: [id]) : []
-                return RunPage(run: run, counts: counts, svg: svg, nodes: nodes, now: Date().timeIntervalSince1970, failures: failures)
+                var page = RunPage(run: run, counts: counts, svg: svg, nodes: nodes, now: Date().timeIntervalSince1970, failures: failures)
+                if (counts[.waiting] ?? 0) > 0 { page.rateWaits = try store.rateWaits(ofRun: id) }
+                return page
             }
             return page.render(layout: layout)
         }

@@ -15,6 +15,8 @@ public struct RunPage: Sendable {
     public var now: Double
     /// The run's failed nodes, by procedure and error type.
     public var failures: [FailureGroup]
+    /// The run's nodes waiting for rate limits, per key.
+    public var rateWaits: [RateWait] = []
 
     public init(run: RunRow, counts: [NodeStatus: Int], svg: String, nodes: [NodeRow], now: Double, failures: [FailureGroup] = []) {
         self.run = run
@@ -62,6 +64,7 @@ public struct RunPage: Sendable {
             <div class="run-error" id="run-error"\(run.error == nil ? " hidden" : "")>\(HTML.escape(run.error ?? ""))</div>
             <div class="chips" id="node-counts">\(chips)</div>
             \(FailuresCard(groups: failures, scope: "this run", withinRun: true).render())
+            \(RateWaitsCard(waits: rateWaits).render())
             <div class="run-layout">
             <section class="card graph-card"><div class="card-title">Graph <span class="muted">click a node for its details</span></div>
             <div class="graph" id="graph">\(svg)</div></section>

@@ -176,6 +176,7 @@ struct InvariantChecker {
 
     /// At the end: every run ended, as its graph says it must, with its outputs.
     mutating func finish(store: MemoryStore, runs: [Submitted]) {
+        checkRates(store: store, runs: runs)
         for run in runs {
             guard let row = store.run(run.runID) else {
                 violate("run \(run.runID) (\(run.graph.name)) is missing")
@@ -201,6 +202,29 @@ struct InvariantChecker {
                 if !Self.same(got, expected) {
                     violate("run \(run.runID) (\(run.graph.name)) node \(key): output \(got.serialized()), expected \(expected.serialized())")
                 }
+            }
+        }
+    }
+
+    /// Rate limits, across every run and coordinator: no more than `limit` nodes of a rate key were
+    /// queued (the moment the coordinator let them go, as their `queued` events record it) within any
+    /// window of `per`.
+    mutating func checkRates(store: MemoryStore, runs: [Submitted]) {
+        var times: [String: (limit: Int, per: Double, at: [(Date, String)])] = [:]
+        for run in runs where !run.graph.rates.isEmpty {
+            for event in store.events(ofRun: run.runID) where event.kind == "queued" {
+                guard let node = event.node, let rate = run.graph.rates[node] else { continue }
+                let attempt = event.detail["attempt"]?.intValue ?? 0
+                times[rate.key, default: (rate.limit, rate.per, [])].at.append((event.at, "\(run.runID.suffix(2))/\(node)#\(attempt)"))
+            }
+        }
+        for (key, rate) in times.sorted(by: { $0.key < $1.key }) {
+            let at = rate.at.sorted { $0.0 < $1.0 }
+            for i in at.indices where i + rate.limit < at.count && at[i + rate.limit].0.timeIntervalSince(at[i].0) < rate.per {
+                let burst = at[i...(i + rate.limit)].map { String(format: "%.3f", $0.0.timeIntervalSince1970) + " " + $0.1 }
+                violate(
+                    "rate '\(key)': \(rate.limit + 1) nodes queued within \(rate.per) s (limit \(rate.limit)): at \(burst.joined(separator: ", "))")
+                break
             }
         }
     }

@@ -169,7 +169,7 @@ extension MemoryStore {
                 startedAt: MemoryTimestamp.rounded(h.startedAt), lastSeenAt: clock, interval: h.interval,
                 schemas: h.schemas.map { $0.mapValues { ProcedureSchema(json: $0.json) } } ?? before.workers[id]?.schemas)
         }
-        try applyHolds(holds, to: &t, before: before)
+        try applyHolds(holds, to: &t, before: before, now: now)
         for c in cacheRows {
             _ = try (Self.text(c.lookup.procedure), Self.text(c.lookup.input), Self.text(c.node))
             try Self.requireUUID(c.run)
@@ -192,7 +192,7 @@ extension MemoryStore {
     }
 
     /// Writes `holds` to `t`; releases and `told` see only the rows that were there before the batch.
-    private func applyHolds(_ holds: [HoldChange], to t: inout MemoryTables, before: MemoryTables) throws {
+    private func applyHolds(_ holds: [HoldChange], to t: inout MemoryTables, before: MemoryTables, now: Date) throws {
         for change in holds {
             switch change {
             case let .insert(runID, request):
@@ -201,7 +201,8 @@ extension MemoryStore {
                 _ = try Self.text(request.key)
                 for claim in request.claims { _ = try Self.text(claim.name) }
                 t.holds[nextHoldSeq] = AdmissionTable.Entry(
-                    seq: nextHoldSeq, runID: runID, key: request.key, claims: request.claims, cache: request.cache, granted: false)
+                    seq: nextHoldSeq, runID: runID, key: request.key, claims: request.claims, cache: request.cache, granted: false,
+                    priority: request.priority)
                 nextHoldSeq += 1  // a sequence: drawn even if the statement then fails
             case let .release(runID, key):
                 for (seq, entry) in before.holds where entry.runID == runID && entry.key == key {
@@ -209,27 +210,57 @@ extension MemoryStore {
                     t.untold.remove(seq)
                 }
             case let .told(_, seq):
-                if before.holds[seq] != nil { t.untold.remove(seq) }
+                guard let row = before.holds[seq] else { break }
+                if before.untold.contains(seq), let grantedAt = row.grantedAt, grantedAt < now {  // its rate tokens count from now
+                    for claim in row.claims {
+                        guard let lifetime = claim.tokenLifetime,
+                            let i = t.rateTokens[claim.name]?.firstIndex(of: grantedAt.addingTimeInterval(lifetime))
+                        else { continue }
+                        t.rateTokens[claim.name]![i] = now.addingTimeInterval(lifetime)
+                        t.rateTokens[claim.name]!.sort()
+                    }
+                    t.holds[seq]?.grantedAt = now
+                }
+                t.untold.remove(seq)
             }
         }
     }
 
-    /// `Store.grantWaiting`: drops holds of runs that ended, grants what can go, marks the grants untold.
-    func grantWaiting() -> [AdmissionTable.Entry] {
+    /// `Store.grantWaiting`: drops holds of runs that ended and expired rate tokens, grants what can go
+    /// at `now`, marks the grants untold and keeps the tokens they took.
+    func grantWaiting(now: Date) -> HoldGrants {
         for (seq, entry) in tables.holds where tables.runs[entry.runID].map({ $0.status.isTerminal }) ?? true {
             tables.holds[seq] = nil
             tables.untold.remove(seq)
         }
-        var table = AdmissionTable(entries: Array(tables.holds.values))
+        var table = AdmissionTable(entries: Array(tables.holds.values), tokens: tables.rateTokens.mapValues { $0.filter { $0 > now } }, now: now)
         let granted = table.grantWaiting().compactMap { change -> AdmissionTable.Entry? in
             if case let .granted(entry) = change { entry } else { nil }
         }
+        tables.rateTokens = table.tokens.mapValues { $0.filter { $0 > now } }.filter { !$0.value.isEmpty }
         for entry in granted {
             tables.holds[entry.seq]?.granted = true
+            tables.holds[entry.seq]?.grantedAt = now
             tables.untold.insert(entry.seq)
         }
         if !granted.isEmpty { notify(.grants) }
-        return granted
+        return HoldGrants(granted: granted, nextTokenAt: table.nextToken)
+    }
+
+    /// `Store.revokeGrant`: the grant goes back to waiting, its tokens are freed.
+    func revokeGrant(_ entry: AdmissionTable.Entry, grantedBefore cutoff: Date) -> Bool {
+        guard var row = tables.holds[entry.seq], row.granted, tables.untold.contains(entry.seq), let grantedAt = row.grantedAt, grantedAt < cutoff
+        else { return false }
+        for claim in row.claims {
+            guard let lifetime = claim.tokenLifetime, let i = tables.rateTokens[claim.name]?.firstIndex(of: grantedAt.addingTimeInterval(lifetime))
+            else { continue }
+            tables.rateTokens[claim.name]!.remove(at: i)
+        }
+        row.granted = false
+        row.grantedAt = nil
+        tables.holds[entry.seq] = row
+        tables.untold.remove(entry.seq)
+        return true
     }
 
     /// `Store.untoldGrants`.

@@ -67,7 +67,11 @@ public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable 
 
     public func loadHolds() throws -> [AdmissionTable.Entry] { try call(.loadHolds) { store.holds } }
 
-    public func grantWaiting() throws -> [AdmissionTable.Entry] { try call(.grantWaiting, writes: true) { store.grantWaiting() } }
+    public func grantWaiting(now: Date) throws -> HoldGrants { try call(.grantWaiting, writes: true) { store.grantWaiting(now: now) } }
+
+    public func revokeGrant(_ entry: AdmissionTable.Entry, grantedBefore cutoff: Date) throws -> Bool {
+        try call(.grantWaiting, writes: true) { store.revokeGrant(entry, grantedBefore: cutoff) }
+    }
 
     public func untoldGrants() throws -> [AdmissionTable.Entry] { try call(.loadHolds) { store.untoldGrants(fence: fence) } }
 

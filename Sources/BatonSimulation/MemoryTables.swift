@@ -12,6 +12,8 @@ struct MemoryTables {
     var events: [String: [MemoryEventRow]] = [:]
     var cache: [MemoryCacheRow] = []
     var holds: [Int64: AdmissionTable.Entry] = [:]
+    /// `baton.rate_tokens`: per rate claim name, when each live token expires.
+    var rateTokens: [String: [Date]] = [:]
     /// Holds granted whose node was not told yet (`told` false).
     var untold: Set<Int64> = []
     /// In id order.

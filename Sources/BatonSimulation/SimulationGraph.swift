@@ -15,6 +15,9 @@ struct SimulationGraph: Sendable {
     var signals: [String: JSON] = [:]
     /// Signal nodes nobody signals: each must time out (and a signal after the run ended is refused).
     var silentSignals: [String] = []
+    /// Rate limits by node key, for the rate check: (key, limit, per seconds). Keys are shared by
+    /// every run of the graph, as on a cluster.
+    var rates: [String: (key: String, limit: Int, per: Double)] = [:]
 
     static let catalog: [SimulationGraph] = [
         SimulationGraph(
@@ -121,6 +124,7 @@ struct SimulationGraph: Sendable {
                     "then": ["procedure": "baton.echo", "input": ["done": true], "after": ["wait"]],
                 ],
             ], outputs: ["then": ["done": true]], claims: [:]),
+        rate,
     ]
 
     /// Signal nodes: `early` waits behind a node (so its signal often comes first and is kept),
@@ -148,6 +152,29 @@ struct SimulationGraph: Sendable {
                 "after": ["procedure": "baton.echo", "input": ["x": ["$from": "never"]]],
             ],
         ], outputs: ["after": ["x": .null]], claims: [:], silentSignals: ["never"])
+
+    /// Nodes sharing a rate (2 starts a second, across every run of it), one of them with a mutex
+    /// too, and a map whose children each take a token.
+    static let rate: SimulationGraph = {
+        let quota: JSON = ["key": "quota", "limit": 2, "per": "1s"]
+        return SimulationGraph(
+            name: "rate",
+            document: [
+                "name": "rate",
+                "nodes": [
+                    "r1": ["procedure": "baton.echo", "input": ["n": 1], "rate": quota],
+                    "r2": ["procedure": "baton.echo", "input": ["n": 2], "rate": quota],
+                    "r3": ["procedure": "baton.sleep", "input": ["seconds": 0.2], "rate": quota, "mutex": ["disk"]],
+                    "r4": [
+                        "map": ["over": [1, 2, 3], "procedure": "baton.add", "input": ["values": [["$item": ""], 1]], "rate": quota]
+                    ],
+                ],
+            ], outputs: ["r2": ["n": 2], "r4": [2, 3, 4]], claims: ["r3": ("disk", 1)], poison: [],
+            rates: [
+                "r1": ("quota", 2, 1), "r2": ("quota", 2, 1), "r3": ("quota", 2, 1), "r4/0": ("quota", 2, 1), "r4/1": ("quota", 2, 1),
+                "r4/2": ("quota", 2, 1),
+            ])
+    }()
 
     /// A node that runs for longer than a worker's lease (10 s in the simulator): drawn too when some
     /// workers publish as before partitions, so their leases are kept only if their heartbeats count.

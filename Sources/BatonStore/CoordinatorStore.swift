@@ -15,9 +15,13 @@ public protocol CoordinatorStore: AnyObject {
     func liveWorkers(within seconds: Double?) throws -> [WorkerRow]
     /// The admission table as stored.
     func loadHolds() throws -> [AdmissionTable.Entry]
-    /// Grants what can go among every run's waiting holds, under the lock all coordinators take for
-    /// it; returns the grants (announced to every coordinator).
-    func grantWaiting() throws -> [AdmissionTable.Entry]
+    /// Grants what can go at `now` among every run's waiting holds, under the lock all coordinators take
+    /// for it; returns the grants (announced to every coordinator) and when the next rate token is due.
+    func grantWaiting(now: Date) throws -> HoldGrants
+    /// Takes back a grant made before `cutoff` and not told yet, and the rate tokens it took (its node
+    /// waits in line again): told this late, its node would start too long after its tokens were
+    /// counted. False if it was told meanwhile, or granted anew since.
+    func revokeGrant(_ entry: AdmissionTable.Entry, grantedBefore cutoff: Date) throws -> Bool
     /// Granted holds not told to their nodes yet, of the partitions held.
     func untoldGrants() throws -> [AdmissionTable.Entry]
     /// Ids of unfinished runs, oldest first.

@@ -14,6 +14,7 @@ extension NodeChange {
         if let errorType { detail.append(("error_type", .string(errorType))) }
         if let worker { detail.append(("worker", .string(worker))) }
         if let dueAt { detail.append(("due_at", .string(dueText(dueAt)))) }
+        if let more = self.detail { detail += more.members }
         switch status {
         case .running: return (eventKind, startedAt, .object(JSONObject(detail)))
         default: return (eventKind, status.isTerminal ? finishedAt : nil, .object(JSONObject(detail)))

@@ -347,5 +347,6 @@ enum Schema {
         (15, timePartitions),
         (16, schedules),
         (17, signals),
+        (18, rates),
     ]
 }

@@ -252,7 +252,7 @@ extension Store {
             let stoppedParameter = statement.parameter(JSON.array(stopped).serialized())
             statement.add("worker_exits", "delete from baton.workers where id in (select jsonb_array_elements_text(\(stoppedParameter)::jsonb))")
         }
-        addHolds(holds, to: &statement)
+        addHolds(holds, to: &statement, now: nowText)
         if !cacheRows.isEmpty {
             let cacheParameter = statement.parameter(JSON.array(cacheRows).serialized())
             let nowParameter = statement.parameter(nowText)

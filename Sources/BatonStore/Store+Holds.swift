@@ -6,45 +6,91 @@ extension Store {
     /// Notified when holds were granted: their runs' owners tell their nodes (`untoldGrants`).
     public static let grantsChannel = "baton_grants"
 
-    /// Every mutex, concurrency and cache request as stored, oldest first.
+    /// The columns `entries` reads.
+    static let holdColumns =
+        "seq, run_id::text as run_id, node_key, claims::text as claims, cache::text as cache, granted, priority, extract(epoch from granted_at)::float8 as granted_at"
+
+    /// Every mutex, concurrency, rate and cache request as stored, oldest first.
     public func loadHolds() throws -> [AdmissionTable.Entry] {
-        try Self.entries(
-            connection.query(
-                "select seq, run_id::text as run_id, node_key, claims::text as claims, cache::text as cache, granted from baton.holds order by seq"
-            ))
+        try Self.entries(connection.query("select \(Self.holdColumns) from baton.holds order by seq"))
     }
 
-    /// Grants what can go among the waiting holds of every run, as `AdmissionTable` decides (all or
-    /// none, first come first served), under a lock every coordinator takes for this: so no two
-    /// coordinators grant from the same view. Holds of runs that ended are dropped first (no one is
-    /// left to release them). The grants are written with `told` false and announced; returns them.
-    public func grantWaiting() throws -> [AdmissionTable.Entry] {
+    /// Grants what can go among the waiting holds of every run at `now`, as `AdmissionTable` decides (all
+    /// or none, in priority order, then first come first served; rate tokens within their windows), under
+    /// a lock every coordinator takes for this: so no two coordinators grant from the same view, and a rate
+    /// key's tokens are counted across the cluster. Holds of runs that ended and tokens that expired are
+    /// dropped first. The grants are written with `told` false (and the tokens they took) and announced.
+    public func grantWaiting(now: Date) throws -> HoldGrants {
         try connection.transaction { c in
             try c.execute("select pg_advisory_xact_lock(727276)")
             try c.execute(
                 "delete from baton.holds h using baton.runs r where r.id = h.run_id and r.status not in ('pending', 'running')")
+            let nowText = Timestamp.text(now)
+            try c.execute("delete from baton.rate_tokens where expires_at <= $1::timestamptz", [nowText])
+            let r = try c.query("select key, extract(epoch from expires_at)::float8 as expires from baton.rate_tokens")
+            var tokens: [String: [Date]] = [:]
+            for i in 0..<r.rowCount {
+                guard let key = r[row: i, column: "key"], let t = r[row: i, column: "expires"].flatMap(Double.init) else { continue }
+                tokens[AdmissionClaim.ratePrefix + key, default: []].append(Date(timeIntervalSince1970: t))
+            }
             var table = AdmissionTable(
-                entries: try Self.entries(
-                    c.query(
-                        """
-                        select seq, run_id::text as run_id, node_key, claims::text as claims, cache::text as cache, granted
-                        from baton.holds order by seq
-                        """)))
+                entries: try Self.entries(c.query("select \(Self.holdColumns) from baton.holds order by seq")),
+                tokens: tokens, now: now)
             let granted = table.grantWaiting().compactMap { change -> AdmissionTable.Entry? in
                 if case let .granted(entry) = change { entry } else { nil }
             }
-            guard !granted.isEmpty else { return [] }
+            let next = table.nextToken
+            guard !granted.isEmpty else { return HoldGrants(nextTokenAt: next) }
             try c.execute(
-                "update baton.holds set granted = true, told = false where seq = any($1::bigint[])",
-                [PGArray.literal(granted.map { String($0.seq) })])
+                "update baton.holds set granted = true, told = false, granted_at = $2::timestamptz where seq = any($1::bigint[])",
+                [PGArray.literal(granted.map { String($0.seq) }), nowText])
+            var taken: [JSON] = []
+            for entry in granted {
+                for claim in entry.claims {
+                    guard let key = claim.rateKey, let per = claim.per, let lifetime = claim.tokenLifetime else { continue }
+                    taken.append([
+                        "key": .string(key), "expires": .string(Timestamp.text(now.addingTimeInterval(lifetime))), "limit": .int(Int64(claim.limit)),
+                        "per": .double(per), "run_id": .string(entry.runID), "node_key": .string(entry.key),
+                    ])
+                }
+            }
+            if !taken.isEmpty {
+                try c.execute(
+                    """
+                    insert into baton.rate_tokens (key, taken_at, expires_at, "limit", per_seconds, run_id, node_key)
+                    select t->>'key', $2::timestamptz, (t->>'expires')::timestamptz, (t->>'limit')::int, (t->>'per')::float8,
+                           (t->>'run_id')::uuid, t->>'node_key'
+                    from jsonb_array_elements($1::jsonb) as x(t)
+                    """, [JSON.array(taken).serialized(), nowText])
+            }
             try c.execute("select pg_notify($1, '')", [Store.grantsChannel])
-            return granted
+            return HoldGrants(granted: granted, nextTokenAt: next)
+        }
+    }
+
+    /// `CoordinatorStore.revokeGrant`, under `grantWaiting`'s lock.
+    public func revokeGrant(_ entry: AdmissionTable.Entry, grantedBefore cutoff: Date) throws -> Bool {
+        try connection.transaction { c in
+            try c.execute("select pg_advisory_xact_lock(727276)")
+            let parameters = [String(entry.seq), Timestamp.text(cutoff)]
+            try c.execute(
+                """
+                delete from baton.rate_tokens t using baton.holds h
+                where h.seq = $1::bigint and h.granted and not h.told and h.granted_at < $2::timestamptz
+                  and t.run_id = h.run_id and t.node_key = h.node_key and t.taken_at = h.granted_at
+                """, parameters)
+            let r = try c.query(
+                """
+                update baton.holds set granted = false, granted_at = null, told = true
+                where seq = $1::bigint and granted and not told and granted_at < $2::timestamptz returning seq
+                """, parameters)
+            return r.rowCount == 1
         }
     }
 
     /// Granted holds whose node was not told yet, of the partitions held (all without a fence), oldest first.
     public func untoldGrants() throws -> [AdmissionTable.Entry] {
-        let columns = "seq, run_id::text as run_id, node_key, claims::text as claims, cache::text as cache, granted"
+        let columns = Self.holdColumns
         if let fence {
             return try Self.entries(
                 connection.query(
@@ -71,8 +117,9 @@ extension Store {
                     seq: r.int64(i, "seq") ?? 0, runID: r[row: i, column: "run_id"]!, key: r[row: i, column: "node_key"]!,
                     claims: claims.compactMap { c in
                         guard let name = c["name"]?.stringValue, let limit = c["limit"]?.intValue else { return nil }
-                        return AdmissionClaim(name: name, limit: limit)
-                    }, cache: cache, granted: r.bool(i, "granted") ?? false))
+                        return AdmissionClaim(name: name, limit: limit, per: c["per"]?.numberValue)
+                    }, cache: cache, granted: r.bool(i, "granted") ?? false, priority: Int(r.int64(i, "priority") ?? 0),
+                    grantedAt: r[row: i, column: "granted_at"].flatMap(Double.init).map { Date(timeIntervalSince1970: $0) }))
         }
         return entries
     }
@@ -94,8 +141,9 @@ extension Store {
 
     /// Adds the parts that write `holds` to a batch's statement. The parts see the table as it was
     /// before the statement, so a release deletes only rows from earlier batches (`PendingBatch`
-    /// nets a request and its release within one batch).
-    func addHolds(_ holds: [HoldChange], to statement: inout ApplyStatement) {
+    /// nets a request and its release within one batch). A grant told now has its rate tokens taken
+    /// again `now` (the time its node's `queued` change is written): they count from when it is queued.
+    func addHolds(_ holds: [HoldChange], to statement: inout ApplyStatement, now: String) {
         var inserts: [JSON] = []
         var releases: [JSON] = []
         var told: [JSON] = []
@@ -104,7 +152,12 @@ extension Store {
             case let .insert(runID, request):
                 inserts.append([
                     "run_id": .string(runID), "node_key": .string(request.key),
-                    "claims": .array(request.claims.map { ["name": .string($0.name), "limit": .int(Int64($0.limit))] }),
+                    "claims": .array(
+                        request.claims.map { c in
+                            .object(
+                                JSONObject(
+                                    [("name", .string(c.name)), ("limit", .int(Int64(c.limit)))] + (c.per.map { [("per", .double($0))] } ?? [])))
+                        }), "priority": .int(Int64(request.priority)),
                     "cache": request.cache.map { ["procedure": .string($0.procedure), "input": .string($0.input), "ttl": .double($0.ttl)] }
                         ?? .null,
                 ])
@@ -117,9 +170,9 @@ extension Store {
             statement.add(
                 "hold_inserts",
                 """
-                insert into baton.holds (run_id, node_key, claims, cache, granted, told)
+                insert into baton.holds (run_id, node_key, claims, cache, granted, told, priority)
                 select (h->>'run_id')::uuid, h->>'node_key', h->'claims',
-                       case when jsonb_typeof(h->'cache') = 'object' then h->'cache' end, false, true
+                       case when jsonb_typeof(h->'cache') = 'object' then h->'cache' end, false, true, (h->>'priority')::int
                 from jsonb_array_elements(\(p)::jsonb) as t(h)
                 """)
         }
@@ -134,8 +187,21 @@ extension Store {
         }
         if !told.isEmpty {
             let p = statement.parameter(JSON.array(told).serialized())
+            let n = statement.parameter(now)
             statement.add(
-                "hold_told", "update baton.holds set told = true where seq in (select jsonb_array_elements_text(\(p)::jsonb)::bigint)")
+                "hold_told",
+                """
+                update baton.holds set told = true, granted_at = case when granted_at is null then null else \(n)::timestamptz end
+                where seq in (select jsonb_array_elements_text(\(p)::jsonb)::bigint)
+                """)
+            statement.add(
+                "rate_retaken",
+                """
+                update baton.rate_tokens t set expires_at = \(n)::timestamptz + (t.expires_at - t.taken_at), taken_at = \(n)::timestamptz
+                from baton.holds h
+                where h.seq in (select jsonb_array_elements_text(\(p)::jsonb)::bigint) and not h.told
+                  and t.run_id = h.run_id and t.node_key = h.node_key and t.taken_at = h.granted_at and t.taken_at < \(n)::timestamptz
+                """)
         }
     }
 }
@@ -143,7 +209,8 @@ extension Store {
 extension Store {
     /// Event kinds after which a node no longer holds what it was admitted with.
     public static let holdEndingEvents: Set<String> = [
-        "awaiting_admission", "succeeded", "failed", "cancelled", "retrying", "repeating", "timed_out", "lease_expired", "dead_lettered",
+        "awaiting_admission", "awaiting_rate", "succeeded", "failed", "cancelled", "retrying", "repeating", "timed_out", "lease_expired",
+        "dead_lettered",
         "spawned",
     ]
 

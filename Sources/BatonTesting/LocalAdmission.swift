@@ -1,14 +1,15 @@
 import Baton
 import Foundation
 
-/// Mutex, concurrency and cache for `LocalEngine`: the same `AdmissionTable` the coordinator uses,
-/// with the cache in memory (shared by the nodes of the run; nothing outlives the process).
+/// Mutex, concurrency, rate and cache for `LocalEngine`: the same `AdmissionTable` the coordinator uses,
+/// with the cache and rate tokens in memory (shared by the nodes of the run; nothing outlives the process).
 struct LocalAdmission {
     private var table = AdmissionTable()
     private var cache: [String: (hit: CacheHit, at: Date)] = [:]
 
     /// Carries out the admission commands among `commands`; returns the events to feed back to the run.
     mutating func carryOut(_ runID: String, _ commands: [SchedulerCommand], now: Date) -> [SchedulerEvent] {
+        table.now = now
         var events: [SchedulerEvent] = []
         for command in commands {
             switch command {
@@ -27,6 +28,15 @@ struct LocalAdmission {
             }
         }
         return events
+    }
+
+    /// When the next rate token is due for a waiting node, if one waits for it.
+    var nextToken: Date? { table.nextToken }
+
+    /// Grants the waiters whose rate tokens have come by `now`.
+    mutating func tick(now: Date) -> [SchedulerEvent] {
+        table.now = now
+        return grants(table.grantWaiting(), now: now)
     }
 
     private func grants(_ changes: [AdmissionTable.Change], now: Date) -> [SchedulerEvent] {

@@ -54,6 +54,8 @@ public struct LocalEngine: Sendable {
         var admission = LocalAdmission()
         var answers: [SchedulerEvent] = []
         var answering = false
+        /// The run's next timer or the next rate token a node waits for, whichever comes first.
+        func nextWakeUp() -> Date? { [state.nextWakeUp, admission.nextToken].compactMap { $0 }.min() }
 
         func apply(_ commands: [SchedulerCommand]) {
             for command in commands {
@@ -70,6 +72,11 @@ public struct LocalEngine: Sendable {
             answering = true
             while !answers.isEmpty { apply(state.handle(answers.removeFirst(), at: now(), random: random)) }
             answering = false
+        }
+
+        func tick() {
+            answers += admission.tick(now: now())
+            apply(state.handle(.tick, at: now(), random: random))
         }
 
         apply(state.handle(.start, at: now(), random: random))
@@ -89,16 +96,16 @@ public struct LocalEngine: Sendable {
                 }
             }
             if let clock {
-                if running.isEmpty, waiting.isEmpty, let due = state.nextWakeUp {
+                if running.isEmpty, waiting.isEmpty, let due = nextWakeUp() {
                     if clock.mode == .automatic {  // nothing else can happen before it: go there at once
                         clock.jump(to: due)
-                        apply(state.handle(.tick, at: now(), random: random))
-                        if state.nextWakeUp == due, waiting.isEmpty { break }  // a timer that does not fire: never spin
+                        tick()
+                        if nextWakeUp() == due, waiting.isEmpty { break }  // a timer that does not fire: never spin
                         continue
                     }
                 }
-                clock.engineWaits(for: state.nextWakeUp, busy: !running.isEmpty)
-            } else if let due = state.nextWakeUp, due != timerDue {
+                clock.engineWaits(for: nextWakeUp(), busy: !running.isEmpty)
+            } else if let due = nextWakeUp(), due != timerDue {
                 timer?.cancel()
                 timerDue = due
                 timer = Task {
@@ -107,7 +114,7 @@ public struct LocalEngine: Sendable {
                     if !Task.isCancelled { wake.yield(.tick) }
                 }
             }
-            if running.isEmpty && waiting.isEmpty && state.nextWakeUp == nil { break }  // nothing can happen any more
+            if running.isEmpty && waiting.isEmpty && nextWakeUp() == nil { break }  // nothing can happen any more
             guard let next = await iterator.next() else { break }
             clock?.engineAwake()
             switch next {
@@ -128,7 +135,7 @@ public struct LocalEngine: Sendable {
                 apply(state.handle(.log(key: key, attempt: attempt, message: message), at: now(), random: random))
             case .tick:
                 timerDue = nil
-                apply(state.handle(.tick, at: now(), random: random))
+                tick()
             }
         }
         timer?.cancel()

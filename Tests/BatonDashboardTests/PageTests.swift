@@ -51,6 +51,21 @@ struct PageTests {
         #expect(!html.contains("id=\"admin-token\""))
     }
 
+    @Test func runPageSaysWhatNodesWaitForAndWhenTheNextTokenIsDue() throws {
+        var page = RunPage(run: try Self.run(status: .running), counts: [.waiting: 12], svg: "<svg></svg>", nodes: [], now: 0)
+        #expect(!page.render(layout: PageLayout(adminEnabled: false)).contains("id=\"rate-waits\""), "no card when none waits")
+        page.rateWaits = [
+            RateWait(
+                key: Self.hostile, limit: 5, perSeconds: 1, used: 5, nodes: (0..<12).map { "n\($0)" }, nextTokenAt: 1_795_000_000.25)
+        ]
+        let html = page.render(layout: PageLayout(adminEnabled: false))
+        Self.expectSafe(html)
+        #expect(html.contains("id=\"rate-waits\""))
+        #expect(html.contains("5 per 1s") && html.contains("5 of 5"))
+        #expect(html.contains("11:06:40.250Z"), "the next token's time, UTC")
+        #expect(html.contains("href=\"#node=n9\"") && !html.contains("href=\"#node=n10\"") && html.contains("and 2 more"))
+    }
+
     @Test func runPageEscapesAndShowsAdminButtonsOnlyWithAToken() throws {
         let page = RunPage(
             run: try Self.run(), counts: [.failed: 1, .succeeded: 1], svg: "<svg class=\"baton-graph\"></svg>", nodes: [try Self.node()], now: 0)

@@ -77,6 +77,28 @@ extension Integration {
                 files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "cache": {"ttl": "soon"}}}}"#], status: 2,
                 message: "node 'a', field 'cache/ttl': 'soon' is not a duration"),
             Case(
+                name: "rate limit", arguments: { ["submit", "\($0)/g.json"] },
+                files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "rate": {"key": "api", "limit": 0, "per": "1s"}}}}"#], status: 2,
+                message: "node 'a', field 'rate/limit': must be an integer from 1 to 1000000, found 0"),
+            Case(
+                name: "rate per", arguments: { ["submit", "\($0)/g.json"] },
+                files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "rate": {"key": "api", "limit": 5, "per": "often"}}}}"#], status: 2,
+                message: "node 'a', field 'rate/per': 'often' is not a duration"),
+            Case(
+                name: "rate without key", arguments: { ["submit", "\($0)/g.json"] },
+                files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "rate": {"limit": 5, "per": "1s"}}}}"#], status: 2,
+                message: "node 'a', field 'rate/key': is required"),
+            Case(
+                name: "rate unknown field", arguments: { ["submit", "\($0)/g.json"] },
+                files: ["g.json": #"{"nodes": {"a": {"procedure": "baton.echo", "rate": {"key": "api", "limit": 5, "per": "1s", "burst": 1}}}}"#],
+                status: 2, message: "node 'a', field 'rate/burst': unknown field (expected one of: key, limit, per)"),
+            Case(
+                name: "map rate", arguments: { ["submit", "\($0)/g.json"] },
+                files: [
+                    "g.json":
+                        #"{"nodes": {"a": {"procedure": "baton.echo", "input": [1]}, "m": {"map": {"over": {"$from": "a"}, "procedure": "baton.echo", "rate": {"key": {"$item": ""}, "limit": 2}}}}}"#
+                ], status: 2, message: "node 'm', field 'map/rate/per': is required"),
+            Case(
                 name: "group without nodes", arguments: { ["submit", "\($0)/g.json"] },
                 files: ["g.json": #"{"nodes": {"g": {"group": {"output": 1}}}}"#], status: 2,
                 message: "node 'g', field 'group/nodes': is required"),

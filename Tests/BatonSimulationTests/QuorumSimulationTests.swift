@@ -64,15 +64,16 @@ struct QuorumSimulationTests {
     /// quorum worker holds up to two per queue (`QueueType.consumerPrefetch`, 16 procedures x 3 bands
     /// here), so the tasks taken along with the poison go round with it and reach the delivery limit
     /// with it. One that never started goes out again as a new attempt (`RunState+DeadLetters`): seeds
-    /// 32 and 37 failed a run that way before (node `flaky`, dead-lettered while queued); now each
-    /// dispatches such an attempt again and passes.
+    /// 32 and 37 failed a run that way before (node `flaky`, dead-lettered while queued); each then
+    /// dispatched such an attempt again and passed. The catalog has had a rate graph since, which
+    /// draws other runs: seed 57 is the one of the first 60 that now dispatches such an attempt again.
     @Test func theTasksHeldBesideAPoisonTaskGoOutAgain() async {
         var options = SimulationOptions()
         options.queueType = .quorum
         options.steps = 1_500
         options.poisonAmongOthers = true
-        options.signals = false  // the schedules that found it, from before signal graphs were drawn
-        let reports = await Self.simulate(32...32, options) + Self.simulate(37...37, options)
+        options.signals = false  // the schedule that found it, without the signal graphs (which change every seed's draws)
+        let reports = await Self.simulate(57...57, options)
         for report in reports {
             #expect(report.passed, "seed \(report.seed): \(report.violations)")
             #expect(report.unstartedDeadLetters > 0, "seed \(report.seed) dispatched no dead-lettered attempt again")

@@ -70,6 +70,15 @@ struct SimulatorTests {
     ///   copy given out again while another is held (a duplicate delivery) does not keep to.
     /// - 11 and 26: the task that kills its workers was dead-lettered "after 22 deliveries": the twin
     ///   counted and dead-lettered a duplicate's copies apart, where a quorum queue holds one message.
+    /// And with rate limits:
+    /// - 25 (quorum): a coordinator crashed after granting rate tokens and before telling its nodes; the
+    ///   next owner told them seconds later, beside the nodes granted since (3 queued within a second at
+    ///   a limit of 2). A rate grant told later than its tokens' slack is now taken back.
+    /// - 1007 (classic): that coordinator, seeing its own grant again before its commit, took it back
+    ///   though its node was queued already (so its tokens were freed while it ran); a grant is now
+    ///   taken back only while its node still asks for it.
+    /// - 1011 (classic): a commit 0.46 s after the grant queued its nodes late, beside those granted a
+    ///   token's lifetime after; a grant's tokens now count from the commit that tells its node.
     @Test(arguments: [
         ["--seed", "108", "--steps", "2000", "--queue-type", "classic"], ["--seed", "1", "--steps", "2000", "--queue-type", "classic"],
         ["--seed", "9433", "--steps", "2000", "--runs", "4", "--queue-type", "classic"],
@@ -77,7 +86,8 @@ struct SimulatorTests {
         ["--seed", "2", "--steps", "2000", "--legacy-workers", "3", "--queue-type", "classic"],
         ["--seed", "28", "--steps", "2000", "--legacy-workers", "3", "--queue-type", "classic"],
         ["--seed", "4", "--steps", "2000", "--queue-type", "quorum"], ["--seed", "11", "--steps", "2000", "--queue-type", "quorum"],
-        ["--seed", "26", "--steps", "2000", "--queue-type", "quorum"],
+        ["--seed", "26", "--steps", "2000", "--queue-type", "quorum"], ["--seed", "25", "--steps", "2000", "--queue-type", "quorum"],
+        ["--seed", "1007", "--steps", "1500", "--queue-type", "classic"], ["--seed", "1011", "--steps", "1500", "--queue-type", "classic"],
     ])
     func aSeedThatOnceFailedPasses(_ arguments: [String]) throws {
         let result = try Self.sim(arguments + ["--no-signals"])  // the schedule that found it, from before signal graphs were drawn

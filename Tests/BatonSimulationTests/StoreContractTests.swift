@@ -142,7 +142,7 @@ struct StoreContractTests {
             _ = try store.apply(
                 [(id, [.runStatus(.running, error: nil), .node(NodeChange(key: "a", status: .queued, attempt: 1, input: ["n": 1]))])],
                 heartbeats: [], handledRequests: [], confirmedBatch: nil, holds: [hold], now: Date(timeIntervalSince1970: 1_800_000_000))
-            #expect(try store.grantWaiting().contains { $0.runID == id })
+            #expect(try store.grantWaiting(now: Date()).granted.contains { $0.runID == id })
             #expect(try store.loadHolds().contains { $0.runID == id && $0.granted })
             try store.failRun(id, error: "cannot go on\u{0}")
             try store.failRun(id, error: "a second time")  // a finished run is left alone
@@ -306,7 +306,7 @@ struct StoreContractTests {
             }
             func write(_ changes: [HoldChange]) throws -> String {
                 _ = try store.apply([], heartbeats: [], handledRequests: [], confirmedBatch: nil, holds: changes, now: Date())
-                let granted = try store.grantWaiting().filter { $0.runID == id }.map(\.key)
+                let granted = try store.grantWaiting(now: Date()).granted.filter { $0.runID == id }.map(\.key)
                 let untold = try store.untoldGrants().filter { $0.runID == id }
                 return "\(try holds()) | granted \(granted) | untold \(untold.map(\.key))"
             }
@@ -330,6 +330,50 @@ struct StoreContractTests {
                 "heard grants: true",
                 "b 2 90.5 true | granted [\"b\"] | untold [\"b\"]",
             ], "every release sees the rows from before the statement: the second does not delete the new request")
+    }
+
+    /// Rate tokens: `grantWaiting` grants at most the limit per window, highest priority first, says
+    /// when the next token is due, counts a token from when its grant is told, and frees a revoked grant's
+    /// token (the node keeps its place in line); the same on both.
+    @Test func rateTokensAreTakenCountedAndFreedByARevokedGrant() throws {
+        let graph = try Self.graph(
+            #"{"nodes": {"a": {"procedure": "p"}, "b": {"procedure": "p"}, "c": {"procedure": "p"}, "d": {"procedure": "p"}}}"#)
+        var seen: [[String]] = []
+        try Self.onBoth(graph) { backend, id in
+            let store = backend.store
+            let t0 = Date()
+            let rate = AdmissionClaim.rate("k-\(id)", limit: 2, per: 1)
+            func request(_ key: String, priority: Int = 0) -> HoldChange {
+                .insert(runID: id, request: AdmissionRequest(key: key, claims: [rate], priority: priority))
+            }
+            func grant(at seconds: Double) throws -> String {
+                let grants = try store.grantWaiting(now: t0.addingTimeInterval(seconds))
+                let next = grants.nextTokenAt.map { String(format: "%.3f", $0.timeIntervalSince(t0)) } ?? "none"
+                return "at \(seconds): granted \(grants.granted.filter { $0.runID == id }.map(\.key)) next \(next)"
+            }
+            _ = try store.apply(
+                [], heartbeats: [], handledRequests: [], confirmedBatch: nil,
+                holds: [request("a"), request("b"), request("c"), request("d", priority: 9)], now: t0)
+            var lines = [try grant(at: 0)]
+            // Telling d at 0.3 takes its token again then: it counts from when d is queued.
+            let d = try #require(try store.untoldGrants().first { $0.runID == id && $0.key == "d" })
+            _ = try store.apply(
+                [], heartbeats: [], handledRequests: [], confirmedBatch: nil, holds: [.told(runID: id, seq: d.seq)], now: t0.addingTimeInterval(0.3))
+            lines.append(try grant(at: 0.5))
+            let a = try #require(try store.untoldGrants().first { $0.runID == id && $0.key == "a" })
+            let young = try store.revokeGrant(a, grantedBefore: t0.addingTimeInterval(-0.1))
+            let old = try store.revokeGrant(a, grantedBefore: t0.addingTimeInterval(0.4))
+            lines.append("revoked a: young \(young), old \(old), again \(try store.revokeGrant(a, grantedBefore: t0.addingTimeInterval(0.4)))")
+            for at in [0.6, 1.1, 1.45, 1.75] { lines.append(try grant(at: at)) }
+            seen.append(lines)
+        }
+        #expect(seen[0] == seen[1])
+        #expect(
+            seen[1] == [
+                "at 0.0: granted [\"d\", \"a\"] next 1.100", "at 0.5: granted [] next 1.100", "revoked a: young false, old true, again false",
+                "at 0.6: granted [\"a\"] next 1.400", "at 1.1: granted [] next 1.400", "at 1.45: granted [\"b\"] next 1.700",
+                "at 1.75: granted [\"c\"] next none",
+            ])
     }
 
     /// A NUL in a node's error is dropped the same way on both, whether the batch's rows go as one

@@ -1,10 +1,15 @@
-/// Who holds and who waits for each mutex category, concurrency key and in-flight cache slot,
-/// across every run: a value, so the coordinator and the in-process engine decide grants the same way.
+import Foundation
+
+/// Who holds and who waits for each mutex category, concurrency key, in-flight cache slot and rate
+/// key, across every run: a value, so the coordinator and the in-process engine decide grants the same way.
 ///
 /// A request is granted all or none, never in part, so two nodes taking `[a, b]` and `[b, a]` cannot
-/// deadlock. Waiters go first come, first served: a waiter goes only when no earlier waiter wants one
-/// of its claims (it heads each claim's line), so no later node starves an earlier one. Every call returns the changes it made
-/// (to persist them, and to tell the runs whose nodes were granted).
+/// deadlock. Waiters go in one order, higher priority first, then first come, first served: a waiter
+/// goes only when no waiter before it wants one of its claims (it heads each claim's line), so no later
+/// node of the same priority starves an earlier one. A rate claim has room while fewer than its limit
+/// of tokens were taken within the last `tokenLifetime` (`now` is the time of the decision); a grant
+/// takes a token, which is never given back (`tokens`, `nextToken`). Every call returns the changes it
+/// made (to persist them, and to tell the runs whose nodes were granted).
 public struct AdmissionTable: Sendable {
     /// One node's request.
     public struct Entry: Sendable, Equatable {
@@ -14,15 +19,26 @@ public struct AdmissionTable: Sendable {
         public let claims: [AdmissionClaim]
         public let cache: CacheLookup?
         public var granted: Bool
+        public var priority: Int
+        /// When it was granted (the time of the rate tokens it took).
+        public var grantedAt: Date?
 
-        public init(seq: Int64, runID: String, key: String, claims: [AdmissionClaim], cache: CacheLookup?, granted: Bool) {
+        public init(
+            seq: Int64, runID: String, key: String, claims: [AdmissionClaim], cache: CacheLookup?, granted: Bool, priority: Int = 0,
+            grantedAt: Date? = nil
+        ) {
             self.seq = seq
             self.runID = runID
             self.key = key
             self.claims = claims
             self.cache = cache
             self.granted = granted
+            self.priority = priority
+            self.grantedAt = grantedAt
         }
+
+        /// Whether it goes before `other` (higher priority, then older).
+        func precedes(_ other: Entry) -> Bool { priority != other.priority ? priority > other.priority : seq < other.seq }
     }
 
     /// What a call changed.
@@ -41,17 +57,47 @@ public struct AdmissionTable: Sendable {
     private var lines: [String: [Int64]] = [:]
     /// The number the next request gets (FIFO order, also across restarts).
     public private(set) var nextSeq: Int64 = 1
+    /// Per rate claim name, when each token taken expires (it counts until then), oldest first.
+    public private(set) var tokens: [String: [Date]] = [:]
+    /// The time decisions are made at: rate tokens that expired by then are free again.
+    public var now: Date
 
-    /// A table as stored: `entries` in any order. Call `grantWaiting()` after, in case a waiter can go.
-    public init(entries: [Entry] = []) {
-        for entry in entries.sorted(by: { $0.seq < $1.seq }) {
+    /// A table as stored: `entries` in any order, and the expiry times of the rate tokens taken. Call
+    /// `grantWaiting()` after, in case a waiter can go.
+    public init(entries: [Entry] = [], tokens: [String: [Date]] = [:], now: Date = Date(timeIntervalSince1970: 0)) {
+        self.now = now
+        self.tokens = tokens.mapValues { $0.sorted() }
+        for entry in entries.sorted(by: { $0.precedes($1) }) {
             self.entries[entry.seq] = entry
             slots[Self.slot(entry.runID, entry.key)] = entry.seq
             for claim in entry.claims {
-                if entry.granted { held[claim.name, default: 0] += 1 } else { lines[claim.name, default: []].append(entry.seq) }
+                if entry.granted {
+                    if claim.per == nil { held[claim.name, default: 0] += 1 }
+                } else {
+                    lines[claim.name, default: []].append(entry.seq)
+                }
             }
             nextSeq = max(nextSeq, entry.seq + 1)
         }
+    }
+
+    /// How many tokens of the rate claim `name` count at `now`.
+    public func tokensTaken(_ name: String) -> Int { tokens[name]?.count { $0 > now } ?? 0 }
+
+    /// When the next rate token is due for a waiter that heads a rate line with no room, if any: the
+    /// time to decide again (a waiter may still wait for something else then).
+    public var nextToken: Date? {
+        var earliest: Date?
+        for (name, line) in lines {
+            guard let seq = line.first, let claim = entries[seq]?.claims.first(where: { $0.name == name }), claim.per != nil else {
+                continue
+            }
+            let live = (tokens[name] ?? []).filter { $0 > now }
+            guard live.count >= claim.limit else { continue }
+            let due = live[live.count - claim.limit]
+            if earliest.map({ due < $0 }) ?? true { earliest = due }
+        }
+        return earliest
     }
 
     /// Every request, oldest first.
@@ -66,16 +112,24 @@ public struct AdmissionTable: Sendable {
     /// Queues a request (a node that already has one keeps it) and grants what can go.
     public mutating func request(runID: String, _ request: AdmissionRequest) -> [Change] {
         guard slots[Self.slot(runID, request.key)] == nil else { return [] }
-        var entry = Entry(seq: nextSeq, runID: runID, key: request.key, claims: request.claims, cache: request.cache, granted: false)
+        var entry = Entry(
+            seq: nextSeq, runID: runID, key: request.key, claims: request.claims, cache: request.cache, granted: false,
+            priority: request.priority)
         nextSeq += 1
         slots[Self.slot(runID, request.key)] = entry.seq
         if entry.claims.isEmpty {  // nothing to wait for
             entry.granted = true
+            entry.grantedAt = now
             entries[entry.seq] = entry
             return [.requested(entry), .granted(entry)]
         }
         entries[entry.seq] = entry
-        for claim in entry.claims { lines[claim.name, default: []].append(entry.seq) }
+        for claim in entry.claims {
+            var line = lines[claim.name, default: []]
+            let at = line.firstIndex { entries[$0]!.precedes(entry) == false } ?? line.endIndex
+            line.insert(entry.seq, at: at)
+            lines[claim.name] = line
+        }
         return [.requested(entry)] + grant(heads: entry.claims.map(\.name))
     }
 
@@ -97,22 +151,33 @@ public struct AdmissionTable: Sendable {
     /// Grants every waiter that can go (after a restore).
     public mutating func grantWaiting() -> [Change] { grant(heads: Array(lines.keys)) }
 
-    /// Grants, oldest first, each waiter that heads the line of every claim it wants when each has room,
+    /// Grants, first in line first, each waiter that heads the line of every claim it wants when each has room,
     /// starting from the heads of `names` and going on with the lines a grant moved on.
     private mutating func grant(heads names: [String]) -> [Change] {
         var changes: [Change] = []
-        var work = Set(names).sorted { (lines[$0]?.first ?? .max) < (lines[$1]?.first ?? .max) }
+        var work = Set(names).sorted { a, b in
+            guard let x = lines[a]?.first.flatMap({ entries[$0] }) else { return false }
+            guard let y = lines[b]?.first.flatMap({ entries[$0] }) else { return true }
+            return x.precedes(y)
+        }
         var next = 0
         while next < work.count {
             let name = work[next]
             next += 1
             guard let seq = lines[name]?.first, var entry = entries[seq] else { continue }
-            let goes = entry.claims.allSatisfy { lines[$0.name]?.first == seq && (held[$0.name] ?? 0) < $0.limit }
+            let goes = entry.claims.allSatisfy { lines[$0.name]?.first == seq && hasRoom($0) }
             guard goes else { continue }
             entry.granted = true
+            entry.grantedAt = now
             entries[seq] = entry
             for claim in entry.claims {
-                held[claim.name, default: 0] += 1
+                if let lifetime = claim.tokenLifetime {
+                    var taken = (tokens[claim.name] ?? []).filter { $0 > now }
+                    taken.append(now.addingTimeInterval(lifetime))
+                    tokens[claim.name] = taken.sorted()
+                } else {
+                    held[claim.name, default: 0] += 1
+                }
                 lines[claim.name]!.removeFirst()
                 if lines[claim.name]!.isEmpty { lines[claim.name] = nil } else { work.append(claim.name) }
             }
@@ -121,11 +186,17 @@ public struct AdmissionTable: Sendable {
         return changes
     }
 
+    /// Whether `claim` can be granted once more now.
+    private func hasRoom(_ claim: AdmissionClaim) -> Bool {
+        claim.per == nil ? (held[claim.name] ?? 0) < claim.limit : tokensTaken(claim.name) < claim.limit
+    }
+
     private mutating func remove(_ seq: Int64) -> Entry {
         let entry = entries.removeValue(forKey: seq)!
         slots[Self.slot(entry.runID, entry.key)] = nil
         for claim in entry.claims {
             if entry.granted {
+                guard claim.per == nil else { continue }  // a rate token is not given back
                 let left = (held[claim.name] ?? 1) - 1
                 held[claim.name] = left > 0 ? left : nil
             } else {

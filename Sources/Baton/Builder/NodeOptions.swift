@@ -19,6 +19,7 @@ public struct NodeOptions: Sendable {
     public var concurrency: ConcurrencyOption?
     /// `cache: {"ttl": ...}`.
     public var cacheTTL: Duration?
+    public var rate: RateOption?
     /// Fields written as given, over the typed ones: for a value the typed fields cannot hold, such
     /// as a pool read from the run input (`raw: [("pool", input.value(\.pool).json)]`).
     public var raw: [(field: String, value: GraphValue<JSON>)] = []
@@ -27,7 +28,7 @@ public struct NodeOptions: Sendable {
         after: [any NodeReference] = [], pool: String? = nil, priority: Int? = nil, retry: RetryPolicy? = nil,
         timeout: Duration? = nil, dependencies: DependencyRule? = nil, when: GraphValue<Bool>? = nil,
         condition: ConditionOption? = nil, onFailure: FailurePolicy? = nil, repeatUntil: RepeatOption? = nil,
-        mutex: [String] = [], concurrency: ConcurrencyOption? = nil, cacheTTL: Duration? = nil,
+        mutex: [String] = [], concurrency: ConcurrencyOption? = nil, cacheTTL: Duration? = nil, rate: RateOption? = nil,
         raw: [(field: String, value: GraphValue<JSON>)] = []
     ) {
         self.after = after
@@ -43,6 +44,7 @@ public struct NodeOptions: Sendable {
         self.mutex = mutex
         self.concurrency = concurrency
         self.cacheTTL = cacheTTL
+        self.rate = rate
         self.raw = raw
     }
 
@@ -64,6 +66,7 @@ public struct NodeOptions: Sendable {
             m.append(("concurrency", ["key": concurrency.key.template, "limit": .int(Int64(concurrency.limit))]))
         }
         if let cacheTTL { m.append(("cache", ["ttl": .string(DurationText.format(file: cacheTTL))])) }
+        if let rate { m.append(("rate", rate.fileJSON)) }
         for (field, value) in raw {
             if let i = m.firstIndex(where: { $0.key == field }) { m[i].value = value.template } else { m.append((field, value.template)) }
         }

@@ -1,7 +1,7 @@
 /// Decoding `group` and `map`, the nodes made of other nodes.
 extension GraphDecoder {
     static let groupFields: Set<String> = ["nodes", "output"]
-    static let mapFields: Set<String> = ["over", "procedure", "input", "concurrency", "failure"]
+    static let mapFields: Set<String> = ["over", "procedure", "input", "concurrency", "failure", "rate"]
 
     /// `{"nodes": {...}, "output": TEMPLATE}`: the children are decoded in the group's own scope, with keys `key/child`.
     func decodeGroup(
@@ -92,7 +92,8 @@ extension GraphDecoder {
                 problem(key, "map/failure", "must be \"fail-fast\" or \"collect\", found \(f)")
             }
         }
+        let rate = fields["rate"].flatMap { decodeRate($0, node: key, field: "map/rate", scope: scope, items: true, problem: problem) }
         guard ok else { return nil }
-        return (procedure, MapSpec(over: over, input: input, concurrency: concurrency, failure: failure))
+        return (procedure, MapSpec(over: over, input: input, concurrency: concurrency, failure: failure, rate: rate))
     }
 }

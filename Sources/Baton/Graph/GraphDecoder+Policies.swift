@@ -36,6 +36,7 @@ extension GraphDecoder {
         if let v = fields["cache"] { p.cache = decodeCache(v, report: report("cache")) }
         guard let node else { return p }  // the rest is per node only
         if let v = fields["concurrency"] { p.concurrency = decodeConcurrency(v, node: node, scope: scope, problem: problem) }
+        if let v = fields["rate"] { p.rate = decodeRate(v, node: node, field: "rate", scope: scope, problem: problem) }
         if let v = fields["when"] {
             p.when = decodeTemplate(v, node: node, field: "when", scope: scope, problem: problem)
             if case let .literal(value) = p.when!, value.boolValue == nil {
@@ -170,8 +171,8 @@ extension GraphDecoder {
         return ConcurrencyPolicy(key: key, limit: limit)
     }
 
-    /// `mutex`, `concurrency` and `cache` need a procedure that a worker runs: not `baton.delay`, not a
-    /// group or map node (its children may have their own). Those from `defaults` do not apply there.
+    /// `mutex`, `concurrency`, `cache` and `rate` need a procedure that a worker runs: not `baton.delay`, not a
+    /// group or map node (its children may have their own; a map's through `map/rate`). Those from `defaults` do not apply there.
     /// `cache` needs a node that runs once (no `repeat`).
     func checkAdmission(
         _ policies: inout NodePolicies, own: JSONObject, kind: String, procedure: String, node: String,
@@ -182,12 +183,13 @@ extension GraphDecoder {
             return
         }
         let what = kind == "procedure" ? "with baton.delay (it runs as a timer, not on a worker)" : "on a \(kind) node (set it on its children)"
-        for field in ["mutex", "concurrency", "cache"] where own[field] != nil && kind != "signal" {  // a signal node refused it already
-            problem(node, field, "cannot be used \(what)")
+        for field in ["mutex", "concurrency", "cache", "rate"] where own[field] != nil && kind != "signal" {  // a signal node refused it already
+            problem(node, field, "cannot be used \(what)" + (kind == "map" && field == "rate" ? "; use map/rate" : ""))
         }
         policies.mutex = nil
         policies.concurrency = nil
         policies.cache = nil
+        policies.rate = nil
     }
 
     /// A literal `baton.delay` input is checked now; one with references is checked when it runs.

@@ -2,7 +2,7 @@
 extension GraphDecoder {
     /// The fields a signal node takes: when it starts waiting (`after`, `when`, `dependencies`), how
     /// long it waits (`timeout`), and what a timeout does (`retry`, `on_failure`). Nothing runs it on a
-    /// worker, so it has no procedure, input, pool, priority, condition, repeat, mutex, concurrency or cache.
+    /// worker, so it has no procedure, input, pool, priority, condition, repeat, mutex, concurrency, cache or rate.
     static let signalFields: Set<String> = ["signal", "after", "when", "dependencies", "on_failure", "retry", "timeout"]
 
     /// The one-line problem of a field a signal node does not take.

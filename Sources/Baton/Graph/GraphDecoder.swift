@@ -13,7 +13,7 @@ public struct GraphDecoder: Sendable {
 
     static let nodeFields: Set<String> = [
         "procedure", "group", "map", "input", "after", "pool", "priority", "retry", "timeout", "dependencies", "when", "condition", "on_failure",
-        "repeat", "mutex", "concurrency", "cache", "signal",
+        "repeat", "mutex", "concurrency", "cache", "rate", "signal",
     ]
     static let defaultsFields: Set<String> = ["pool", "priority", "retry", "timeout", "dependencies", "on_failure", "mutex", "cache"]
     static let graphFields: Set<String> = ["name", "defaults", "nodes", "description", "input"]
@@ -152,7 +152,7 @@ public struct GraphDecoder: Sendable {
             return
         }
         for key in d.keys {
-            if ["when", "condition", "repeat"].contains(key) {
+            if ["when", "condition", "repeat", "rate"].contains(key) {
                 problem(nil, "defaults/\(key)", "must be set per node, not in defaults")
             } else if !Self.defaultsFields.contains(key) {
                 problem(nil, "defaults/\(key)", "unknown field (expected one of: \(Self.defaultsFields.sorted().joined(separator: ", ")))")

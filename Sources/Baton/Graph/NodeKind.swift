@@ -43,12 +43,15 @@ public struct MapSpec: Sendable, Equatable, Codable {
     /// At most this many children queued or running at once (nil: no bound).
     public let concurrency: Int?
     public let failure: MapFailure
+    /// Each child's `rate` (its key may use `$item` and `$index`).
+    public let rate: RatePolicy?
 
-    public init(over: Template, input: Template, concurrency: Int?, failure: MapFailure) {
+    public init(over: Template, input: Template, concurrency: Int?, failure: MapFailure, rate: RatePolicy? = nil) {
         self.over = over
         self.input = input
         self.concurrency = concurrency
         self.failure = failure
+        self.rate = rate
     }
 }
 

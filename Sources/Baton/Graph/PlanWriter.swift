@@ -22,6 +22,17 @@ struct PlanWriter {
         return w.out
     }
 
+    /// `,"rate":{"key":…,"limit":…,"per":…}`.
+    private mutating func rate(_ r: RatePolicy) {
+        raw(",\"rate\":{\"key\":")
+        template(r.key)
+        raw(",\"limit\":")
+        int(r.limit)
+        raw(",\"per\":")
+        double(r.per)
+        raw("}")
+    }
+
     private mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { out.append(contentsOf: $0) }
     }
@@ -86,6 +97,7 @@ struct PlanWriter {
             }
             raw(",\"failure\":")
             string(spec.failure.rawValue)
+            if let r = spec.rate { rate(r) }
             raw("}}}")
         case let .signal(spec):
             raw(",\"kind\":{\"signal\":{\"_0\":{\"name\":")
@@ -269,6 +281,7 @@ struct PlanWriter {
             double(c.ttl)
             raw("}")
         }
+        if let r = p.rate { rate(r) }
         raw("}")
     }
 

@@ -13,9 +13,10 @@ public struct NodePolicies: Sendable, Equatable, Codable {
     public var mutex: [String]?
     public var concurrency: ConcurrencyPolicy?
     public var cache: CachePolicy?
+    public var rate: RatePolicy?
 
     /// Whether the node must be admitted (`.acquire`) before it is queued.
-    public var needsAdmission: Bool { mutex != nil || concurrency != nil || cache != nil }
+    public var needsAdmission: Bool { mutex != nil || concurrency != nil || cache != nil || rate != nil }
 
     public init() {}
 }

@@ -21,6 +21,8 @@ public struct NodeChange: Sendable, Equatable {
     public var bookkeeping: JSON?
     /// True when this transition starts the node afresh: earlier output, times and worker are cleared.
     public var reset: Bool = false
+    /// More members for the event's detail (what a node waits for: `rate`, `limit`, `per`).
+    public var detail: JSONObject?
 
     public init(
         key: String, status: NodeStatus, attempt: Int, input: JSON? = nil, output: JSON? = nil,

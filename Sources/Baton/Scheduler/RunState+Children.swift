@@ -38,7 +38,8 @@ extension RunState {
         return expand(key, spec, into: &out)
     }
 
-    /// Starts a map: one child per element of the array `over` yields; the map's retry and timeout apply to each child.
+    /// Starts a map: one child per element of the array `over` yields; the map's retry and timeout apply to each child,
+    /// and its `rate` with `$item` and `$index` in the key standing for the child's element.
     mutating func startMap(_ key: String, _ spec: MapSpec, into out: inout Commands) -> [String] {
         let definition = graph.nodes[key]!
         let value: JSON
@@ -66,9 +67,15 @@ extension RunState {
             do { input = try spec.input.substituting(item: item, index: index) } catch {
                 return end(key, as: .failed, error: "map input: \(error.description)", into: &out)
             }
+            var own = policies
+            if let rate = spec.rate {
+                do { own.rate = RatePolicy(key: try rate.key.substituting(item: item, index: index), limit: rate.limit, per: rate.per) } catch {
+                    return end(key, as: .failed, error: "map rate/key: \(error.description)", into: &out)
+                }
+            }
             order.append(child)
             nodes[child] = GraphNode(
-                key: child, procedure: definition.procedure, input: input, pool: definition.pool, priority: definition.priority, policies: policies)
+                key: child, procedure: definition.procedure, input: input, pool: definition.pool, priority: definition.priority, policies: own)
         }
         markStarted(key, deadline: nil, into: &out)
         return expand(key, GroupSpec(order: order, nodes: nodes, output: nil), into: &out)

@@ -204,8 +204,9 @@ extension RunState {
         return []
     }
 
-    /// Puts the node in `waiting` for admission and asks for its mutexes, concurrency slot and
-    /// cache lookup. Returns nodes unblocked if its concurrency key cannot be used (the node fails).
+    /// Puts the node in `waiting` for admission and asks for its mutexes, concurrency slot, rate token
+    /// and cache lookup (event `awaiting_rate` when it has a rate, else `awaiting_admission`). Returns
+    /// nodes unblocked if its concurrency or rate key cannot be used (the node fails).
     private mutating func requestAdmission(_ key: String, _ state: NodeState, input: JSON, newAttempt: Bool, into out: inout Commands) -> [String] {
         let definition = graph.nodes[key]!
         var claims = (definition.policies.mutex ?? []).map(AdmissionClaim.mutex)
@@ -216,6 +217,16 @@ extension RunState {
             }
             switch text {
             case let .success(k): claims.append(.concurrency(k, limit: concurrency.limit))
+            case let .failure(e): return end(key, as: .failed, error: e.description, into: &out)
+            }
+        }
+        if let rate = definition.policies.rate {
+            let text: Result<String, AdmissionKeyError>
+            do { text = RatePolicy.keyText(try rate.key.resolve { visibleOutput($0) }) } catch {
+                return end(key, as: .failed, error: "rate/key: \(error.description)", into: &out)
+            }
+            switch text {
+            case let .success(k): claims.append(.rate(k, limit: rate.limit, per: rate.per))
             case let .failure(e): return end(key, as: .failed, error: e.description, into: &out)
             }
         }
@@ -230,8 +241,13 @@ extension RunState {
         node.deadline = nil
         node.admission = .requested
         node.admissionNewAttempt = newAttempt
-        set(key, node, NodeChange(key: key, status: .waiting, attempt: node.attempt, input: input, event: "awaiting_admission"), into: &out)
-        out.append(.acquire(AdmissionRequest(key: key, claims: claims, cache: lookup)))
+        var change = NodeChange(key: key, status: .waiting, attempt: node.attempt, input: input, event: "awaiting_admission")
+        if let rate = definition.policies.rate, let claim = claims.first(where: { $0.per != nil }), let name = claim.rateKey {
+            change.event = "awaiting_rate"
+            change.detail = JSONObject([("rate", .string(name)), ("limit", .int(Int64(rate.limit))), ("per", .string(DurationText.format(rate.per)))])
+        }
+        set(key, node, change, into: &out)
+        out.append(.acquire(AdmissionRequest(key: key, claims: claims, cache: lookup, priority: definition.priority)))
         return []
     }
 
