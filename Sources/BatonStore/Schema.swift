@@ -345,5 +345,6 @@ enum Schema {
             ]
         ),
         (15, timePartitions),
+        (19, traceContext),
     ]
 }
