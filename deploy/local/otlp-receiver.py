@@ -11,6 +11,7 @@ import argparse
 import gzip
 import json
 import os
+import signal
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -63,6 +64,8 @@ def main():
     parser.add_argument("--port", type=int, default=4318)
     parser.add_argument("--port-file", help="where to write the port it listens on")
     args = parser.parse_args()
+    # A parent may have blocked these (a test process does): SIGTERM and ^C must stop the receiver.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     lock = threading.Lock()
 
     class Handler(BaseHTTPRequestHandler):
