@@ -5,12 +5,14 @@ import ServiceLifecycle
 /// The trace exporter of a command that is not a long-running service (`baton submit`): runs it
 /// in the background, and `finish` sends what is left before the command exits.
 public final class TracingFlush: @unchecked Sendable {
-    // Safe: `group` is set once in `init`; `done` is a semaphore.
+    // Safe: `group` and `logger` are set once in `init`; `done` is a semaphore.
     private let group: ServiceGroup
+    private let logger: Logger
     private let done = DispatchSemaphore(value: 0)
 
     public init(_ endpoint: TracingEndpoint, logger: Logger) {
         group = ServiceGroup(configuration: .init(services: [endpoint.service], logger: logger))
+        self.logger = logger
         let group = group
         let done = done
         Task.detached {
@@ -24,6 +26,8 @@ public final class TracingFlush: @unchecked Sendable {
     public func finish(timeout: Double = 5) {
         let group = group
         Task.detached { await group.triggerGracefulShutdown() }
-        _ = done.wait(timeout: .now() + timeout)
+        if done.wait(timeout: .now() + timeout) == .timedOut {
+            logger.warning("the trace exporter did not finish within \(timeout) s: spans not yet sent are lost")
+        }
     }
 }
