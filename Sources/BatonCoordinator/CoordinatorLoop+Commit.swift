@@ -111,7 +111,7 @@ extension CoordinatorLoop {
         }
         for runID in batch.order {
             if runs[runID]?.status.isTerminal == true {
-                logger.info("run \(runID) \(runs[runID]!.status.rawValue)")
+                logger.info("run \(runID) \(runs[runID]!.status.rawValue)", metadata: tracing?.takeLogMetadata(runID))
                 runs[runID] = nil
                 finished.insert(runID)
             }

@@ -455,10 +455,10 @@ final class CoordinatorLoop: @unchecked Sendable {
         case .dropBookkeeping:
             logger.error("dropped heartbeats and marks that cannot be recorded: \(error)")
         case let .failRun(id, message):
-            logger.error("run \(id) failed: \(message)")
+            if let tracing, let store { tracing.runFailed(id, error: message, at: now(), store: store) }
+            logger.error("run \(id) failed: \(message)", metadata: tracing?.takeLogMetadata(id))
             pending.drop(id)
             runs[id] = nil
-            if let tracing, let store { tracing.runFailed(id, error: message, at: now(), store: store) }
             holdsChanged = true  // the store releases its holds with the failure: others may go
             unrecordedFailures[id] = message
             try recordFailures()

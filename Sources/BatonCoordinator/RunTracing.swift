@@ -16,6 +16,8 @@ final class RunTracing {
     private var runSpans: [String: any Span] = [:]
     /// The attempt in flight of each node, by run.
     private var attemptSpans: [String: [String: any Span]] = [:]
+    /// The `trace_id` and `span_id` of runs whose span ended, for the line that logs their end (`takeLogMetadata`).
+    private var endedRuns: [String: Logger.Metadata] = [:]
 
     init(tracer: any Tracer, logger: Logger) {
         self.tracer = tracer
@@ -78,7 +80,16 @@ final class RunTracing {
         for (_, attempt) in attemptSpans[runID] ?? [:] { attempt.end(at: Self.instant(now)) }
         span.end(at: Self.instant(now))
         forget(runID)
+        var headers: [String: String] = [:]
+        tracer.inject(span.context, into: &headers, using: TraceHeaders())
+        // traceparent: 00-TRACEID-SPANID-FLAGS
+        let parts = headers[BatonTopology.traceparentHeader]?.split(separator: "-") ?? []
+        if endedRuns.count >= 10_000 { endedRuns = [:] }  // ends whose line was never logged
+        if parts.count == 4 { endedRuns[runID] = ["trace_id": "\(parts[1])", "span_id": "\(parts[2])"] }
     }
+
+    /// The trace and span ids of `runID`'s span if it just ended, once: the metadata of the line that logs its end.
+    func takeLogMetadata(_ runID: String) -> Logger.Metadata? { endedRuns.removeValue(forKey: runID) }
 
     /// The run's span, started (at its submission) the first time it is needed.
     private func runSpan(_ runID: String, at now: Date, store: any CoordinatorStore) -> any Span {

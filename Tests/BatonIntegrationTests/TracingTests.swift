@@ -102,6 +102,9 @@ extension Integration {
             #expect(own.parentID == tracedRun.spanID && own.string("test.node") == "a")
             let logged = cluster.log("worker").split(separator: "\n").first { $0.contains("inside the procedure's own span") }
             #expect(logged?.contains("trace_id=\(run.traceID)") == true && logged?.contains("span_id=\(own.spanID)") == true, "\(logged ?? "")")
+            // The coordinator's line for the run's end names its trace and span too.
+            let ended = cluster.log("coordinator").split(separator: "\n").first { $0.contains("run \(runID) succeeded") }
+            #expect(ended?.contains("trace_id=\(run.traceID)") == true && ended?.contains("span_id=\(run.spanID)") == true, "\(ended ?? "")")
         }
 
         @Test("a bad --otlp-endpoint or OTEL_EXPORTER_OTLP_ENDPOINT is refused in one line, exit 2, and nothing is stored")
