@@ -25,6 +25,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // The HTTP server of `--metrics` (and the dashboard); without its swift-configuration trait.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // Traces (OpenTelemetry): the span API everywhere; the OTLP/HTTP exporter only in `BatonCommandLine`,
+        // without swift-otel's default OTLPGRPC trait (gRPC would add minutes to a clean build).
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
         // Tests only: property-based round trips of the wire messages (`BatonTests`).
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -40,17 +44,21 @@ let package = Package(
         .target(name: "BatonDrawing", dependencies: ["Baton"]),
         // The two client wrappers know nothing of Baton: they only move bytes.
         .target(name: "BatonPostgres", dependencies: ["CLibPQ"]),
-        .target(name: "BatonAMQP", dependencies: ["CRabbitMQ", "CAMQPShim"]),
+        .target(
+            name: "BatonAMQP",
+            dependencies: ["CRabbitMQ", "CAMQPShim", .product(name: "Instrumentation", package: "swift-distributed-tracing")]),
         .target(name: "BatonStore", dependencies: ["Baton", "BatonPostgres"]),
         .target(name: "BatonCoordinator", dependencies: [
             "Baton", "BatonStore", "BatonAMQP",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .target(name: "BatonWorker", dependencies: [
             "Baton", "BatonAMQP", "BatonCommandLine",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -63,6 +71,8 @@ let package = Package(
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
+            .product(name: "OTel", package: "swift-otel"),
         ]),
         // The operator's HTTP endpoints (`--metrics`): Prometheus text, liveness and readiness, on Hummingbird.
         .target(name: "BatonHTTP", dependencies: [
@@ -88,9 +98,11 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
         ]),
         // A worker for Baton's own tests: it also serves a procedure that kills its own process.
-        .executableTarget(name: "BatonTestWorker", dependencies: ["Baton", "BatonDemo", "BatonWorker"]),
+        .executableTarget(
+            name: "BatonTestWorker", dependencies: ["Baton", "BatonDemo", "BatonWorker", .product(name: "Tracing", package: "swift-distributed-tracing")]),
         .executableTarget(name: "BatonChaos", dependencies: [
             "Baton", "BatonDemo", "BatonStore", "BatonAMQP", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),

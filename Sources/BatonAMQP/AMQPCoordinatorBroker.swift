@@ -86,7 +86,9 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
         return consumer
     }
 
-    public func publishTask(pool: String, procedure: String, body: [UInt8], priority: UInt8, queuedAt: Date?) throws -> UInt64 {
+    public func publishTask(
+        pool: String, procedure: String, body: [UInt8], priority: UInt8, queuedAt: Date?, traceparent: String?
+    ) throws -> UInt64 {
         let publisher = try requirePublisher()
         let routingKey = BatonTopology.routingKey(pool: pool, procedure: procedure, priority: Int(priority), queueType: queueType)
         if !declaredQueues.contains(routingKey) {
@@ -95,6 +97,7 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
         }
         var headers: [String: AMQPFieldValue] = [:]
         if let queuedAt { headers[BatonTopology.queuedAtHeader] = .int(Int64((queuedAt.timeIntervalSince1970 * 1000).rounded())) }
+        if let traceparent { headers[BatonTopology.traceparentHeader] = .string(traceparent) }
         lastSequence = try publisher.publish(
             exchange: BatonTopology.tasksExchange, routingKey: routingKey, body: body, persistent: true, priority: priority,
             headers: headers)

@@ -52,6 +52,10 @@ public enum BatonTopology {
     /// When the coordinator published a task, in milliseconds since 1970 (only a coordinator with
     /// `--metrics` sets it): workers measure queued-to-started from it.
     public static let queuedAtHeader = "x-baton-queued-at"
+    /// The W3C trace context of the coordinator's span of a task's attempt (only a coordinator with
+    /// `--otlp-endpoint` sets it): the worker's span of the attempt is its child. A header, not part of
+    /// the task's body, so workers that know nothing of it run the task as before.
+    public static let traceparentHeader = "traceparent"
     /// Header RabbitMQ sets on a dead letter: the queue it was rejected from.
     public static let firstDeathQueueHeader = "x-first-death-queue"
 

@@ -23,8 +23,9 @@ public protocol CoordinatorBroker: AnyObject {
     /// Closes everything; unacked deliveries go back to their queues. Safe to call more than once.
     func close()
     /// Publishes a task to the queue of its pool and procedure: persistent, confirmed. `queuedAt`
-    /// stamps when it was published (for workers' queued-to-started metric). Returns its sequence number.
-    func publishTask(pool: String, procedure: String, body: [UInt8], priority: UInt8, queuedAt: Date?) throws -> UInt64
+    /// stamps when it was published (for workers' queued-to-started metric); `traceparent` goes in its
+    /// `BatonTopology.traceparentHeader`. Returns its sequence number.
+    func publishTask(pool: String, procedure: String, body: [UInt8], priority: UInt8, queuedAt: Date?, traceparent: String?) throws -> UInt64
     /// Publishes a cancel signal to every worker; returns its sequence number.
     func publishCancel(body: [UInt8]) throws -> UInt64
     /// Publishes a report, or with `deadLetter` a dead letter, to the result queue of `partition`, for
@@ -53,5 +54,12 @@ extension CoordinatorBroker {
     /// `connect(prefetch:partitions:silence:queueType:)` with classic queues.
     public func connect(prefetch: Int, partitions: Int, silence: Double) throws {
         try connect(prefetch: prefetch, partitions: partitions, silence: silence, queueType: .classic)
+    }
+}
+
+extension CoordinatorBroker {
+    /// `publishTask` without a trace context.
+    public func publishTask(pool: String, procedure: String, body: [UInt8], priority: UInt8, queuedAt: Date?) throws -> UInt64 {
+        try publishTask(pool: pool, procedure: procedure, body: body, priority: priority, queuedAt: queuedAt, traceparent: nil)
     }
 }

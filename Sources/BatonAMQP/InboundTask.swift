@@ -46,6 +46,9 @@ public struct InboundTask: Sendable, Equatable {
         self.headers = headers
     }
 
+    /// The W3C trace context of the coordinator's span of this attempt, if it sent one.
+    public var traceparent: String? { headers[BatonTopology.traceparentHeader]?.stringValue }
+
     /// The routing key it came with (for the in-memory twin).
     public var route: String { routingKey }
     /// Its priority (for the in-memory twin).

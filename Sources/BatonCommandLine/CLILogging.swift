@@ -1,7 +1,9 @@
 import Foundation
 import Logging
+import OTel
 
-/// Sends logs to stderr at the level in $BATON_LOG_LEVEL (default info). Call once.
+/// Sends logs to stderr at the level in $BATON_LOG_LEVEL (default info). Call once. A line logged
+/// inside a span (`--otlp-endpoint`) carries its `trace_id` and `span_id`.
 public enum CLILogging {
     nonisolated(unsafe) private static var done = false
     /// Throws, as a usage error, if $BATON_LOG_LEVEL names no level.
@@ -9,11 +11,13 @@ public enum CLILogging {
         guard !done else { return }
         let level = try level(ProcessInfo.processInfo.environment["BATON_LOG_LEVEL"])
         done = true
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        let traceIDs = OTel.makeLoggingMetadataProvider()
+        LoggingSystem.bootstrap(
+            { label, provider in
+                var handler = StreamLogHandler.standardError(label: label, metadataProvider: provider)
+                handler.logLevel = level
+                return handler
+            }, metadataProvider: traceIDs)
     }
 
     /// The level `text` names (in any case), info if unset or empty.

@@ -3,6 +3,7 @@ import BatonAMQP
 import BatonStore
 import Foundation
 import Logging
+import Tracing
 
 /// How a coordinator connects and batches.
 public struct CoordinatorConfiguration: Sendable {
@@ -28,6 +29,8 @@ public struct CoordinatorConfiguration: Sendable {
     public var logger: Logger
     /// Metrics to record (`--metrics`); nil records none.
     public var metrics: CoordinatorMetrics?
+    /// The tracer of runs' and attempts' spans (`--otlp-endpoint`); nil traces nothing, at no cost.
+    public var tracer: (any Tracer)?
     /// What `/healthz` and `/readyz` report; the loop keeps it current.
     public var health = ServiceHealth()
     /// The store seam: opens a connection to the store (default: PostgreSQL at `databaseURL`).

@@ -72,14 +72,19 @@ extension CoordinatorLoop {
         let publications = batch.publications
         // The publish time is stamped only with metrics on (workers measure queued-to-started from it).
         let queuedAt = metrics == nil || publications.isEmpty ? nil : now()
+        // With a tracer: attempts and runs that ended in this batch end their spans, before the new attempts start theirs.
+        if let tracing, let store {
+            for (runID, commands) in batch.runs { tracing.committed(runID, commands, at: now(), store: store) }
+        }
         for publication in publications {
             switch publication {
             case var .task(task):
                 task.partition = partition(of: task.runID)  // the worker routes its reports to the run's partition
                 if metrics != nil { watchedQueues.insert(QueueName(pool: task.pool, procedure: task.procedure)) }
+                let traceparent: String? = if let tracing, let store { tracing.published(task, at: now(), store: store) } else { nil }
                 lastSequence = try broker.publishTask(
                     pool: task.pool, procedure: task.procedure, body: task.encoded(), priority: UInt8(clamping: task.priority),
-                    queuedAt: queuedAt)
+                    queuedAt: queuedAt, traceparent: traceparent)
             case let .cancel(message):
                 lastSequence = try broker.publishCancel(body: message.encoded())
             }
@@ -106,7 +111,7 @@ extension CoordinatorLoop {
         }
         for runID in batch.order {
             if runs[runID]?.status.isTerminal == true {
-                logger.info("run \(runID) \(runs[runID]!.status.rawValue)")
+                logger.info("run \(runID) \(runs[runID]!.status.rawValue)", metadata: tracing?.takeLogMetadata(runID))
                 runs[runID] = nil
                 finished.insert(runID)
             }

@@ -100,6 +100,7 @@ extension CoordinatorLoop {
         try broker.consume(partitions: Set(held.keys))
         for id in Array(runs.keys) where parts.contains(partition(of: id)) {
             runs[id] = nil
+            tracing?.forget(id)
             runTimers.set(id, at: nil)
             unrecordedFailures[id] = nil
         }

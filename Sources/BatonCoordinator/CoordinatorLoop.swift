@@ -53,6 +53,8 @@ final class CoordinatorLoop: @unchecked Sendable {
     /// Cache entries recorded since the last commit (not in `baton.cache` yet), by `CacheLookup.claim` name.
     var uncommittedCache: [String: CacheHit] = [:]
     var metrics: CoordinatorMetrics? { configuration.metrics }
+    /// The runs' and attempts' spans, with a tracer configured.
+    let tracing: RunTracing?
     var health: ServiceHealth { configuration.health }
     /// Not before this time does the next turn run (a back-off).
     var resumeAt: Date { machine.resumeAt }
@@ -72,6 +74,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         self.configuration = configuration
         broker = configuration.makeBroker()
         leases = LeaseTracker(lease: configuration.lease)
+        tracing = configuration.tracer.map { RunTracing(tracer: $0, logger: configuration.logger) }
         machine = CoordinatorStateMachine(
             intervals: .init(
                 poll: configuration.pollInterval, leaseCheck: leases.checkInterval,
@@ -472,7 +475,8 @@ final class CoordinatorLoop: @unchecked Sendable {
         case .dropBookkeeping:
             logger.error("dropped heartbeats and marks that cannot be recorded: \(error)")
         case let .failRun(id, message):
-            logger.error("run \(id) failed: \(message)")
+            if let tracing, let store { tracing.runFailed(id, error: message, at: now(), store: store) }
+            logger.error("run \(id) failed: \(message)", metadata: tracing?.takeLogMetadata(id))
             pending.drop(id)
             runs[id] = nil
             holdsChanged = true  // the store releases its holds with the failure: others may go

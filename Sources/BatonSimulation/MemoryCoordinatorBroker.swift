@@ -75,7 +75,9 @@ public final class MemoryCoordinatorBroker: CoordinatorBroker, @unchecked Sendab
         publisher = nil
     }
 
-    public func publishTask(pool: String, procedure: String, body: [UInt8], priority: UInt8, queuedAt: Date?) throws -> UInt64 {
+    public func publishTask(
+        pool: String, procedure: String, body: [UInt8], priority: UInt8, queuedAt: Date?, traceparent: String?
+    ) throws -> UInt64 {
         let publisher = try broker.require(publisher, "publish")
         let routingKey = BatonTopology.routingKey(pool: pool, procedure: procedure, priority: Int(priority), queueType: queueType)
         if !declaredRoutes.contains(routingKey) {

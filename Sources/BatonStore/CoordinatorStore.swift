@@ -63,11 +63,16 @@ public protocol CoordinatorStore: AnyObject {
     func announce(_ coordinator: CoordinatorAnnouncement) throws -> [String]
     /// Forgets a coordinator that stopped cleanly.
     func withdraw(coordinator id: String) throws
+    /// The run's submission time and `traceparent`, for its span (read only when exporting traces).
+    func traceContext(of runID: String) throws -> RunTraceContext?
 }
 
 extension Store: CoordinatorStore {}
 
 extension CoordinatorStore {
+    /// A store that keeps no trace context (the simulator's): the run's span starts a trace of its own.
+    public func traceContext(of runID: String) throws -> RunTraceContext? { nil }
+
     /// `apply` recording `confirmedBatch` for every partition held.
     public func apply(
         _ batch: [(runID: String, commands: [SchedulerCommand])], heartbeats: [WorkerHeartbeat], handledRequests: [Int],

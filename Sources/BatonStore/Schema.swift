@@ -348,5 +348,6 @@ enum Schema {
         (16, schedules),
         (17, signals),
         (18, rates),
+        (19, traceContext),
     ]
 }

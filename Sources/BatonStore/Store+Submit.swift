@@ -21,18 +21,19 @@ extension Store {
     /// Stores a validated graph as a new pending run, with its nodes, edges and a
     /// `submitted` event, in one transaction, and wakes the coordinators. The run's input
     /// (`graph.input`) is stored in `baton.runs.input`; an idempotency key matches an earlier run
-    /// only with the same graph and the same input.
-    public func submit(_ graph: Graph, idempotencyKey: String? = nil) throws -> SubmittedRun {
+    /// only with the same graph and the same input. `traceparent` is the W3C trace context of the
+    /// submitter's span, stored with the run so the coordinator's spans of it join that trace.
+    public func submit(_ graph: Graph, idempotencyKey: String? = nil, traceparent: String? = nil) throws -> SubmittedRun {
         do {
-            return try insert(graph, idempotencyKey: idempotencyKey)
+            return try insert(graph, idempotencyKey: idempotencyKey, traceparent: traceparent)
         } catch let error as PostgresError where error.code == .checkViolation && error.message.contains("no partition") {
             // No coordinator created this period's partition ahead (none ran): create it, and submit again.
             try ensureHistoryPartitions()
-            return try insert(graph, idempotencyKey: idempotencyKey)
+            return try insert(graph, idempotencyKey: idempotencyKey, traceparent: traceparent)
         }
     }
 
-    private func insert(_ graph: Graph, idempotencyKey: String?) throws -> SubmittedRun {
+    private func insert(_ graph: Graph, idempotencyKey: String?, traceparent: String?) throws -> SubmittedRun {
         let id = UUID().uuidString.lowercased()
         let plan = String(decoding: graph.planBytes(), as: UTF8.self)
         let input = graph.input.serialized()
@@ -66,9 +67,9 @@ extension Store {
             // partition key) are the same instant.
             try c.execute(
                 """
-                insert into baton.runs (id, name, status, graph, plan, idempotency_key, input, submitted_at)
-                values ($1::uuid, $2, 'pending', $3::jsonb, $4, $5, $6::jsonb, now())
-                """, [id, graph.name, graph.source.serialized(), plan, idempotencyKey, input])
+                insert into baton.runs (id, name, status, graph, plan, idempotency_key, input, submitted_at, traceparent)
+                values ($1::uuid, $2, 'pending', $3::jsonb, $4, $5, $6::jsonb, now(), $7)
+                """, [id, graph.name, graph.source.serialized(), plan, idempotencyKey, input, traceparent])
             // Column by column, as text arrays: PostgreSQL reads them much faster than JSON records.
             let count = graph.order.count
             var procedures: [String] = [], templates: [String] = [], pools: [String] = []

@@ -5,9 +5,10 @@ import BatonWorker
 // `BatonTestWorker`: a worker for Baton's own tests and chaos suite, built with `WorkerMain` as a
 // user's would be. It serves the built-in and demo procedures, `test.crash-worker`, which kills its
 // own process, `test.stubborn-sleep`, which ignores cancellation (never run it beside real work), and
-// `test.throw`, which throws errors of its own types.
+// `test.throw`, which throws errors of its own types, and `test.traced`, which opens a span of its own.
 var registry = ProcedureRegistry.demo
 registry.register(CrashWorkerProcedure())
 registry.register(StubbornSleepProcedure())
 registry.register(ThrowProcedure())
+registry.register(TracedProcedure())
 await WorkerMain.main(registry: registry)

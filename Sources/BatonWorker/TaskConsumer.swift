@@ -156,7 +156,8 @@ final class TaskConsumer: @unchecked Sendable {
             body: delivery.body, redelivered: delivery.redelivered, deliveries: delivery.deliveries,
             countedByBroker: delivery.countedByBroker)
         {
-        case let .run(task):
+        case var .run(task):
+            if configuration.tracer != nil { task.traceparent = delivery.traceparent }
             let local: LocalTask? = lock.withLock {
                 slots.arrived(
                     LocalTask(

@@ -13,25 +13,45 @@ struct TaskExecutor: AttemptExecutor {
     ) -> AttemptHandle {
         let startedAt = Date()
         let work = Task.detached {
-            let startedReport = Task {
-                try await Task.sleep(nanoseconds: Self.startedReportDelay)
-                report(.started(runID: task.runID, key: task.key, attempt: task.attempt, worker: configuration.id, at: startedAt))
+            guard let tracer = configuration.tracer else {
+                await Self.execute(task, configuration: configuration, startedAt: startedAt, report: report, result: result)
+                finished()
+                return
             }
-            let throttle = ProgressThrottle()
-            await configuration.registry.runAttempt(
-                task, worker: configuration.id, logger: configuration.logger, maxOutputBytes: configuration.maxOutputBytes,
-                progress: { fraction, message in
-                    if throttle.allow(final: fraction >= 1) {
-                        report(.progress(runID: task.runID, key: task.key, attempt: task.attempt, fraction: fraction, message: message))
-                    }
-                },
-                log: { report(.log(runID: task.runID, key: task.key, attempt: task.attempt, message: $0)) },
-                report: { outcome in
-                    startedReport.cancel()
-                    result(outcome)
-                })
+            await AttemptSpan.run(task, worker: configuration.id, tracer: tracer) { record in
+                await Self.execute(
+                    task, configuration: configuration, startedAt: startedAt, report: report,
+                    result: { outcome in
+                        record(outcome)
+                        result(outcome)
+                    })
+            }
             finished()
         }
         return AttemptHandle { work.cancel() }
+    }
+
+    /// Runs the attempt in this task: its result goes to `result` as soon as it is known.
+    private static func execute(
+        _ task: TaskDispatch, configuration: WorkerConfiguration, startedAt: Date, report: @escaping @Sendable (ReportMessage) -> Void,
+        result: @escaping @Sendable (AttemptResult<EncodedJSON>) -> Void
+    ) async {
+        let startedReport = Task {
+            try await Task.sleep(nanoseconds: Self.startedReportDelay)
+            report(.started(runID: task.runID, key: task.key, attempt: task.attempt, worker: configuration.id, at: startedAt))
+        }
+        let throttle = ProgressThrottle()
+        await configuration.registry.runAttempt(
+            task, worker: configuration.id, logger: configuration.logger, maxOutputBytes: configuration.maxOutputBytes,
+            progress: { fraction, message in
+                if throttle.allow(final: fraction >= 1) {
+                    report(.progress(runID: task.runID, key: task.key, attempt: task.attempt, fraction: fraction, message: message))
+                }
+            },
+            log: { report(.log(runID: task.runID, key: task.key, attempt: task.attempt, message: $0)) },
+            report: { outcome in
+                startedReport.cancel()
+                result(outcome)
+            })
     }
 }

@@ -2,6 +2,7 @@ import Baton
 import BatonAMQP
 import Foundation
 import Logging
+import Tracing
 
 /// How a worker process connects and what it serves.
 public struct WorkerConfiguration: Sendable {
@@ -24,6 +25,8 @@ public struct WorkerConfiguration: Sendable {
     public var logger: Logger
     /// Metrics to record (`--metrics`); nil records none.
     public var metrics: WorkerMetrics?
+    /// The tracer of attempts' spans (`--otlp-endpoint`); nil traces nothing, at no cost.
+    public var tracer: (any Tracer)?
     /// What `/healthz` and `/readyz` report; the consumer keeps it current.
     public var health = ServiceHealth()
     /// The consuming side of the broker seam (default: RabbitMQ at `amqpURL`).

@@ -4,6 +4,7 @@ import BatonCommandLine
 import Foundation
 import Logging
 import ServiceLifecycle
+import Tracing
 
 /// What `baton worker` and every `WorkerMain` binary do with their flags: serve `registry` in this
 /// process, or supervise `--processes` copies of this executable, until SIGTERM or SIGINT drains them.
@@ -22,6 +23,11 @@ public enum WorkerLaunch {
                 registry: registry, heartbeatInterval: options.heartbeat, shutdownGrace: options.shutdownGrace,
                 deliveryLimit: options.deliveryLimit, logger: logger)
             configuration.maxOutputBytes = limits.maxOutputBytes
+            if let endpoint = try options.tracingOptions.endpoint() {
+                let tracing = try TracingEndpoint(endpoint: endpoint, serviceName: "baton-worker", logger: logger)
+                configuration.tracer = InstrumentationSystem.tracer
+                services.append(tracing.service)  // before the worker: stopped after it, so its last spans go out
+            }
             if var address = try options.metricsOptions.address() {
                 // A process of `--processes P` (the supervisor sets its slot) serves on PORT+slot.
                 if let slot = ProcessInfo.processInfo.environment["BATON_WORKER_SLOT"].flatMap(Int.init) { address = address.shifted(by: slot) }

@@ -21,6 +21,7 @@ public struct WorkerOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Deliveries of a task without a result before it is dead-lettered and its node fails.")
     public var deliveryLimit = 5
     @OptionGroup(title: "Metrics (with --processes P, process N serves on PORT+N: PORT, PORT+1, ...)") public var metricsOptions: MetricsOptions
+    @OptionGroup(title: "Traces (service name baton-worker)") public var tracingOptions: TracingOptions
 
     public init() {}
 
@@ -44,6 +45,7 @@ public struct WorkerOptions: ParsableArguments {
                 "--metrics: port \(address.port) + \(processes - 1) for --processes \(processes) is past 65535 (process N serves on PORT+N)",
                 exitCode: 2)
         }
+        _ = try tracingOptions.endpoint()
     }
 
     public var poolList: [String] { pools.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
@@ -58,6 +60,7 @@ public struct WorkerOptions: ParsableArguments {
         if let prefetch { arguments += ["--prefetch", String(prefetch)] }
         if let url = connection.amqpURLFlag { arguments += ["--amqp-url", url] }
         if let metrics = metricsOptions.metrics { arguments += ["--metrics", metrics] }
+        if let endpoint = tracingOptions.otlpEndpoint { arguments += ["--otlp-endpoint", endpoint] }
         return arguments
     }
 }

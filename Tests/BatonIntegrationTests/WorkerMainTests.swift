@@ -26,7 +26,7 @@ extension Integration {
             let baton = try TestCluster.cli(["worker", "--help"])
             for flag in [
                 "--amqp-url", "--concurrency", "--prefetch", "--processes", "--pools", "--shutdown-grace", "--heartbeat", "--delivery-limit",
-                "--metrics",
+                "--metrics", "--otlp-endpoint",
             ] {
                 #expect(help.stdout.contains(flag), "\(flag) missing from:\n\(help.stdout)")
                 #expect(baton.stdout.contains(flag), "\(flag) missing from baton worker --help")

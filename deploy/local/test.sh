@@ -26,6 +26,11 @@ if ! command -v faketime >/dev/null; then
     "${AS_ROOT[@]}" apt-get update -qq
     DEBIAN_FRONTEND=noninteractive "${AS_ROOT[@]}" apt-get install -y -qq faketime >/dev/null
 fi
+# The tracing test's OTLP receiver (deploy/local/otlp-receiver.py) decodes spans with PyPI's opentelemetry-proto.
+if ! python3 -c 'import opentelemetry.proto' 2>/dev/null; then
+    echo "test: installing opentelemetry-proto (PyPI) for the tracing test's OTLP receiver" >&2
+    python3 -m pip install -q opentelemetry-proto
+fi
 "$ROOT/deploy/local/services.sh" test-env
 "$ROOT/deploy/local/services.sh" chaos-env
 # Baton's own sources and tests build with no warnings (a fresh clone builds everything, so every warning shows).

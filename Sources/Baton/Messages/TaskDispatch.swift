@@ -17,6 +17,9 @@ public struct TaskDispatch: Sendable, Equatable {
     /// routes its reports with it, to the coordinator that owns the run. Absent from tasks of
     /// coordinators from before partitions.
     public var partition: Int?
+    /// The W3C trace context of the coordinator's span of this attempt (`--otlp-endpoint`). Not in
+    /// the body: the coordinator sends it, and the worker reads it, as the message's `traceparent` header.
+    public var traceparent: String?
 
     public init(
         runID: String, key: String, attempt: Int, procedure: String, input: JSON, pool: String, priority: Int,

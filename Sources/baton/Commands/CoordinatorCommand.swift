@@ -6,6 +6,7 @@ import BatonCoordinator
 import BatonHTTP
 import Logging
 import ServiceLifecycle
+import Tracing
 
 struct CoordinatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -35,6 +36,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --retention: also remove output-cache rows older than this.", valueName: "DURATION"))
     var cacheRetention: String?
     @OptionGroup var metricsOptions: MetricsOptions
+    @OptionGroup(title: "Traces (service name baton-coordinator)") var tracingOptions: TracingOptions
 
     func run() async throws {
         try CLILogging.bootstrap()
@@ -53,6 +55,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
         let cacheAge = try cacheRetention.map { try RetentionText.parse($0, flag: "--cache-retention").get() }
         if cacheAge != nil && retentionAge == nil { throw CLIFailure("--cache-retention needs --retention", exitCode: 2) }
         let metricsAddress = try metricsOptions.address()
+        let otlpEndpoint = try tracingOptions.endpoint()
         let store = try connection.openStore()  // fail fast, with a clear message, if the database is unusable
         let queueType = try? store.queueType()
         store.close()
@@ -71,6 +74,11 @@ struct CoordinatorCommand: AsyncParsableCommand {
         configuration.expectedPartitions = partitions
         configuration.partitionLease = partitionLease
         var services: [any Service] = []
+        if let otlpEndpoint {
+            let tracing = try TracingEndpoint(endpoint: otlpEndpoint, serviceName: "baton-coordinator", logger: logger)
+            configuration.tracer = InstrumentationSystem.tracer
+            services.append(tracing.service)  // first: stopped last, after the coordinator's last spans
+        }
         if let metricsAddress {
             let endpoint = MetricsEndpoint(address: metricsAddress, health: configuration.health, logger: logger)
             configuration.metrics = CoordinatorMetrics(factory: endpoint.factory)

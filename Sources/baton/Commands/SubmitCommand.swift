@@ -18,8 +18,18 @@ struct SubmitCommand: ParsableCommand {
     @OptionGroup var runInput: RunInputOptions
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup(title: "Traces (service name baton-cli)") var tracingOptions: TracingOptions
 
     func run() throws {
+        let tracing = try SubmitTracing(tracingOptions)
+        do { try submit(tracing: tracing) } catch {
+            tracing?.finish(error: error)
+            throw error
+        }
+        tracing?.finish(error: nil)
+    }
+
+    private func submit(tracing: SubmitTracing?) throws {
         if timeout != nil && !wait { throw CLIFailure("--timeout only makes sense with --wait", exitCode: 2) }
         if let t = timeout, !(t > 0) { throw CLIFailure("--timeout must be a positive number of seconds", exitCode: 2) }
         if let key = idempotencyKey, key.isEmpty || key.count > 200 {
@@ -47,12 +57,15 @@ struct SubmitCommand: ParsableCommand {
             graph = try GraphFile.decode(bytes, path: file, knownProcedures: known, input: input, schemas: noTypeCheck ? nil : schemas)
         } catch let failure as CLIFailure { throw reportingInvalid(failure) }
         let run: SubmittedRun
-        do { run = try store.submit(graph, idempotencyKey: idempotencyKey) } catch let conflict as IdempotencyKeyConflict {
+        do { run = try store.submit(graph, idempotencyKey: idempotencyKey, traceparent: tracing?.traceparent) } catch let conflict
+            as IdempotencyKeyConflict
+        {
             throw CLIFailure(
                 "--idempotency-key '\(conflict.key)' already belongs to run \(conflict.runID), which has a different graph or input; "
                     + "submit that graph and input to get the run, or use another key", exitCode: 2)
         } catch { throw CLIFailure("cannot store the run: \(error)") }
         let existing = !run.created
+        tracing?.stored(runID: run.id, nodes: graph.order.count, existing: existing)
         let unserved = UnservedProcedures(graph: graph, workers: liveWorkers)
         for line in unserved.warnings { Output.error("baton: " + line) }
         if !wait {
