@@ -88,7 +88,7 @@ public struct ScheduleFiring: Service {
                 for due in step.fire {
                     let key = ScheduleRow.idempotencyKey(name: schedule.name, due: due)
                     do {
-                        let run = try store.submit(graph, idempotencyKey: key)
+                        let run = try store.submitScheduled(graph, idempotencyKey: key)
                         lastFired = due
                         lastRunID = run.id
                         if run.created { logger.info("schedule \(schedule.name): fired \(CivilDate.iso8601(due)) as run \(run.id)") }

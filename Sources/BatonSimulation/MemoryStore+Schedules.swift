@@ -38,12 +38,12 @@ extension MemoryStore: ScheduleStore {
         return (t, due)
     }
 
-    public func submit(_ graph: Graph, idempotencyKey: String?) throws -> SubmittedRun {
-        if let key = idempotencyKey, let existing = tables.idempotencyKeys[key] {
+    public func submitScheduled(_ graph: Graph, idempotencyKey: String) throws -> SubmittedRun {
+        if let existing = tables.idempotencyKeys[idempotencyKey] {
             return SubmittedRun(id: existing, status: tables.runs[existing]?.status ?? .pending, created: false)
         }
         let id = submit(graph)
-        if let key = idempotencyKey { tables.idempotencyKeys[key] = id }
+        tables.idempotencyKeys[idempotencyKey] = id
         return SubmittedRun(id: id, status: .pending, created: true)
     }
 

@@ -5,12 +5,16 @@ import Baton
 public protocol ScheduleStore: AnyObject {
     /// The schedules of the partitions `coordinator` holds that are due (or new, or queued), with the database's time.
     func dueSchedules(coordinator: String) throws -> (now: Double, schedules: [ScheduleRow])
-    /// Submits a run under an idempotency key: the run made earlier under it, if any.
-    func submit(_ graph: Graph, idempotencyKey: String?) throws -> SubmittedRun
+    /// Submits a schedule's run under an idempotency key: the run made earlier under it, if any.
+    func submitScheduled(_ graph: Graph, idempotencyKey: String) throws -> SubmittedRun
     /// Stores a step's outcome if the schedule's next time is still `expectedNext`.
     func recordScheduleStep(
         _ name: String, expectedNext: Double?, step: ScheduleStep, lastFired: Double?, lastRunID: String?, error: String?
     ) throws -> Bool
 }
 
-extension Store: ScheduleStore {}
+extension Store: ScheduleStore {
+    public func submitScheduled(_ graph: Graph, idempotencyKey: String) throws -> SubmittedRun {
+        try submit(graph, idempotencyKey: idempotencyKey)
+    }
+}
