@@ -28,7 +28,7 @@ extension Integration {
             defer { cluster.stopAll() }
             try cluster.start(["coordinator"], name: "coordinator", environment: environment)
             try cluster.start(["worker", "--concurrency", "8"], name: "worker", environment: environment)
-            let file = try GraphFixtures.write(GraphFixtures.slowSum(name: "failover", count: 40, seconds: 0.5))
+            let file = try GraphFixtures.write(GraphFixtures.slowSum(name: "failover", count: 40, seconds: 2))
             let submitted = try TestCluster.cli(["submit", file, "--json"], environment: environment)
             let runID = try #require(try JSONParser.parse(submitted.stdout)["run_id"]?.stringValue, "\(submitted.stderr)")
 
