@@ -27,16 +27,7 @@ public struct Retention: Service {
     public var interval: Double { min(600, max(10, (olderThan ?? 6000) / 10)) }
 
     public func run() async throws {
-        let stop = StopSignal()
-        try await withTaskCancellationHandler {
-            try await withGracefulShutdownHandler {
-                try await DedicatedThread.run(name: "baton-retention") { loop(stop) }
-            } onGracefulShutdown: {
-                stop.set()
-            }
-        } onCancel: {
-            stop.set()
-        }
+        try await ThreadService.run(name: "baton-retention") { loop($0) }
     }
 
     private func loop(_ stop: StopSignal) {

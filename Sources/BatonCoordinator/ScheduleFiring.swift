@@ -27,16 +27,7 @@ public struct ScheduleFiring: Service {
     }
 
     public func run() async throws {
-        let stop = StopSignal()
-        try await withTaskCancellationHandler {
-            try await withGracefulShutdownHandler {
-                try await DedicatedThread.run(name: "baton-schedules") { loop(stop) }
-            } onGracefulShutdown: {
-                stop.set()
-            }
-        } onCancel: {
-            stop.set()
-        }
+        try await ThreadService.run(name: "baton-schedules") { loop($0) }
     }
 
     private func loop(_ stop: StopSignal) {

@@ -55,7 +55,7 @@ extension Integration {
             let all = try store.nodes(ofRun: runID)
             #expect(all.count == 41)
             #expect(all.allSatisfy { $0.status == "succeeded" }, "\(all.filter { $0.status != "succeeded" }.map(\.key))")
-            #expect(all.first { $0.key == "count" }?.output == 20)
+            #expect(all.first { $0.key == "count" }?.output == 80)  // 40 nodes slept 2 s each
             let succeededEvents = try store.events(ofRun: runID).filter { $0.kind == "succeeded" }
             #expect(succeededEvents.count == 41, "\(succeededEvents.count) succeeded events")
             #expect(try store.queueType() == "classic")
