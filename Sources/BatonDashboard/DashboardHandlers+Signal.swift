@@ -8,11 +8,7 @@ extension DashboardHandlers {
     /// empty body is `null`): the admin token first, as for cancel and retry, then `Store.signal`,
     /// whose refusals answer 409 (404 for an unknown run or node) and store nothing.
     func signal(_ id: String, _ request: Request) async -> Response {
-        let header = { (name: String) in HTTPFields.Element.Name(name).flatMap { request.headers[$0] } }
-        let decision = access.decide(
-            authorization: request.headers[.authorization], origin: header("Origin"), host: request.head.authority,
-            fetchSite: header("Sec-Fetch-Site"))
-        if let refusal = decision.error { return DashboardResponse.apiError(refusal) }
+        if let refused = adminRefusal(request) { return refused }
         return await api(status: 202) {
             let id = try RunID(parsing: id).value
             guard let key = QueryParameters.parse(request.uri.query)["node"], !key.isEmpty else {
@@ -34,8 +30,7 @@ extension DashboardHandlers {
             return try await pool.run { store -> JSON in
                 let requestID: Int
                 do { requestID = try store.signal(run: id, node: key, value: value, maxBytes: limit) } catch let refusal as SignalRefusal {
-                    let missing = refusal.description.hasPrefix("no run") || refusal.description.contains("has no node")
-                    throw DashboardError(status: missing ? 404 : 409, refusal.description)
+                    throw DashboardError(status: refusal.missing ? 404 : 409, refusal.description)
                 }
                 return ["run_id": .string(id), "node": .string(key), "request_id": .int(Int64(requestID))]
             }

@@ -160,14 +160,19 @@ struct DashboardHandlers: Sendable {
         }
     }
 
-    /// POST cancel or retry: the token first, then the run's status, then the store's request (as
-    /// `baton cancel` and `baton retry` make it); the coordinator applies it.
-    func admin(_ action: AdminAction, _ id: String, _ request: Request) async -> Response {
+    /// The answer to an admin request (cancel, retry, signal) whose token or origin `access` refuses; nil to go on.
+    func adminRefusal(_ request: Request) -> Response? {
         let header = { (name: String) in HTTPFields.Element.Name(name).flatMap { request.headers[$0] } }
         let decision = access.decide(
             authorization: request.headers[.authorization], origin: header("Origin"), host: request.head.authority,
             fetchSite: header("Sec-Fetch-Site"))
-        if let refusal = decision.error { return DashboardResponse.apiError(refusal) }
+        return decision.error.map { DashboardResponse.apiError($0) }
+    }
+
+    /// POST cancel or retry: the token first, then the run's status, then the store's request (as
+    /// `baton cancel` and `baton retry` make it); the coordinator applies it.
+    func admin(_ action: AdminAction, _ id: String, _ request: Request) async -> Response {
+        if let refused = adminRefusal(request) { return refused }
         return await api(status: 202) {
             let id = try RunID(parsing: id).value
             return try await pool.run { store -> JSON in

@@ -11,9 +11,9 @@ extension MemoryStore {
         guard size <= maxBytes else {
             throw SignalRefusal("the signal's value is \(size) bytes, more than the output limit of \(maxBytes) (BATON_MAX_OUTPUT_BYTES)")
         }
-        guard let run = tables.runs[runID] else { throw SignalRefusal("no run with id \(runID)") }
+        guard let run = tables.runs[runID] else { throw SignalRefusal("no run with id \(runID)", missing: true) }
         guard !run.status.isTerminal else { throw SignalRefusal("run \(runID) already ended (\(run.status.rawValue)); it takes no signal") }
-        guard let row = tables.nodes[runID]?[node] else { throw SignalRefusal("run \(runID) has no node '\(node)'") }
+        guard let row = tables.nodes[runID]?[node] else { throw SignalRefusal("run \(runID) has no node '\(node)'", missing: true) }
         guard row.procedure == SignalSpec.procedureName else {
             throw SignalRefusal("node '\(node)' is not a signal node (it runs \(row.procedure)); only a node of kind signal takes a signal")
         }

@@ -17,11 +17,11 @@ extension Store {
             throw SignalRefusal("the signal's value is \(size) bytes, more than the output limit of \(maxBytes) (BATON_MAX_OUTPUT_BYTES)")
         }
         let id = runID.lowercased()
-        guard UUID(uuidString: id) != nil else { throw SignalRefusal("no run with id '\(runID)'") }
+        guard UUID(uuidString: id) != nil else { throw SignalRefusal("no run with id '\(runID)'", missing: true) }
         return try connection.transaction { c in
             let run = try c.query("select status from baton.runs where id = $1::uuid", [id])
             guard run.rowCount == 1, let runStatus = RunStatus(rawValue: run[row: 0, column: "status"] ?? "") else {
-                throw SignalRefusal("no run with id \(id)")
+                throw SignalRefusal("no run with id \(id)", missing: true)
             }
             guard !runStatus.isTerminal else { throw SignalRefusal("run \(id) already ended (\(runStatus.rawValue)); it takes no signal") }
             let row = try c.query(
@@ -31,7 +31,7 @@ extension Store {
                 let keys = try c.query("select key from baton.nodes where run_id = $1::uuid and procedure = $2", [id, SignalSpec.procedureName])
                 let signals = (0..<keys.rowCount).compactMap { keys[row: $0, column: "key"] }
                 let near = NearestName.suggestion(for: node, among: Set(signals)).map { " (did you mean '\($0)'?)" } ?? ""
-                throw SignalRefusal("run \(id) has no node '\(node)'\(near)")
+                throw SignalRefusal("run \(id) has no node '\(node)'\(near)", missing: true)
             }
             let procedure = row[row: 0, column: "procedure"] ?? ""
             guard procedure == SignalSpec.procedureName else {
