@@ -124,6 +124,8 @@ extension Integration {
             try browser.setViewport(width: 1280, height: 900)
             try browser.waitFor(20, "the timeline to draw", "window.batonTimeline && window.batonTimeline.draws") { ($0.intValue ?? 0) > 0 }
             #expect(try browser.evaluate("window.batonTimeline.nodes") == 5)
+            // The first draw may come before the viewport's size is applied: wait for the one that draws every row.
+            try browser.waitFor(10, "all 5 rows drawn", "window.batonTimeline.rowsDrawn") { $0.intValue == 5 }
             #expect(try browser.evaluate("window.batonTimeline.rowsDrawn") == 5)
             #expect(
                 try browser.evaluate("document.getElementById('timeline-summary').textContent")
