@@ -226,23 +226,51 @@ extension MemoryStore {
         }
     }
 
-    /// `Store.grantWaiting`: drops holds of runs that ended and expired rate tokens, grants what can go
-    /// at `now`, marks the grants untold and keeps the tokens they took.
+    /// `Store.grantWaiting`: drops holds of runs that ended and expired rate tokens (but those of grants
+    /// not told yet, which count as if taken `now`), grants what can go at `now`, marks the grants untold
+    /// and keeps the tokens they took.
     func grantWaiting(now: Date) -> HoldGrants {
         for (seq, entry) in tables.holds where tables.runs[entry.runID].map({ $0.status.isTerminal }) ?? true {
             tables.holds[seq] = nil
             tables.untold.remove(seq)
         }
-        var table = AdmissionTable(entries: Array(tables.holds.values), tokens: tables.rateTokens.mapValues { $0.filter { $0 > now } }, now: now)
+        // The tokens of grants not told yet count (as if taken now) until told or taken back, expired or not.
+        var untold: [String: [(expires: Date, lifetime: Double)]] = [:]
+        for seq in tables.untold {
+            guard let row = tables.holds[seq], row.granted, let grantedAt = row.grantedAt else { continue }
+            for claim in row.claims {
+                guard let lifetime = claim.tokenLifetime else { continue }
+                untold[claim.name, default: []].append((grantedAt.addingTimeInterval(lifetime), lifetime))
+            }
+        }
+        var kept: [String: [Date]] = [:]
+        var counted: [String: [Date]] = [:]
+        for (name, expiries) in tables.rateTokens {
+            for expires in expiries {
+                if let i = untold[name]?.firstIndex(where: { $0.expires == expires }) {
+                    let lifetime = untold[name]!.remove(at: i).lifetime
+                    kept[name, default: []].append(expires)
+                    counted[name, default: []].append(max(expires, now.addingTimeInterval(lifetime)))
+                } else if expires > now {
+                    kept[name, default: []].append(expires)
+                    counted[name, default: []].append(expires)
+                }
+            }
+        }
+        var table = AdmissionTable(entries: Array(tables.holds.values), tokens: counted, now: now)
         let granted = table.grantWaiting().compactMap { change -> AdmissionTable.Entry? in
             if case let .granted(entry) = change { entry } else { nil }
         }
-        tables.rateTokens = table.tokens.mapValues { $0.filter { $0 > now } }.filter { !$0.value.isEmpty }
         for entry in granted {
             tables.holds[entry.seq]?.granted = true
             tables.holds[entry.seq]?.grantedAt = now
             tables.untold.insert(entry.seq)
+            for claim in entry.claims {
+                guard let lifetime = claim.tokenLifetime else { continue }
+                kept[claim.name, default: []].append(now.addingTimeInterval(lifetime))
+            }
         }
+        tables.rateTokens = kept.mapValues { $0.sorted() }
         if !granted.isEmpty { notify(.grants) }
         return HoldGrants(granted: granted, nextTokenAt: table.nextToken)
     }

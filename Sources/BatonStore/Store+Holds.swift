@@ -19,15 +19,28 @@ extension Store {
     /// or none, in priority order, then first come first served; rate tokens within their windows), under
     /// a lock every coordinator takes for this: so no two coordinators grant from the same view, and a rate
     /// key's tokens are counted across the cluster. Holds of runs that ended and tokens that expired are
-    /// dropped first. The grants are written with `told` false (and the tokens they took) and announced.
+    /// dropped first, except the tokens of grants not told yet: they count (as if taken `now`) until told
+    /// or taken back. The grants are written with `told` false (and the tokens they took) and announced.
     public func grantWaiting(now: Date) throws -> HoldGrants {
         try connection.transaction { c in
             try c.execute("select pg_advisory_xact_lock(727276)")
             try c.execute(
                 "delete from baton.holds h using baton.runs r where r.id = h.run_id and r.status not in ('pending', 'running')")
             let nowText = Timestamp.text(now)
-            try c.execute("delete from baton.rate_tokens where expires_at <= $1::timestamptz", [nowText])
-            let r = try c.query("select key, extract(epoch from expires_at)::float8 as expires from baton.rate_tokens")
+            // A token of a grant not told yet counts until it is told (which takes it again then) or taken
+            // back: the commit that tells it may come after its expiry (a stalled coordinator, a commit
+            // retried), and its node is queued only then, beside whatever was granted meanwhile.
+            let untold = """
+                exists (select 1 from baton.holds h where h.granted and not h.told and h.run_id = t.run_id
+                        and h.node_key = t.node_key and h.granted_at = t.taken_at)
+                """
+            try c.execute("delete from baton.rate_tokens t where t.expires_at <= $1::timestamptz and not \(untold)", [nowText])
+            let r = try c.query(
+                """
+                select t.key, extract(epoch from case when \(untold)
+                    then greatest(t.expires_at, $1::timestamptz + (t.expires_at - t.taken_at)) else t.expires_at end)::float8 as expires
+                from baton.rate_tokens t
+                """, [nowText])
             var tokens: [String: [Date]] = [:]
             for i in 0..<r.rowCount {
                 guard let key = r[row: i, column: "key"], let t = r[row: i, column: "expires"].flatMap(Double.init) else { continue }
