@@ -35,6 +35,8 @@ public final class ClusterSimulation {
     /// While above zero, confirms are held back (a slow broker).
     private var confirmsHeldFor = 0
     private var faultsOn = true
+    /// This seed's chance per step of each fault kind.
+    let faultMix: FaultMix
     /// Signals (`SimulationGraph.signals`) not sent yet, and the stream of every signal choice: a
     /// stream of its own, so a seed that draws no signal graphs runs as it did before they existed.
     private var unsentSignals: [(runID: String, key: String, value: JSON)] = []
@@ -56,7 +58,9 @@ public final class ClusterSimulation {
         store.queueType = queueType
         broker = MemoryBroker(queueType: queueType)
         broker.quorumDefects = options.quorumDefects
+        faultMix = options.faultMix == .uniform ? .uniform(rate: options.faultRate) : .swarm(seed: seed, rate: options.faultRate)
         report = SimulationReport(seed: seed)
+        report.faultMix = faultMix.line
         report.queueType = queueType
         if queueType == .quorum { checker.quorum = QuorumInvariants(workerLimit: workerLimit) }
         // Unowned: the processes live inside this simulation, and a strong capture would keep every seed's cluster alive.
@@ -135,6 +139,7 @@ public final class ClusterSimulation {
     public func run() -> SimulationReport {
         let catalog = SimulationGraph.catalog + (options.legacyWorkers > 0 ? [SimulationGraph.long] : [])
         trace("queues \(queueType.rawValue), workers' delivery limit \(workerLimit)")
+        if !faultMix.uniform { trace("faults: \(faultMix.line)") }
         if options.schedules { store.addSchedule(ScheduleInvariants.schedule) }
         // A quorum run's two graphs of its own take the place of two drawn ones (a seed costs about as much).
         let poison = options.poisonAmongOthers ? SimulationGraph.poison(in: "default") : SimulationGraph.poison
@@ -219,7 +224,7 @@ public final class ClusterSimulation {
     /// One step: maybe a fault, then one process moves (or time passes), then the checks.
     private func takeStep() {
         step += 1
-        if faultsOn && random.chance(options.faultRate) { injectFault() }
+        if faultsOn, let kind = faultMix.draw(&random) { inject(kind) }
         restartWhatIsDue()
         act()
         checker.check(store: store, runs: submitted)
@@ -337,8 +342,8 @@ public final class ClusterSimulation {
 
     private func count(_ fault: FaultKind) { report.faults[fault.rawValue, default: 0] += 1 }
 
-    private func injectFault() {
-        let kind = FaultKind.allCases[random.index(FaultKind.allCases.count)]
+    /// Injects a fault of `kind` (`FaultMix.draw` chose it); a kind that finds nothing to strike does nothing.
+    private func inject(_ kind: FaultKind) {
         switch kind {
         case .coordinatorCrash:
             let live = coordinators.filter(\.isUp)

@@ -15,8 +15,12 @@ public struct SimulationOptions: Sendable {
     public var legacyWorkers = 0
     /// Runs submitted, drawn from the catalog.
     public var runs = 6
-    /// The chance of a fault at each step.
+    /// The chance of a fault at each step: the uniform mix's, and the swarm's on average before it
+    /// turns some kinds off and others up.
     public var faultRate = 0.02
+    /// Each seed draws its own mix of fault kinds (`swarm`, the default), or all share `faultRate`
+    /// evenly (`uniform`, as before the swarm: the seeds kept as tests of earlier findings replay it).
+    public var faultMix = SimulationFaultMix.swarm
     /// Classic or quorum queues, or (`mixed`, the default) each seed draws one.
     public var queueType = SimulationQueueType.mixed
     /// Quorum queues broken on purpose (tests of the invariants only).

@@ -7,6 +7,8 @@ public struct SimulationReport: Sendable {
     public var queueType = QueueType.classic
     public var steps = 0
     public var faults: [String: Int] = [:]
+    /// The seed's chance per step of each fault kind (`uniform 2.00% a step` or the swarm's draw).
+    public var faultMix = ""
     public var runsEnded = 0
     public var nodesEnded = 0
     /// Partitions that changed owner, and writes the fence refused to an owner that had lost its partition.

@@ -17,7 +17,12 @@ struct SimCommand: ParsableCommand {
     @Option(help: "The first seed of --seeds.") var firstSeed: UInt64 = 1
     @Option(help: "Steps with faults per seed (then the cluster runs without faults until every run ended).") var steps = 2_000
     @Option(help: "Runs submitted per seed.") var runs = 6
-    @Option(help: "The chance of a fault at each step.") var faultRate = 0.02
+    @Option(help: "The chance of a fault at each step (the swarm's average).") var faultRate = 0.02
+    @Option(
+        help:
+            "swarm: each seed draws its own chance for each fault kind (some off, some frequent); uniform: every kind shares --fault-rate evenly, as before the swarm."
+    )
+    var faultMix = SimulationFaultMix.swarm
     @Option(help: "Coordinators per cluster, sharing the partitions.") var coordinators = 3
     @Option(help: "Partitions of the simulated schema.") var partitions = 8
     @Option(help: "Workers (of 3) that publish as workers from before partitions did, as during an upgrade.") var legacyWorkers = 0
@@ -49,6 +54,7 @@ struct SimCommand: ParsableCommand {
         options.steps = steps
         options.runs = runs
         options.faultRate = faultRate
+        options.faultMix = faultMix
         options.coordinators = coordinators
         options.partitions = partitions
         options.legacyWorkers = legacyWorkers
@@ -64,6 +70,7 @@ struct SimCommand: ParsableCommand {
             summary.add(report)
             print(summary.line)
             if !report.passed {
+                print("fault mix: \(report.faultMix)")
                 for line in report.violations { print("violation: \(line)") }
                 throw ExitCode(1)
             }
@@ -77,16 +84,21 @@ struct SimCommand: ParsableCommand {
             summary.add(report)
             if !report.passed {
                 print("seed \(s) (\(report.queueType.rawValue) queues) broke a guarantee: \(report.violations[0])")
-                print(
-                    "last steps (replay with: baton-sim --seed \(s) --steps \(steps) --runs \(runs) --fault-rate \(faultRate)"
-                        + " --coordinators \(coordinators) --partitions \(partitions) --legacy-workers \(legacyWorkers)"
-                        + " --queue-type \(report.queueType.rawValue)\(poisonAmongOthers ? " --poison-among-others" : "")\(signals ? "" : " --no-signals")):"
-                )
+                print("fault mix: \(report.faultMix)")
+                print("last steps (replay with: \(replay(s, report))):")
                 for line in report.trace.suffix(options.traceTail) { print("  " + line) }
                 print(summary.line)
                 throw ExitCode(1)
             }
         }
         print(summary.line)
+    }
+
+    /// The command that replays seed `s` as it ran.
+    func replay(_ s: UInt64, _ report: SimulationReport) -> String {
+        "baton-sim --seed \(s) --steps \(steps) --runs \(runs) --fault-rate \(faultRate) --fault-mix \(faultMix.rawValue)"
+            + " --coordinators \(coordinators) --partitions \(partitions) --legacy-workers \(legacyWorkers)"
+            + " --queue-type \(report.queueType.rawValue)\(poisonAmongOthers ? " --poison-among-others" : "")"
+            + "\(schedules ? " --schedules" : "")\(signals ? "" : " --no-signals")"
     }
 }

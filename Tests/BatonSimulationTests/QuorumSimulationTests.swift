@@ -55,6 +55,7 @@ struct QuorumSimulationTests {
         options.steps = 1_500
         options.quorumDefects = [defect]
         options.quorumWorkerLimit = 50
+        options.faultMix = .uniform  // the seeds' schedules from before the swarm
         let reports = await Self.simulate(1...6, options)
         let caught = reports.filter { $0.violations.contains { $0.contains(expected) } }
         #expect(!caught.isEmpty, "no seed caught \(defect): \(reports.map { $0.violations.first ?? "passed" })")
@@ -73,6 +74,7 @@ struct QuorumSimulationTests {
         options.steps = 1_500
         options.poisonAmongOthers = true
         options.signals = false  // the schedule that found it, without the signal graphs (which change every seed's draws)
+        options.faultMix = .uniform  // and with the fault mix of before the swarm
         let reports = await Self.simulate(57...57, options)
         for report in reports {
             #expect(report.passed, "seed \(report.seed): \(report.violations)")
@@ -90,6 +92,7 @@ struct QuorumSimulationTests {
         options.quorumWorkerLimit = 10
         options.poisonAmongOthers = true
         options.signals = false  // the schedules that show it, without the signal graphs
+        options.faultMix = .uniform  // and with the fault mix of before the swarm
         let reports = await Self.simulate(2...4, options)
         let lost = reports.compactMap { report in report.violations.first { $0.contains("ended failed") && $0.contains("dead-lettered") } }
         #expect(!lost.contains { $0.contains("never started") }, "\(lost)")
@@ -104,6 +107,7 @@ struct QuorumSimulationTests {
         options.queueType = .quorum
         options.steps = 1_500
         options.quorumWorkerLimit = 50
+        options.faultMix = .uniform
         let reports = await Self.simulate(1...3, options)
         let failed = reports.filter { !$0.passed }.map { "seed \($0.seed): \($0.violations[0])" }
         #expect(failed.isEmpty, "\(failed)")
