@@ -16,6 +16,10 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
     private var prefetch = 1
     private var consumerHeartbeat = 30
     private var queueType = QueueType.classic
+    /// When the last flow-control probe went out (see `publishersBlocked()`).
+    private var probedAt = ContinuousClock.now - .seconds(3600)
+    /// Seconds between two probes.
+    static let probeInterval = 2.0
 
     public init(url: String) { self.url = url }
 
@@ -25,6 +29,8 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
         static let deadLetters = BatonTopology.CoordinatorChannel.deadLetters
         static let unpartitioned = BatonTopology.CoordinatorChannel.unpartitioned
         static let registry = BatonTopology.CoordinatorChannel.registry
+        /// The publisher's channel for flow-control probes, without confirms (so they take no sequence number).
+        static let probe: UInt16 = 9
     }
 
     public func connect(prefetch: Int, partitions: Int, silence: Double, queueType: QueueType) throws {
@@ -34,6 +40,7 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
         try BatonTopology.declareCommon(on: publisher, queueType: queueType)
         try BatonTopology.declarePartitionQueues(partitions, on: publisher, queueType: queueType)
         try BatonTopology.markQueueType(queueType, on: publisher)
+        try publisher.openChannel(Channel.probe)
         self.queueType = queueType
         self.publisher = publisher
         self.prefetch = prefetch
@@ -126,6 +133,19 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
     public func waitForConfirms() throws { try requirePublisher().waitForConfirms() }
 
     public func keepAlive() throws { try publisher?.processIncoming(timeout: 0) }
+
+    public func publishersBlocked() throws -> String? {
+        guard let publisher else { return nil }
+        if publisher.blockedReason == nil, ContinuousClock.now - probedAt >= .seconds(Self.probeInterval) {
+            probedAt = .now
+            // Routed nowhere (no queue is bound with this key), so dropped; but the broker, under an
+            // alarm, answers a publishing connection with connection.blocked.
+            try publisher.publish(
+                exchange: BatonTopology.tasksExchange, routingKey: "baton.flow-probe", body: [], persistent: false, channel: Channel.probe)
+        }
+        try publisher.processIncoming(timeout: 0)
+        return publisher.blockedReason
+    }
 
     public func receive(timeout: Double, confirmsDue: Bool) throws -> CoordinatorInbound? {
         let consumer = try requireConsumer()

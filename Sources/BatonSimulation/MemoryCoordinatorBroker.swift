@@ -157,6 +157,11 @@ public final class MemoryCoordinatorBroker: CoordinatorBroker, @unchecked Sendab
         try broker.reject(consumer, channel: receipt.channel, tag: receipt.tag, requeue: false)
     }
 
+    public func publishersBlocked() throws -> String? {
+        _ = try broker.require(publisher, "publish")
+        return broker.blocksPublishers
+    }
+
     public func taskQueueDepth(pool: String, procedure: String) throws -> Int {
         _ = try broker.require(publisher, "queue.declare")
         return broker.depth(pool: pool, procedure: procedure, queueType: queueType)
