@@ -68,6 +68,7 @@ extension AMQPConnection {
         case .connection_blocked:
             let reason = FieldTable.string(info.reply_text)
             blocked = reason.isEmpty ? "blocked" : reason
+            blocks += 1
         case .connection_unblocked:
             blocked = nil
         case .other:

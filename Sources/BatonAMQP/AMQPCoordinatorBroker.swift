@@ -18,6 +18,8 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
     private var queueType = QueueType.classic
     /// When the last flow-control probe went out (see `publishersBlocked()`).
     private var probedAt = ContinuousClock.now - .seconds(3600)
+    /// Blocks counted on publishing connections closed since.
+    private var earlierBlocks = 0
     /// Seconds between two probes.
     static let probeInterval = 2.0
 
@@ -34,6 +36,7 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
     }
 
     public func connect(prefetch: Int, partitions: Int, silence: Double, queueType: QueueType) throws {
+        earlierBlocks += publisher?.blockCount ?? 0
         close()
         let publisher = try AMQPConnection(url: url, connectionName: "baton-coordinator-publish")
         try publisher.enableConfirms()
@@ -134,8 +137,8 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
 
     public func keepAlive() throws { try publisher?.processIncoming(timeout: 0) }
 
-    public func publishersBlocked() throws -> String? {
-        guard let publisher else { return nil }
+    public func flow() throws -> BrokerFlow {
+        guard let publisher else { return BrokerFlow(blocked: nil, blocks: earlierBlocks) }
         if publisher.blockedReason == nil, ContinuousClock.now - probedAt >= .seconds(Self.probeInterval) {
             probedAt = .now
             // Routed nowhere (no queue is bound with this key), so dropped; but the broker, under an
@@ -144,7 +147,7 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
                 exchange: BatonTopology.tasksExchange, routingKey: "baton.flow-probe", body: [], persistent: false, channel: Channel.probe)
         }
         try publisher.processIncoming(timeout: 0)
-        return publisher.blockedReason
+        return BrokerFlow(blocked: publisher.blockedReason, blocks: earlierBlocks + publisher.blockCount)
     }
 
     public func receive(timeout: Double, confirmsDue: Bool) throws -> CoordinatorInbound? {

@@ -1,3 +1,4 @@
+import BatonAMQP
 import Foundation
 
 /// Which workers hold a lease: each heartbeat renews its worker's, a stopping worker gives
@@ -17,6 +18,8 @@ struct LeaseTracker: Sendable {
     /// No lease runs out before this: the grace after the broker unblocked publishers, for the
     /// heartbeats held back to arrive.
     private var holdUntil: Date?
+    /// The broker's count of blocks when last looked, and when that was.
+    private var blocksSeen: (count: Int, at: Date)?
     /// Seconds of grace after a block.
     var graceAfterBlock: Double { lease / 2 }
 
@@ -41,6 +44,16 @@ struct LeaseTracker: Sendable {
             seen = seen.mapValues { $0.addingTimeInterval(gap) }
         }
         listened = now
+    }
+
+    /// What the broker said of flow control at `now`: a block that began since the last look counts from
+    /// that look (the silence since may be the block's), even if it ended already.
+    mutating func brokerFlow(_ flow: BrokerFlow, at now: Date) {
+        if let seen = blocksSeen, flow.blocks > seen.count, blockedSince == nil {
+            brokerBlocked(true, at: seen.at)
+        }
+        blocksSeen = (flow.blocks, now)
+        brokerBlocked(flow.blocked != nil, at: now)
     }
 
     /// Whether the broker blocks publishers at `now`. While it does, no lease runs out; when it stops,

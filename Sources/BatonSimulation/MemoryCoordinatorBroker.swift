@@ -157,9 +157,9 @@ public final class MemoryCoordinatorBroker: CoordinatorBroker, @unchecked Sendab
         try broker.reject(consumer, channel: receipt.channel, tag: receipt.tag, requeue: false)
     }
 
-    public func publishersBlocked() throws -> String? {
+    public func flow() throws -> BrokerFlow {
         _ = try broker.require(publisher, "publish")
-        return broker.blocksPublishers
+        return BrokerFlow(blocked: broker.blocksPublishers, blocks: broker.blocks)
     }
 
     public func taskQueueDepth(pool: String, procedure: String) throws -> Int {

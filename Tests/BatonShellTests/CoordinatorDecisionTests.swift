@@ -78,6 +78,18 @@ struct CoordinatorDecisionTests {
         #expect(plain.expired(at: at(46)) == ["a"])
     }
 
+    /// A block that began and ended between two looks (the coordinator was busy, or paused): the
+    /// silence since the last look may be the block's, so it counts as one, with its grace after.
+    @Test func aBlockMissedBetweenTwoLooksStillHoldsTheLeases() {
+        var leases = LeaseTracker(lease: 10)
+        func at(_ seconds: Double) -> Date { t0.addingTimeInterval(seconds) }
+        leases.heard("a", at: at(0))
+        leases.brokerFlow(BrokerFlow(blocked: nil, blocks: 0), at: at(1))
+        leases.brokerFlow(BrokerFlow(blocked: nil, blocks: 1), at: at(20))  // blocked and unblocked since 1 s
+        #expect(leases.expired(at: at(24)).isEmpty, "held: the block moved a's lease on by 19 s, and the grace")
+        #expect(leases.expired(at: at(30.5)) == ["a"])
+    }
+
     @Test func batchesWaitOnlyWhenEmptyAndStopWhenFull() {
         let policy = ReceivePolicy(batchSize: 3)
         #expect(policy.wait(received: 0, hasPending: false, nextWakeUp: nil, now: t0) == 0.05)
