@@ -65,6 +65,12 @@ extension AMQPConnection {
             if channel == nil || channel == info.channel { throw error }
         case .connection_close:
             throw brokerClosed(info, operation: operation)
+        case .connection_blocked:
+            let reason = FieldTable.string(info.reply_text)
+            blocked = reason.isEmpty ? "blocked" : reason
+            blocks += 1
+        case .connection_unblocked:
+            blocked = nil
         case .other:
             break  // heartbeats are handled inside librabbitmq; nothing else matters here
         }

@@ -36,6 +36,10 @@ public final class AMQPConnection: @unchecked Sendable {
     var buffered: [AMQPDelivery] = []
     /// Errors to report from the next `nextDelivery` (e.g. consumer cancelled).
     var pendingErrors: [AMQPError] = []
+    /// The reason the broker gave in its last `connection.blocked` (nil: not blocked, or unblocked since).
+    var blocked: String?
+    /// How many times the broker blocked this connection (`connection.blocked` frames read).
+    var blocks = 0
 
     /// Connects, logs in and opens channel 1.
     ///
@@ -92,6 +96,15 @@ public final class AMQPConnection: @unchecked Sendable {
 
     /// False once the connection was closed or lost.
     public var isOpen: Bool { locked { state != nil } }
+
+    /// Why the broker blocks this connection's publishes (`connection.blocked`, e.g. "low on memory"),
+    /// or nil if it does not. The broker tells a connection when it first publishes under an alarm, and
+    /// the frame is read by the next call that reads (``processIncoming(timeout:)``, a confirm wait).
+    public var blockedReason: String? { locked { blocked } }
+
+    /// How many times the broker blocked this connection so far (a block that began and ended between
+    /// two looks at ``blockedReason`` still counts).
+    public var blockCount: Int { locked { blocks } }
 
     /// Closes the connection (and with it every channel). Unacknowledged
     /// deliveries go back to their queues. Safe to call more than once.

@@ -16,6 +16,12 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
     private var prefetch = 1
     private var consumerHeartbeat = 30
     private var queueType = QueueType.classic
+    /// When the last flow-control probe went out (see `publishersBlocked()`).
+    private var probedAt = ContinuousClock.now - .seconds(3600)
+    /// Blocks counted on publishing connections closed since.
+    private var earlierBlocks = 0
+    /// Seconds between two probes.
+    static let probeInterval = 2.0
 
     public init(url: String) { self.url = url }
 
@@ -25,15 +31,19 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
         static let deadLetters = BatonTopology.CoordinatorChannel.deadLetters
         static let unpartitioned = BatonTopology.CoordinatorChannel.unpartitioned
         static let registry = BatonTopology.CoordinatorChannel.registry
+        /// The publisher's channel for flow-control probes, without confirms (so they take no sequence number).
+        static let probe: UInt16 = 9
     }
 
     public func connect(prefetch: Int, partitions: Int, silence: Double, queueType: QueueType) throws {
+        earlierBlocks += publisher?.blockCount ?? 0
         close()
         let publisher = try AMQPConnection(url: url, connectionName: "baton-coordinator-publish")
         try publisher.enableConfirms()
         try BatonTopology.declareCommon(on: publisher, queueType: queueType)
         try BatonTopology.declarePartitionQueues(partitions, on: publisher, queueType: queueType)
         try BatonTopology.markQueueType(queueType, on: publisher)
+        try publisher.openChannel(Channel.probe)
         self.queueType = queueType
         self.publisher = publisher
         self.prefetch = prefetch
@@ -126,6 +136,19 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
     public func waitForConfirms() throws { try requirePublisher().waitForConfirms() }
 
     public func keepAlive() throws { try publisher?.processIncoming(timeout: 0) }
+
+    public func flow() throws -> BrokerFlow {
+        guard let publisher else { return BrokerFlow(blocked: nil, blocks: earlierBlocks) }
+        if publisher.blockedReason == nil, ContinuousClock.now - probedAt >= .seconds(Self.probeInterval) {
+            probedAt = .now
+            // Routed nowhere (no queue is bound with this key), so dropped; but the broker, under an
+            // alarm, answers a publishing connection with connection.blocked.
+            try publisher.publish(
+                exchange: BatonTopology.tasksExchange, routingKey: "baton.flow-probe", body: [], persistent: false, channel: Channel.probe)
+        }
+        try publisher.processIncoming(timeout: 0)
+        return BrokerFlow(blocked: publisher.blockedReason, blocks: earlierBlocks + publisher.blockCount)
+    }
 
     public func receive(timeout: Double, confirmsDue: Bool) throws -> CoordinatorInbound? {
         let consumer = try requireConsumer()

@@ -49,4 +49,6 @@ public final class AMQPWorkerReportBroker: WorkerReportBroker, @unchecked Sendab
     }
 
     public func waitForConfirms() throws { try require().waitForConfirms() }
+
+    public var blockedReason: String? { connection?.blockedReason }
 }

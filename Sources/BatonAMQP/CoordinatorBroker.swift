@@ -48,6 +48,10 @@ public protocol CoordinatorBroker: AnyObject {
     func reject(_ receipt: BrokerReceipt) throws
     /// Tasks waiting in the queue of `procedure` in `pool`.
     func taskQueueDepth(pool: String, procedure: String) throws -> Int
+    /// Whether the broker blocks publishers now (`connection.blocked`: a memory or disk alarm), and how
+    /// many blocks began so far. The broker says so only to a connection that publishes: this publishes
+    /// a small probe now and then, so an idle coordinator learns of an alarm too.
+    func flow() throws -> BrokerFlow
 }
 
 extension CoordinatorBroker {

@@ -15,4 +15,11 @@ public protocol WorkerReportBroker: AnyObject {
     func confirmed(timeout: Double, wakeup: AMQPWakeup?) throws -> UInt64
     /// Waits until every publish so far is confirmed.
     func waitForConfirms() throws
+    /// Why the broker blocks this connection's publishes (`connection.blocked`), or nil.
+    var blockedReason: String? { get }
+}
+
+extension WorkerReportBroker {
+    /// A twin that never blocks.
+    public var blockedReason: String? { nil }
 }

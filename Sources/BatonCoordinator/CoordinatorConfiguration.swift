@@ -59,7 +59,7 @@ public struct CoordinatorConfiguration: Sendable {
         self.batchSize = batchSize
         self.pollInterval = pollInterval
         self.logger = logger
-        makeStore = { try Store(url: databaseURL) }
+        makeStore = { try Store(url: databaseURL, timeouts: .coordinator) }
         makeBroker = { AMQPCoordinatorBroker(url: amqpURL) }
     }
 }

@@ -32,6 +32,17 @@ extension CoordinatorLoop {
     /// within the lease is alive (a worker from before partitions sends them to the shared queue only,
     /// which the coordinators read in turn), and keeps its lease from its last recorded heartbeat.
     func expireLeases() throws {
+        let flow = try broker.flow()
+        let blocked = flow.blocked
+        if (blocked != nil) != (leases.blockedSince != nil) {
+            if let blocked {
+                logger.warning("the broker blocks publishers (\(blocked)): no worker's lease runs out until it stops")
+            } else {
+                logger.notice("the broker takes publishes again: leases run out again after \(Int(leases.graceAfterBlock)) s of grace")
+            }
+        }
+        leases.brokerFlow(flow, at: now())
+        metrics?.brokerBlocked(blocked != nil)
         var lost = leases.expired(at: now())
         if !lost.isEmpty, let store {
             let checked = now()

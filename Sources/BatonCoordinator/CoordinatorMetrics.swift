@@ -16,6 +16,7 @@ public final class CoordinatorMetrics: @unchecked Sendable {
     private let commitTime: CoreMetrics.Timer
     private let deadLetters: Counter
     private let partitionsHeld: Gauge
+    private let brokerBlockedGauge: Gauge
     private let partitionChanges: [PartitionChange: Counter]
     private var queueDepths: [String: Gauge] = [:]
     private var runStarts: [String: Date] = [:]
@@ -40,6 +41,8 @@ public final class CoordinatorMetrics: @unchecked Sendable {
         deadLetters = Counter(label: "baton_dead_letters_total", factory: factory)
         partitionsHeld = Gauge(label: "baton_coordinator_partitions", factory: factory)
         partitionsHeld.record(0)
+        brokerBlockedGauge = Gauge(label: "baton_broker_blocked", factory: factory)
+        brokerBlockedGauge.record(0)
         var changes: [PartitionChange: Counter] = [:]
         for change in PartitionChange.allCases {
             changes[change] = Counter(
@@ -71,6 +74,9 @@ public final class CoordinatorMetrics: @unchecked Sendable {
     /// How many partitions this coordinator holds (0 while it reconnects): the sum over all
     /// coordinators should be the schema's partition count.
     func partitions(_ count: Int) { partitionsHeld.record(count) }
+
+    /// 1 while the broker blocks publishers (`connection.blocked`: a memory or disk alarm), else 0.
+    func brokerBlocked(_ blocked: Bool) { brokerBlockedGauge.record(blocked ? 1 : 0) }
 
     /// Partitions this coordinator took, handed over, or lost to another (its lease ran out).
     func partitionsChanged(_ change: PartitionChange, count: Int) {

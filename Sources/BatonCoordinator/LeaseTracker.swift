@@ -1,3 +1,4 @@
+import BatonAMQP
 import Foundation
 
 /// Which workers hold a lease: each heartbeat renews its worker's, a stopping worker gives
@@ -11,6 +12,16 @@ struct LeaseTracker: Sendable {
     /// Between two receives, a gap longer than a third of the lease is a deaf spell (the process
     /// paused or stalled, or the clock stepped): the workers' heartbeats went unheard, not unsent.
     var deafAfter: Double { lease / 3 }
+    /// Since when the broker blocks publishers (a memory or disk alarm; nil: it does not). No worker can
+    /// publish a heartbeat then: silence that nobody could break is not death.
+    private(set) var blockedSince: Date?
+    /// No lease runs out before this: the grace after the broker unblocked publishers, for the
+    /// heartbeats held back to arrive.
+    private var holdUntil: Date?
+    /// The broker's count of blocks when last looked, and when that was.
+    private var blocksSeen: (count: Int, at: Date)?
+    /// Seconds of grace after a block.
+    var graceAfterBlock: Double { lease / 2 }
 
     init(lease: Double) { self.lease = lease }
 
@@ -35,10 +46,40 @@ struct LeaseTracker: Sendable {
         listened = now
     }
 
+    /// What the broker said of flow control at `now`: a block that began since the last look counts from
+    /// that look (the silence since may be the block's), even if it ended already.
+    mutating func brokerFlow(_ flow: BrokerFlow, at now: Date) {
+        if let seen = blocksSeen, flow.blocks > seen.count, blockedSince == nil {
+            brokerBlocked(true, at: seen.at)
+        }
+        blocksSeen = (flow.blocks, now)
+        brokerBlocked(flow.blocked != nil, at: now)
+    }
+
+    /// Whether the broker blocks publishers at `now`. While it does, no lease runs out; when it stops,
+    /// every lease moves on by the length of the block, and none runs out for `graceAfterBlock` more.
+    mutating func brokerBlocked(_ blocked: Bool, at now: Date) {
+        if blocked {
+            if blockedSince == nil { blockedSince = now }
+            return
+        }
+        guard let since = blockedSince else { return }
+        let gap = max(0, now.timeIntervalSince(since))
+        seen = seen.mapValues { $0.addingTimeInterval(gap) }
+        blockedSince = nil
+        holdUntil = now.addingTimeInterval(graceAfterBlock)
+    }
+
     /// Workers whose lease ran out by `now`; they are forgotten (a heartbeat brings one back). None
-    /// while the coordinator has been deaf since its last receive: it must listen first.
+    /// while the coordinator has been deaf since its last receive: it must listen first. None while the
+    /// broker blocks publishers, nor in the grace after.
     mutating func expired(at now: Date) -> [String] {
         if let last = listened, now.timeIntervalSince(last) > deafAfter { return [] }
+        if blockedSince != nil { return [] }
+        if let hold = holdUntil {
+            if now < hold { return [] }
+            holdUntil = nil
+        }
         let cutoff = now.addingTimeInterval(-lease)
         let lost = seen.filter { $0.value < cutoff }.map(\.key).sorted()
         for worker in lost { seen[worker] = nil }

@@ -10,10 +10,14 @@ public final class StorePool: @unchecked Sendable {
     private var jobs: [@Sendable (Slot) -> Void] = []
     private var stopped = false
     private let maxQueued: Int
+    /// Seconds a request waits for its answer before it gets a 503 (the database is unreachable or stalled).
+    let deadline: Double
 
-    /// `size` threads and connections (opened on first use) to `url`.
-    public init(url: String, size: Int = 3, maxQueued: Int = 256) {
+    /// `size` threads and connections (opened on first use) to `url`; a request not answered within
+    /// `deadline` seconds fails with a 503 (its work, if it ever starts, is skipped or discarded).
+    public init(url: String, size: Int = 3, maxQueued: Int = 256, deadline: Double = 4) {
         self.maxQueued = maxQueued
+        self.deadline = deadline
         for i in 0..<max(1, size) {
             let slot = Slot(url: url)
             let thread = Thread { [self] in self.serve(slot) }
@@ -24,18 +28,26 @@ public final class StorePool: @unchecked Sendable {
     }
 
     /// Runs `body` with a connection on one of the pool's threads and returns its result.
+    /// Throws a 503 if no answer came within the pool's deadline: a database that does not answer (a
+    /// silent network, a stalled server) costs a request seconds, never a hung page.
     public func run<T: Sendable>(_ body: @escaping @Sendable (Store) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
+            let answer = PoolAnswer(continuation)
             condition.lock()
             defer { condition.unlock() }
             guard !stopped, jobs.count < maxQueued else {
-                continuation.resume(throwing: DashboardError(status: 503, "the dashboard is busy or stopping; try again"))
+                answer.resume(throwing: DashboardError(status: 503, "the dashboard is busy or stopping; try again"))
                 return
             }
             jobs.append { slot in
-                do { continuation.resume(returning: try slot.with(body)) } catch { continuation.resume(throwing: error) }
+                guard !answer.isDone else { return }  // its request gave up while it was queued
+                do { answer.resume(returning: try slot.with(body)) } catch { answer.resume(throwing: error) }
             }
             condition.signal()
+            let seconds = deadline
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+                answer.resume(throwing: DashboardError(status: 503, "the database did not answer within \(seconds) s; try again"))
+            }
         }
     }
 

@@ -24,11 +24,23 @@ public final class PGConnection: @unchecked Sendable {
     /// The most statements to keep prepared; beyond it, statements run unprepared.
     static let preparedLimit = 200
 
-    /// Connects with a `postgresql://` URI or a `key=value` string, client encoding UTF-8.
+    /// The network timeouts every connection gets unless its URL gives its own value (the URL wins):
+    /// a connection attempt gives up after 5 s; TCP keepalives probe an idle connection after 10 s, every
+    /// 5 s, and give it up after 3 unanswered probes; data unacknowledged for 30 s drops the connection.
+    /// Without them a silent network drop blocks a thread for as long as the kernel retries (minutes).
+    public static let defaultParameters: [(keyword: String, value: String)] = [
+        ("connect_timeout", "5"), ("keepalives", "1"), ("keepalives_idle", "10"), ("keepalives_interval", "5"),
+        ("keepalives_count", "3"), ("tcp_user_timeout", "30000"),
+    ]
+
+    /// Connects with a `postgresql://` URI or a `key=value` string, client encoding UTF-8, and the
+    /// network timeouts of ``defaultParameters`` where the URL does not set its own.
     /// Throws a `.connection` error whose text never contains the password.
     public init(url: String) throws {
-        let keywords = ["dbname", "client_encoding"]
-        let values = [url, "UTF8"]
+        // libpq applies the parameters in order and the last one given wins: the defaults come first, so
+        // the URL (expanded in place of `dbname`) overrides them.
+        let keywords = Self.defaultParameters.map(\.keyword) + ["dbname", "client_encoding"]
+        let values = Self.defaultParameters.map(\.value) + [url, "UTF8"]
         let conn = withCStrings(keywords) { keywords in
             withCStrings(values) { values in PQconnectdbParams(keywords, values, 1) }
         }
@@ -55,6 +67,21 @@ public final class PGConnection: @unchecked Sendable {
     /// True while the connection is open and healthy (`PQstatus == CONNECTION_OK`).
     public var isOpen: Bool {
         lock.withLock { conn.map { PQstatus($0) == CONNECTION_OK } ?? false }
+    }
+
+    /// The value of connection option `keyword` this connection was opened with (`connect_timeout`,
+    /// `keepalives_idle`, …), or nil if it has none or is closed.
+    public func option(_ keyword: String) -> String? {
+        lock.withLock {
+            guard let conn, let options = PQconninfo(conn) else { return nil }
+            defer { PQconninfoFree(options) }
+            var entry = options
+            while let name = entry.pointee.keyword {
+                if String(cString: name) == keyword { return entry.pointee.val.map { String(cString: $0) } }
+                entry += 1
+            }
+            return nil
+        }
     }
 
     /// The server process ID serving this connection (0 once closed).

@@ -34,6 +34,16 @@ public final class ClusterSimulation {
     private var step = 0
     /// While above zero, confirms are held back (a slow broker).
     private var confirmsHeldFor = 0
+    /// The coordinators' worker lease, in seconds.
+    private let coordinatorLease = 10.0
+    /// While above zero, the broker blocks publishers (a memory or disk alarm).
+    private var blockedFor = 0
+    /// During a block and its grace after: how many `lease_expired` events there were when it began
+    /// (none may be added: nothing is re-run because the broker blocked publishers), and when the grace ends.
+    private var blockWatch: (expired: Int, until: Date?)?
+    /// The stream of flow-control faults: a stream of its own, so a seed runs as it did before them until
+    /// its first block.
+    private var flowRandom: SeededRandom
     private var faultsOn = true
     /// This seed's chance per step of each fault kind.
     let faultMix: FaultMix
@@ -47,6 +57,7 @@ public final class ClusterSimulation {
         self.options = options
         random = SeededRandom(seed: seed)
         signalRandom = SeededRandom(seed: seed ^ 0x5167_0A15)
+        flowRandom = SeededRandom(seed: seed ^ 0xB10C_CED0)
         processRandom = RandomSource(seed: seed ^ 0x5EED)
         let clock = self.clock
         queueType = options.queueType.queueType(seed: seed)
@@ -87,7 +98,7 @@ public final class ClusterSimulation {
 
     private func makeCoordinator(_ index: Int, _ generation: Int) -> SteppedCoordinator {
         var configuration = CoordinatorConfiguration(
-            databaseURL: "memory", amqpURL: "memory", batchSize: 20, pollInterval: 2, lease: 10,
+            databaseURL: "memory", amqpURL: "memory", batchSize: 20, pollInterval: 2, lease: coordinatorLease,
             logger: QuietLogger.make("coordinator-\(index).\(generation)"))
         let store = self.store
         let broker = self.broker
@@ -159,6 +170,7 @@ public final class ClusterSimulation {
         }
         faultsOn = false
         confirmsHeldFor = 0
+        if blockedFor > 0 { unblockPublishers() }
         while !unsentSignals.isEmpty { sendSignal(0) }  // what was not sent under faults goes now, or its run could not end
         let healEnd = clock.now.addingTimeInterval(options.healSeconds)
         var healed = 0
@@ -225,9 +237,13 @@ public final class ClusterSimulation {
     private func takeStep() {
         step += 1
         if faultsOn, let kind = faultMix.draw(&random) { inject(kind) }
+        // Under the uniform mix, the kinds newer than it come from streams of their own (a seed runs as before
+        // them until their first strike); the swarm draws them as any other kind.
+        if faultMix.uniform && faultsOn && blockedFor == 0 && flowRandom.chance(options.faultRate / 12) { blockPublishers() }
         restartWhatIsDue()
         act()
         checker.check(store: store, runs: submitted)
+        checkBlockWatch()
         report.violations = checker.violations
         if !report.violations.isEmpty { trace("VIOLATION: " + report.violations[0]) }
     }
@@ -244,6 +260,41 @@ public final class ClusterSimulation {
         }
         for p in processes where p.pausedFor > 0 { p.pausedFor -= 1 }
         if confirmsHeldFor > 0 { confirmsHeldFor -= 1 }
+        if blockedFor > 0 {
+            blockedFor -= 1
+            if blockedFor == 0 { unblockPublishers() }
+        }
+    }
+
+    // MARK: - Flow control
+
+    private var leaseExpiries: Int { store.tables.events.values.reduce(0) { $0 + $1.count { $0.kind == "lease_expired" } } }
+
+    /// The broker blocks every publisher for a while, longer than a lease now and then.
+    private func blockPublishers() {
+        blockedFor = 100 + flowRandom.index(900)
+        broker.blocksPublishers = "low on memory"
+        if blockWatch == nil { blockWatch = (leaseExpiries, nil) }
+        trace("FAULT the broker blocks publishers for \(blockedFor) steps")
+        count(.blockedPublishers)
+    }
+
+    private func unblockPublishers() {
+        blockedFor = 0
+        broker.blocksPublishers = nil
+        // The coordinators hold expiry for half a lease after they see the block end.
+        blockWatch?.until = clock.now.addingTimeInterval(coordinatorLease / 2)
+        trace("the broker takes publishes again")
+    }
+
+    /// Nothing is re-run because the broker blocked publishers: no lease runs out during a block, nor in
+    /// the grace after it.
+    private func checkBlockWatch() {
+        guard let watch = blockWatch else { return }
+        if leaseExpiries > watch.expired {
+            checker.violate("a lease expired while the broker blocked publishers (or within the grace after): an attempt was re-run")
+        }
+        if let until = watch.until, clock.now >= until { blockWatch = nil }
     }
 
     /// Picks what moves: a coordinator's turn, a worker's consumer or publisher turn, an attempt that
@@ -412,6 +463,8 @@ public final class ClusterSimulation {
         case .storeSessionsLost:
             trace("FAULT the database restarts: every session ends")
             store.dropConnections()
+        case .blockedPublishers:
+            if blockedFor == 0 { blockPublishers() }
         }
         count(kind)
     }

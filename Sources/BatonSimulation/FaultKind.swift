@@ -13,4 +13,17 @@ enum FaultKind: String, CaseIterable, Sendable {
     /// A partition's owner stalls past its lease, as the database sees it (a long pause between its
     /// renewal and its next write): the lease runs out now, and another coordinator may take it.
     case leaseLapse = "lease-lapse"
+    /// The broker blocks every publisher for a while (a memory or disk alarm): nothing published arrives,
+    /// heartbeats included, until it unblocks them.
+    case blockedPublishers = "blocked-publishers"
+}
+
+extension FaultKind {
+    /// The kinds the uniform mix draws at a fault step (one each, evenly): those from before the swarm, so
+    /// the seeds pinned with `--fault-mix uniform` replay as they were found. Kinds added since come from
+    /// streams of their own under the uniform mix, and join the swarm's mix like any other.
+    static let uniformKinds: [FaultKind] = [
+        .coordinatorCrash, .workerCrash, .connectionLost, .publishFailsMidBatch, .commitFails, .duplicateDelivery,
+        .delayedConfirms, .clockJump, .pausedProcess, .storeSessionsLost, .leaseLapse,
+    ]
 }

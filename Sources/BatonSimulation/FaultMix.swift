@@ -25,14 +25,14 @@ struct FaultMix: Sendable, Equatable {
 
     /// `rate` shared evenly among the kinds, as before the swarm.
     static func uniform(rate: Double) -> FaultMix {
-        let each = rate / Double(FaultKind.allCases.count)
-        return FaultMix(chances: FaultKind.allCases.map { ($0, each) }, uniform: true, total: rate)
+        let each = rate / Double(FaultKind.uniformKinds.count)
+        return FaultMix(chances: FaultKind.uniformKinds.map { ($0, each) }, uniform: true, total: rate)
     }
 
     /// `seed`'s own mix around `rate`: each kind off (`offChance`) or at the uniform mix's chance times
     /// a factor from 1/`spread` to `spread`, log-uniformly.
     static func swarm(seed: UInt64, rate: Double) -> FaultMix {
-        let each = rate / Double(FaultKind.allCases.count)
+        let each = rate / Double(FaultKind.uniformKinds.count)
         return FaultMix(
             chances: FaultKind.allCases.map { kind in
                 var random = SeededRandom(seed: seed ^ 0x5A4A_3F00_0000_0000 ^ Self.nameHash(kind.rawValue))
@@ -51,7 +51,7 @@ struct FaultMix: Sendable, Equatable {
     func draw(_ random: inout SeededRandom) -> FaultKind? {
         let total = total
         guard total > 0, random.chance(total) else { return nil }
-        if uniform { return FaultKind.allCases[random.index(FaultKind.allCases.count)] }
+        if uniform { return FaultKind.uniformKinds[random.index(FaultKind.uniformKinds.count)] }
         var pick = random.unit() * total
         for (kind, chance) in chances where chance > 0 {
             pick -= chance

@@ -99,7 +99,11 @@ extension MemoryBroker {
 
     /// The process waits for its confirms: everything it published on `channel` arrives and is confirmed.
     func waitForConfirms(_ connection: MemoryConnection?, channel: UInt16) throws {
-        confirm(try require(connection, "wait for confirms").channel(channel))
+        let held = try require(connection, "wait for confirms").channel(channel)
+        if let reason = blocksPublishers, held.confirmedThrough < held.published {
+            throw AMQPError.simulated(.timeout, "publishes still unconfirmed: the broker blocks publishers (\(reason))", operation: "waitForConfirms")
+        }
+        confirm(held)
         dispatch()
     }
 

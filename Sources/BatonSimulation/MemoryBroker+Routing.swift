@@ -127,6 +127,7 @@ extension MemoryBroker {
 
     /// Publishes of `channel` in flight reach their queues.
     func arrive(_ channel: MemoryChannel) {
+        guard blocksPublishers == nil else { return }
         let inFlight = channel.inFlight
         channel.inFlight = []
         for publish in inFlight {
@@ -137,6 +138,7 @@ extension MemoryBroker {
 
     /// Publishes of `channel` reach their queues and are confirmed.
     func confirm(_ channel: MemoryChannel) {
+        guard blocksPublishers == nil else { return }
         arrive(channel)
         channel.confirmedThrough = channel.published
         let confirmed = channel.awaitingConfirm

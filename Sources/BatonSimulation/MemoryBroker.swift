@@ -67,6 +67,13 @@ public final class MemoryBroker: @unchecked Sendable {
     public internal(set) var protocolErrors: [String] = []
     /// While true, connecting fails (`.connectionFailed`): the broker is down or unreachable.
     public var refusesConnections = false
+    /// Why the broker blocks publishers (a memory or disk alarm), or nil: while set, publishes stay in
+    /// flight (they neither arrive nor are confirmed), and a wait for confirms times out.
+    public var blocksPublishers: String? {
+        didSet { if oldValue == nil && blocksPublishers != nil { blocks += 1 } }
+    }
+    /// How many blocks of publishers began so far.
+    public internal(set) var blocks = 0
     /// The type of the task queues, as the marker exchange says (`BatonTopology.markQueueType`).
     public internal(set) var queueType: QueueType
     /// How often each message (by id, every copy of it) came back to a quorum task queue.

@@ -157,6 +157,11 @@ public final class MemoryCoordinatorBroker: CoordinatorBroker, @unchecked Sendab
         try broker.reject(consumer, channel: receipt.channel, tag: receipt.tag, requeue: false)
     }
 
+    public func flow() throws -> BrokerFlow {
+        _ = try broker.require(publisher, "publish")
+        return BrokerFlow(blocked: broker.blocksPublishers, blocks: broker.blocks)
+    }
+
     public func taskQueueDepth(pool: String, procedure: String) throws -> Int {
         _ = try broker.require(publisher, "queue.declare")
         return broker.depth(pool: pool, procedure: procedure, queueType: queueType)

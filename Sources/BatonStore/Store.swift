@@ -16,8 +16,12 @@ public final class Store: @unchecked Sendable {
     /// Channel on which a NOTIFY announces each new run (payload: the run id).
     public static let runsChannel = "baton_runs"
 
-    public init(url: String) throws {
+    /// Connects to `url`; with `timeouts`, the session also sets its statement and idle-in-transaction limits.
+    public init(url: String, timeouts: SessionTimeouts? = nil) throws {
         connection = try PGConnection(url: url)
+        for statement in timeouts?.statements(urlOptions: connection.option("options")) ?? [] {
+            try connection.execute(statement)
+        }
         try connection.execute("set time zone 'UTC'")
         // Baton's queries are short; the planner's JIT compiling them cost more than they take on a big
         // history (docs/performance.md, "A year of history").

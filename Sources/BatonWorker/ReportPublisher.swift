@@ -14,6 +14,8 @@ final class ReportPublisher: @unchecked Sendable {
     private let startedAt: Date
     private let broker: any WorkerReportBroker
     private var connected = false
+    /// Whether the broker blocked this publisher when last looked (logged when it changes).
+    private var blocked = false
     private var machine: PublisherStateMachine
     private lazy var backoff = Backoff(random: configuration.random)
     /// Not before this time does a turn try to connect again (a back-off after an error).
@@ -97,8 +99,22 @@ final class ReportPublisher: @unchecked Sendable {
             case let .readConfirms(wakeOnReports):
                 let settled = try broker.confirmed(timeout: confirmWait, wakeup: wakeOnReports ? mailbox.publisherWakeup : nil)
                 mailbox.confirmed(machine.confirmed(through: settled))
+                noteFlowControl()
                 return
             }
+        }
+    }
+
+    /// Logs when the broker starts or stops blocking this publisher (a memory or disk alarm): reports
+    /// and heartbeats wait in the connection meanwhile, and the coordinator holds the leases.
+    private func noteFlowControl() {
+        let reason = broker.blockedReason
+        guard (reason != nil) != blocked else { return }
+        blocked = reason != nil
+        if let reason {
+            configuration.logger.warning("worker publisher: the broker blocks publishes (\(reason)); reports and heartbeats wait")
+        } else {
+            configuration.logger.notice("worker publisher: the broker takes publishes again")
         }
     }
 

@@ -7,10 +7,13 @@ amqp_rpc_reply_t camqp_login_plain(amqp_connection_state_t state,
                                    int frame_max, int heartbeat,
                                    const char *user, const char *password,
                                    const char *connection_name) {
-  amqp_table_entry_t capabilities[1];
+  amqp_table_entry_t capabilities[2];
   capabilities[0].key = amqp_cstring_bytes("consumer_cancel_notify");
   capabilities[0].value.kind = AMQP_FIELD_KIND_BOOLEAN;
   capabilities[0].value.value.boolean = 1;
+  capabilities[1].key = amqp_cstring_bytes("connection.blocked");
+  capabilities[1].value.kind = AMQP_FIELD_KIND_BOOLEAN;
+  capabilities[1].value.value.boolean = 1;
 
   amqp_table_entry_t entries[2];
   entries[0].key = amqp_cstring_bytes("connection_name");
@@ -18,7 +21,7 @@ amqp_rpc_reply_t camqp_login_plain(amqp_connection_state_t state,
   entries[0].value.value.bytes = amqp_cstring_bytes(connection_name);
   entries[1].key = amqp_cstring_bytes("capabilities");
   entries[1].value.kind = AMQP_FIELD_KIND_TABLE;
-  entries[1].value.value.table.num_entries = 1;
+  entries[1].value.value.table.num_entries = 2;
   entries[1].value.value.table.entries = capabilities;
 
   amqp_table_t properties;
@@ -86,6 +89,15 @@ camqp_frame_info camqp_method_inspect(amqp_method_t method,
     info.reply_text = m->reply_text;
     break;
   }
+  case AMQP_CONNECTION_BLOCKED_METHOD: {
+    const amqp_connection_blocked_t *m = method.decoded;
+    info.kind = camqp_frame_connection_blocked;
+    info.reply_text = m->reason;
+    break;
+  }
+  case AMQP_CONNECTION_UNBLOCKED_METHOD:
+    info.kind = camqp_frame_connection_unblocked;
+    break;
   case AMQP_CONNECTION_CLOSE_METHOD: {
     const amqp_connection_close_t *m = method.decoded;
     info.kind = camqp_frame_connection_close;

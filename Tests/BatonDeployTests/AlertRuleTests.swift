@@ -31,5 +31,6 @@ struct AlertRuleTests {
             }
         }
         #expect(names.count >= 8)
+        #expect(names.contains("BatonBrokerBlocked"), "a broker that blocks publishers is alerted on")
     }
 }

@@ -253,6 +253,32 @@ extension Integration {
             }
         }
 
+        /// PostgreSQL's port accepts connections and never answers (a socket of the test's own): every
+        /// request to the dashboard's pool gets its 503 within 5 s, again and again, instead of hanging on
+        /// a connection attempt or on requests queued behind one.
+        @Test func theStorePoolAnswersWithin5SecondsWhileTheDatabaseNeverAnswers() async throws {
+            let (fd, port) = HTTPProbe.occupiedPort()
+            defer { close(fd) }
+            try #require(fd >= 0 && listen(fd, 64) == 0)
+            let pool = StorePool(url: "postgresql://postgres@127.0.0.1:\(port)/baton?connect_timeout=30", size: 1)
+            defer { pool.close() }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        let started = ContinuousClock.now
+                        await #expect {
+                            try await pool.run { try $0.runCounts() }
+                        } throws: { error in
+                            (error as? DashboardError)?.status == 503
+                        }
+                        let took = ContinuousClock.now - started
+                        #expect(took < .seconds(5), "answered after \(took)")
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+
         @Test func theAPIAnswersJSONAndRefusesBadParameters() throws {
             let cluster = TestCluster()
             defer { cluster.stopAll() }

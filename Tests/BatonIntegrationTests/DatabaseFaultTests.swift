@@ -1,8 +1,9 @@
 import Baton
 import BatonPostgres
-import BatonStore
 import Foundation
 import Testing
+
+@testable import BatonStore
 
 extension Integration {
     /// The PostgreSQL half of the error table, on the real database: a test-only trigger raises a
@@ -111,6 +112,58 @@ extension Integration {
             let error = try sql.query("select error from baton.runs where id = $1::uuid", [bad])[row: 0, column: "error"] ?? ""
             #expect(error.contains("injected fault 22023") && error.contains("(22023)"), "error: \(error)")
             #expect(try Self.faultsRaised("baton_fault_runs") > 3, "writing the failure was refused, then tried again")
+        }
+
+        @Test("the coordinator's session limits its statements and idle transactions; a limit in the URL wins")
+        func theCoordinatorsSessionHasTimeouts() throws {
+            let store = try Store(url: TestCluster.databaseURL, timeouts: .coordinator)
+            defer { store.close() }
+            #expect(try store.connection.query("show statement_timeout")[row: 0, column: 0] == "1min")
+            #expect(try store.connection.query("show idle_in_transaction_session_timeout")[row: 0, column: 0] == "1min")
+            let separator = TestCluster.databaseURL.contains("?") ? "&" : "?"
+            let own = try Store(url: TestCluster.databaseURL + separator + "options=-c%20statement_timeout%3D5s", timeouts: .coordinator)
+            defer { own.close() }
+            #expect(try own.connection.query("show statement_timeout")[row: 0, column: 0] == "5s")
+            #expect(try own.connection.query("show idle_in_transaction_session_timeout")[row: 0, column: 0] == "1min")
+        }
+
+        @Test("an operator's LOCK TABLE baton.nodes held for 10 s delays runs but fails none")
+        func aLockHeldByAnotherSessionDelaysButFailsNothing() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            let coordinator = try cluster.startCoordinator()
+            try cluster.startWorker()
+            let store = try TestCluster.store()
+            defer { store.close() }
+            let sleepy: JSON = [
+                "name": "locked",
+                "nodes": [
+                    "a": ["procedure": "baton.sleep", "input": ["seconds": 1]],
+                    "b": ["procedure": "baton.sleep", "input": ["seconds": 1], "after": ["a"]],
+                    "c": ["procedure": "baton.echo", "input": ["from": ["$from": "b"]]],
+                ],
+            ]
+            let runs = try (0..<3).map { _ in try TestCluster.submit(sleepy) }
+            let locker = try TestCluster.sql()
+            defer { locker.close() }
+            try locker.execute("begin")
+            try locker.execute("lock table baton.nodes in access exclusive mode")
+            let locked = ContinuousClock.now
+            // Wait until the coordinator is waiting on the lock, then hold it 10 s in all.
+            try TestCluster.waitUntil(10, "a coordinator statement to wait on the lock") {
+                let sql = try TestCluster.sql()
+                defer { sql.close() }
+                return try sql.query(
+                    "select count(*) as n from pg_locks where not granted and relation = 'baton.nodes'::regclass"
+                ).int(0, "n") ?? 0 > 0
+            }
+            while ContinuousClock.now - locked < .seconds(10) { Thread.sleep(forTimeInterval: 0.2) }
+            try locker.execute("commit")
+            for run in runs {
+                #expect(try TestCluster.waitForRun(run, store: store, seconds: 60) == "succeeded", "log: \(cluster.log("coordinator"))")
+                #expect(try TestCluster.nodes(store, run).values.allSatisfy { $0.attempts == 1 })
+            }
+            #expect(coordinator.isRunning)
         }
 
         @Test("any other database error stops the coordinator with one line; a new one finishes the run")

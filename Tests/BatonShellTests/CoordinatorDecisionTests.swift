@@ -55,6 +55,41 @@ struct CoordinatorDecisionTests {
         #expect(leases.expired(at: at(31.5)) == ["b"])
     }
 
+    /// A memory or disk alarm: no worker can publish a heartbeat, so none is lost for its silence; after
+    /// the block every lease moves on by its length, with half a lease of grace for the held heartbeats.
+    @Test func noLeaseRunsOutWhileTheBrokerBlocksPublishersNorInTheGraceAfter() {
+        var leases = LeaseTracker(lease: 10)
+        func at(_ seconds: Double) -> Date { t0.addingTimeInterval(seconds) }
+        leases.heard("a", at: at(0))
+        leases.heard("b", at: at(0))
+        leases.brokerBlocked(false, at: at(1))  // not blocked: nothing changes
+        leases.brokerBlocked(true, at: at(2))
+        leases.brokerBlocked(true, at: at(30))  // still the same block
+        #expect(leases.expired(at: at(46)).isEmpty, "45 s of alarm: silence nobody could break is not death")
+        leases.brokerBlocked(false, at: at(47))  // 45 s blocked: a and b count from 45 s on, held until 52 s
+        #expect(leases.expired(at: at(51.9)).isEmpty, "the grace after the block")
+        leases.heard("b", at: at(50))  // b's held heartbeat arrives
+        #expect(leases.expired(at: at(55.5)) == ["a"], "a stayed silent past the block's grace and its lease")
+        #expect(leases.expired(at: at(59)).isEmpty)
+        #expect(leases.expired(at: at(60.5)) == ["b"])
+        // Without a block, the same silence is lost at once.
+        var plain = LeaseTracker(lease: 10)
+        plain.heard("a", at: at(0))
+        #expect(plain.expired(at: at(46)) == ["a"])
+    }
+
+    /// A block that began and ended between two looks (the coordinator was busy, or paused): the
+    /// silence since the last look may be the block's, so it counts as one, with its grace after.
+    @Test func aBlockMissedBetweenTwoLooksStillHoldsTheLeases() {
+        var leases = LeaseTracker(lease: 10)
+        func at(_ seconds: Double) -> Date { t0.addingTimeInterval(seconds) }
+        leases.heard("a", at: at(0))
+        leases.brokerFlow(BrokerFlow(blocked: nil, blocks: 0), at: at(1))
+        leases.brokerFlow(BrokerFlow(blocked: nil, blocks: 1), at: at(20))  // blocked and unblocked since 1 s
+        #expect(leases.expired(at: at(24)).isEmpty, "held: the block moved a's lease on by 19 s, and the grace")
+        #expect(leases.expired(at: at(30.5)) == ["a"])
+    }
+
     @Test func batchesWaitOnlyWhenEmptyAndStopWhenFull() {
         let policy = ReceivePolicy(batchSize: 3)
         #expect(policy.wait(received: 0, hasPending: false, nextWakeUp: nil, now: t0) == 0.05)

@@ -14,7 +14,8 @@
 #include <stdint.h>
 
 /* Logs in with SASL PLAIN, sending `connection_name` (shown in the management
-   UI) and the consumer_cancel_notify capability as client properties. */
+   UI) and the consumer_cancel_notify and connection.blocked capabilities as
+   client properties. */
 amqp_rpc_reply_t camqp_login_plain(amqp_connection_state_t state,
                                    const char *vhost, int channel_max,
                                    int frame_max, int heartbeat,
@@ -30,7 +31,9 @@ typedef enum __attribute__((enum_extensibility(closed))) camqp_frame_kind {
   camqp_frame_basic_return,
   camqp_frame_basic_cancel,
   camqp_frame_channel_close,
-  camqp_frame_connection_close
+  camqp_frame_connection_close,
+  camqp_frame_connection_blocked,  /* the broker stopped reading publishes */
+  camqp_frame_connection_unblocked /* ... and reads them again */
 } camqp_frame_kind;
 
 /* The decoded fields of interest; byte strings are borrowed from the
@@ -42,7 +45,8 @@ typedef struct camqp_frame_info {
   int multiple;              /* ack, nack */
   int redelivered;           /* deliver */
   uint16_t reply_code;       /* channel.close, connection.close, return */
-  amqp_bytes_t reply_text;   /* channel.close, connection.close, return */
+  amqp_bytes_t reply_text;   /* channel.close, connection.close, return,
+                                connection.blocked (its reason) */
   amqp_bytes_t consumer_tag; /* deliver, cancel */
   amqp_bytes_t exchange;     /* deliver, return */
   amqp_bytes_t routing_key;  /* deliver, return */

@@ -1,0 +1,75 @@
+import Baton
+import BatonPostgres
+import BatonStore
+import Foundation
+import Testing
+
+extension Integration {
+    /// RabbitMQ blocks publishers under a memory or disk alarm. Alarms are broker-global, so these
+    /// run on a RabbitMQ node of the test's own (deploy/local/rabbit-node.sh), stopped at the end.
+    @Suite("flow control: broker alarms", .serialized)
+    struct FlowControlTests {
+        static let nodeEnvironment = [
+            "BATON_RMQ_NODE_NAME": ProcessInfo.processInfo.environment["BATON_FLOW_RMQ_NODE"] ?? "baton-flow-alarm",
+            "BATON_RMQ_NODE_PORT": ProcessInfo.processInfo.environment["BATON_FLOW_RMQ_PORT"] ?? "5697",
+        ]
+
+        static func node(_ arguments: [String]) throws -> String {
+            let script = ProjectScript.path("rabbit-node.sh")
+            let result = try ChildProcess.run("/bin/bash", [script] + arguments, environment: nodeEnvironment)
+            try #require(result.status == 0, "rabbit-node.sh \(arguments.joined(separator: " ")): \(result.stderr)")
+            return result.stdout
+        }
+
+        /// Four nodes of 14 s running under a coordinator whose worker lease is 4 s; then the alarm,
+        /// held 10 s (longer than two leases). No `lease_expired`, every attempt stays 1, the run succeeds.
+        @Test(
+            "a memory alarm and a disk alarm longer than the lease re-run nothing",
+            arguments: [
+                ("memory", ["set_vm_memory_high_watermark", "0.0000001"], ["set_vm_memory_high_watermark", "0.4"]),
+                ("disk", ["set_disk_free_limit", "1000000GB"], ["set_disk_free_limit", "50MB"]),
+            ])
+        func anAlarmReRunsNothing(_ kind: String, _ raise: [String], _ clear: [String]) throws {
+            _ = try Self.node(["up"])
+            defer { _ = try? Self.node(["down"]) }
+            defer { _ = try? Self.node(["ctl"] + clear) }
+            let database = try TestCluster.freshDatabase(named: "baton_flow_alarm_\(kind)")
+            let migrated = try Store(url: database)
+            try migrated.migrate()
+            migrated.close()
+            let port = Self.nodeEnvironment["BATON_RMQ_NODE_PORT"]!
+            let environment = ["BATON_DATABASE_URL": database, "BATON_AMQP_URL": "amqp://guest:guest@127.0.0.1:\(port)/baton"]
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.start(["coordinator", "--lease", "4"], name: "coordinator", environment: environment)
+            for i in 1...2 {
+                try cluster.start(
+                    ["worker", "--demo", "--concurrency", "2", "--heartbeat", "0.5"], name: "worker-\(i)", environment: environment)
+            }
+            let nap: JSON = ["procedure": "baton.sleep", "input": ["seconds": 14]]
+            let file = try GraphFixtures.write(["name": .string("alarm-\(kind)"), "nodes": ["nap1": nap, "nap2": nap, "nap3": nap, "nap4": nap]])
+            let submitted = try TestCluster.cli(["submit", file, "--json"], environment: environment)
+            try #require(submitted.status == 0, "\(submitted.stderr)")
+            let runID = try #require(try JSONParser.parse(submitted.stdout)["run_id"]?.stringValue)
+            let store = try Store(url: database)
+            defer { store.close() }
+            try TestCluster.waitUntil(30, "four nodes running") {
+                try store.nodes(ofRun: runID).filter { $0.status == "running" }.count == 4
+            }
+            _ = try Self.node(["ctl"] + raise)
+            let raised = ContinuousClock.now
+            try TestCluster.waitUntil(20, "the coordinator to see the \(kind) alarm") {
+                cluster.log("coordinator").contains("the broker blocks publishers")
+            }
+            while ContinuousClock.now - raised < .seconds(10) { Thread.sleep(forTimeInterval: 0.2) }
+            _ = try Self.node(["ctl"] + clear)
+            #expect(try TestCluster.waitForRun(runID, store: store, seconds: 60) == "succeeded", "log: \(cluster.log("coordinator"))")
+            let rows = try store.nodes(ofRun: runID)
+            #expect(rows.count == 4 && rows.allSatisfy { $0.attempts == 1 }, "\(rows.map { ($0.key, $0.attempts) })")
+            let sql = try PGConnection(url: database)
+            defer { sql.close() }
+            #expect(try sql.query("select count(*) as n from baton.events where kind = 'lease_expired'").int(0, "n") == 0)
+            #expect(!cluster.log("coordinator").contains("missed its lease"))
+        }
+    }
+}
