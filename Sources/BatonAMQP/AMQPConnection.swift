@@ -36,6 +36,10 @@ public final class AMQPConnection: @unchecked Sendable {
     var buffered: [AMQPDelivery] = []
     /// Errors to report from the next `nextDelivery` (e.g. consumer cancelled).
     var pendingErrors: [AMQPError] = []
+    /// Mandatory messages the broker returned unroutable, oldest first (`takeReturned()`).
+    var returned: [AMQPReturn] = []
+    /// Consumer tags the broker cancelled (`basic.cancel`: their queue was deleted), oldest first.
+    var cancelledConsumers: [String] = []
 
     /// Connects, logs in and opens channel 1.
     ///

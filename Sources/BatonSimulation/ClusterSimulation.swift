@@ -39,12 +39,15 @@ public final class ClusterSimulation {
     /// stream of its own, so a seed that draws no signal graphs runs as it did before they existed.
     private var unsentSignals: [(runID: String, key: String, value: JSON)] = []
     private var signalRandom: SeededRandom
+    /// The stream of task queues lost (`FaultKind.taskQueueLost`): of its own, so the other faults are drawn as before.
+    private var lossRandom: SeededRandom
 
     public init(seed: UInt64, options: SimulationOptions = SimulationOptions()) {
         self.seed = seed
         self.options = options
         random = SeededRandom(seed: seed)
         signalRandom = SeededRandom(seed: seed ^ 0x5167_0A15)
+        lossRandom = SeededRandom(seed: seed ^ 0x1057_00E0)
         processRandom = RandomSource(seed: seed ^ 0x5EED)
         let clock = self.clock
         queueType = options.queueType.queueType(seed: seed)
@@ -91,6 +94,7 @@ public final class ClusterSimulation {
         let random = processRandom
         let name = "coordinator-\(index).\(generation)"
         configuration.id = name
+        configuration.reconcileLostTasks = options.reconcileLostTasks
         configuration.makeStore = { try store.connect() }
         configuration.makeBroker = { broker.coordinatorConnection(name: name) }
         configuration.clock = { clock.now }
@@ -162,6 +166,7 @@ public final class ClusterSimulation {
             healed += 1
         }
         refuseLateSignals()
+        checker.checkStranded(store: store, runs: submitted) { [broker] in broker.holdsTask(runID: $0, key: $1, attempt: $2) }
         checker.finish(store: store, runs: submitted)
         if options.schedules {
             let (violations, fired) = ScheduleInvariants.check(store: store)
@@ -220,6 +225,7 @@ public final class ClusterSimulation {
     private func takeStep() {
         step += 1
         if faultsOn && random.chance(options.faultRate) { injectFault() }
+        if faultsOn && options.queueLossRate > 0 && lossRandom.chance(options.queueLossRate) { loseTaskQueue() }
         restartWhatIsDue()
         act()
         checker.check(store: store, runs: submitted)
@@ -338,7 +344,7 @@ public final class ClusterSimulation {
     private func count(_ fault: FaultKind) { report.faults[fault.rawValue, default: 0] += 1 }
 
     private func injectFault() {
-        let kind = FaultKind.allCases[random.index(FaultKind.allCases.count)]
+        let kind = FaultKind.drawn[random.index(FaultKind.drawn.count)]
         switch kind {
         case .coordinatorCrash:
             let live = coordinators.filter(\.isUp)
@@ -407,7 +413,24 @@ public final class ClusterSimulation {
         case .storeSessionsLost:
             trace("FAULT the database restarts: every session ends")
             store.dropConnections()
+        case .taskQueueLost:
+            loseTaskQueue()
+            return
         }
         count(kind)
+    }
+
+    /// A task queue is deleted (its consumers cancelled) or purged, under load: one that holds tasks
+    /// or has consumers, if any does.
+    private func loseTaskQueue() {
+        let names = broker.taskQueueNames
+        guard !names.isEmpty else { return }
+        let name = names[lossRandom.index(names.count)]
+        if lossRandom.chance(0.5) {
+            trace("FAULT task queue \(name) deleted (\(broker.deleteQueue(name)) tasks lost)")
+        } else {
+            trace("FAULT task queue \(name) purged (\(broker.purge(name)) tasks lost)")
+        }
+        count(.taskQueueLost)
     }
 }

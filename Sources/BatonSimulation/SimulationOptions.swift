@@ -17,6 +17,13 @@ public struct SimulationOptions: Sendable {
     public var runs = 6
     /// The chance of a fault at each step.
     public var faultRate = 0.02
+    /// The chance at each step (with faults on) that a task queue is deleted or purged under load
+    /// (`FaultKind.taskQueueLost`), drawn from a stream of its own; 0 turns it off
+    /// (`baton-sim --no-queue-loss`).
+    public var queueLossRate = 0.001
+    /// Coordinators find queued nodes whose task the broker lost and publish them again; off only to
+    /// show that the simulator finds the stranded queue without it (`baton-sim --no-reconcile`).
+    public var reconcileLostTasks = true
     /// Classic or quorum queues, or (`mixed`, the default) each seed draws one.
     public var queueType = SimulationQueueType.mixed
     /// Quorum queues broken on purpose (tests of the invariants only).
