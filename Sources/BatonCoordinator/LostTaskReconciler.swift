@@ -71,6 +71,8 @@ struct LostTaskReconciler: Sendable {
     /// Queues a return said were lost, with when to look at them.
     private var lost: [QueueName: Date] = [:]
     private var lastPass: Date?
+    /// The watched tasks of each queue, as the pass's `queuesToCheck` found them.
+    private var byQueue: [QueueName: [Attempt]] = [:]
 
     init(settings: Settings = Settings()) { self.settings = settings }
 
@@ -104,6 +106,8 @@ struct LostTaskReconciler: Sendable {
     mutating func queuesToCheck(now: Date, stillQueued: (Attempt) -> Bool) -> [QueueName] {
         lastPass = now
         watched = watched.filter { stillQueued($0.key) }
+        byQueue = [:]
+        for (attempt, entry) in watched { byQueue[entry.queue, default: []].append(attempt) }
         var queues = Set(lost.filter { $0.value <= now }.keys)
         for entry in watched.values where entry.notBefore <= now && now.timeIntervalSince(entry.since) >= settings.grace {
             queues.insert(entry.queue)
@@ -116,7 +120,8 @@ struct LostTaskReconciler: Sendable {
     mutating func decide(queue: QueueName, depth: Int, now: Date, budget: Int) -> [Republish] {
         let wasLost = lost[queue].map { $0 <= now } ?? false
         if wasLost { lost[queue] = nil }
-        let waiting = watched.filter { $0.value.queue == queue }.sorted { ($0.value.since, $0.key) < ($1.value.since, $1.key) }
+        let waiting = (byQueue[queue] ?? []).compactMap { attempt in watched[attempt].map { (key: attempt, value: $0) } }
+            .sorted { ($0.value.since, $0.key) < ($1.value.since, $1.key) }
         let old = waiting.filter { now.timeIntervalSince($0.value.since) >= settings.grace }
         var chosen: [(Attempt, Reason)] = []
         for (attempt, entry) in waiting where entry.returned { chosen.append((attempt, .returned)) }
@@ -138,13 +143,14 @@ struct LostTaskReconciler: Sendable {
             out.append(Republish(attempt: attempt, queue: queue, reason: reason))
         }
         // A return not handled yet (its node backs off): the queue is looked at again when it may go.
-        if let next = watched.values.filter({ $0.queue == queue && $0.returned }).map(\.notBefore).min() { lost[queue] = next }
+        if let next = waiting.compactMap({ watched[$0.key] }).filter(\.returned).map(\.notBefore).min() { lost[queue] = next }
         return out
     }
 
     /// Forgets everything (the coordinator reconnected: it publishes again what it resumes).
     mutating func reset() {
         watched = [:]
+        byQueue = [:]
         lost = [:]
         lastPass = nil
     }
