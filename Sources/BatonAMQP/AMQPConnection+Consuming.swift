@@ -30,6 +30,15 @@ extension AMQPConnection {
         }
     }
 
+    /// The consumer tags the broker cancelled (`basic.cancel`) since the last call, oldest first;
+    /// each was also thrown once by ``nextDelivery(timeout:wakeup:watching:)`` as `.consumerCancelled`.
+    public func takeCancelledConsumers() -> [String] {
+        locked {
+            defer { cancelledConsumers = [] }
+            return cancelledConsumers
+        }
+    }
+
     /// Stops a consumer. Deliveries already sent to it may still come out of
     /// ``nextDelivery(timeout:)``; acknowledge or reject them as usual.
     public func cancelConsumer(tag: String, channel: UInt16 = 1) throws {

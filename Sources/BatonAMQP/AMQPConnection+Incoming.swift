@@ -52,10 +52,18 @@ extension AMQPConnection {
                 buffered.append(delivery)
             }
         case .basic_return:
-            // Only mandatory publishes come back, and this client sends none; skip the content.
-            _ = try readContent(info.channel, waitingOn: channel, operation: operation) { _ in () }
+            // A mandatory publish no queue took: kept for `takeReturned()`.
+            let exchange = FieldTable.string(info.exchange)
+            let routingKey = FieldTable.string(info.routing_key)
+            if let message = try readContent(
+                info.channel, waitingOn: channel, operation: operation,
+                { AMQPReturn(channel: info.channel, exchange: exchange, routingKey: routingKey, body: FieldTable.array($0.body)) })
+            {
+                returned.append(message)
+            }
         case .basic_cancel:
             let tag = FieldTable.string(info.consumer_tag)
+            cancelledConsumers.append(tag)
             pendingErrors.append(
                 AMQPError(
                     .consumerCancelled, "consumer '\(tag)' was cancelled (was its queue deleted?)",

@@ -14,11 +14,12 @@ extension AMQPConnection {
 
     /// Publishes one message and returns its confirm sequence number (0 when
     /// confirms are not enabled on `channel`). Does not wait for the broker:
-    /// call ``waitForConfirms(channel:timeout:)`` once per batch.
+    /// call ``waitForConfirms(channel:timeout:)`` once per batch. A `mandatory` message that no
+    /// queue takes comes back (``takeReturned()``) before its confirm.
     @discardableResult
     public func publish(
         exchange: String, routingKey: String, body: [UInt8], persistent: Bool = true, priority: UInt8? = nil,
-        headers: [String: AMQPFieldValue] = [:], messageID: String? = nil, channel: UInt16 = 1
+        headers: [String: AMQPFieldValue] = [:], messageID: String? = nil, mandatory: Bool = false, channel: UInt16 = 1
     ) throws -> UInt64 {
         try locked {
             let operation = "basic.publish to '\(exchange)' with routing key '\(routingKey)'"
@@ -44,7 +45,7 @@ extension AMQPConnection {
                 let routingKeyBytes = FieldTable.bytes(routingKey, in: pool)
                 return body.withUnsafeBytes { raw in
                     amqp_basic_publish(
-                        state, channel, exchangeBytes, routingKeyBytes, 0, 0, &properties,
+                        state, channel, exchangeBytes, routingKeyBytes, mandatory ? 1 : 0, 0, &properties,
                         amqp_bytes_t(len: raw.count, bytes: UnsafeMutableRawPointer(mutating: raw.baseAddress)))
                 }
             }
@@ -53,6 +54,14 @@ extension AMQPConnection {
             }
             guard status == AMQP_STATUS_OK.rawValue else { throw lost(status: status, operation: operation) }
             return confirms[channel]?.recordPublish() ?? 0
+        }
+    }
+
+    /// The mandatory messages the broker returned unroutable since the last call, oldest first.
+    public func takeReturned() -> [AMQPReturn] {
+        locked {
+            defer { returned = [] }
+            return returned
         }
     }
 

@@ -40,6 +40,10 @@ public final class AMQPConnection: @unchecked Sendable {
     var blocked: String?
     /// How many times the broker blocked this connection (`connection.blocked` frames read).
     var blocks = 0
+    /// Mandatory messages the broker returned unroutable, oldest first (`takeReturned()`).
+    var returned: [AMQPReturn] = []
+    /// Consumer tags the broker cancelled (`basic.cancel`: their queue was deleted), oldest first.
+    var cancelledConsumers: [String] = []
 
     /// Connects, logs in and opens channel 1.
     ///

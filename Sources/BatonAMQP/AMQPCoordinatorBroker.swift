@@ -110,7 +110,7 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
         if let traceparent { headers[BatonTopology.traceparentHeader] = .string(traceparent) }
         lastSequence = try publisher.publish(
             exchange: BatonTopology.tasksExchange, routingKey: routingKey, body: body, persistent: true, priority: priority,
-            headers: headers)
+            headers: headers, mandatory: true)
         return lastSequence
     }
 
@@ -193,6 +193,14 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
     public func reject(_ receipt: BrokerReceipt) throws {
         guard receipt.generation == generation else { return }
         try requireConsumer().reject(deliveryTag: receipt.tag, requeue: false, channel: receipt.channel)
+    }
+
+    public func takeReturned() -> [[UInt8]] {
+        guard let publisher else { return [] }
+        let returned = publisher.takeReturned().filter { $0.exchange == BatonTopology.tasksExchange }
+        // No queue was bound: the next publish to it declares it again.
+        for message in returned { declaredQueues.remove(message.routingKey) }
+        return returned.map(\.body)
     }
 
     public func taskQueueDepth(pool: String, procedure: String) throws -> Int {

@@ -8,13 +8,17 @@ public final class AMQPWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable {
     private let connectionName: String
     private let heartbeatSeconds: Int
     private var connection: AMQPConnection?
-    private var consumerTags: [String] = []
+    /// The task queues consumed, by consumer tag.
+    private var consumerTags: [String: String] = [:]
+    /// Task queues whose consumer the broker cancelled, not yet told to the caller.
+    private var cancelledQueues: [String] = []
     private var generation = 0
 
     private enum Channel {
         static let tasks = BatonTopology.WorkerChannel.tasks
         static let control = BatonTopology.WorkerChannel.control
         static let republish = BatonTopology.WorkerChannel.republish
+        static let probe = BatonTopology.WorkerChannel.probe
     }
 
     public init(url: String, connectionName: String, heartbeatSeconds: Int) {
@@ -43,10 +47,11 @@ public final class AMQPWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable {
         } else {
             try c.setPrefetch(UInt16(clamping: prefetch), shared: true, channel: Channel.tasks)
         }
-        consumerTags = []
+        consumerTags = [:]
+        cancelledQueues = []
         if consume {
             // Highest bands first: the first deliveries, which take free slots as they come, are theirs.
-            for queue in queues.reversed() { consumerTags.append(try c.consume(queue: queue, channel: Channel.tasks)) }
+            for queue in queues.reversed() { consumerTags[try c.consume(queue: queue, channel: Channel.tasks)] = queue }
         }
         try c.openChannel(Channel.republish)
         try c.enableConfirms(channel: Channel.republish)
@@ -57,8 +62,8 @@ public final class AMQPWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable {
     }
 
     public func stopConsuming() {
-        for tag in consumerTags { try? connection?.cancelConsumer(tag: tag, channel: Channel.tasks) }
-        consumerTags = []
+        for tag in consumerTags.keys.sorted() { try? connection?.cancelConsumer(tag: tag, channel: Channel.tasks) }
+        consumerTags = [:]
     }
 
     public func close() {
@@ -72,7 +77,21 @@ public final class AMQPWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable {
     }
 
     public func receive(timeout: Double, wakeup: AMQPWakeup?) throws -> WorkerInbound? {
-        guard let delivery = try require().nextDelivery(timeout: timeout, wakeup: wakeup) else { return nil }
+        let c = try require()
+        if !cancelledQueues.isEmpty { return .cancelled(queue: cancelledQueues.removeFirst()) }
+        let delivery: AMQPDelivery
+        do {
+            guard let next = try c.nextDelivery(timeout: timeout, wakeup: wakeup) else { return nil }
+            delivery = next
+        } catch let error as AMQPError where error.kind == .consumerCancelled {
+            // A task queue's consumer (its queue was deleted): the others go on. Any other: connect again.
+            for tag in c.takeCancelledConsumers() {
+                guard let queue = consumerTags.removeValue(forKey: tag) else { throw error }
+                cancelledQueues.append(queue)
+            }
+            guard !cancelledQueues.isEmpty else { return nil }  // told with an earlier one
+            return .cancelled(queue: cancelledQueues.removeFirst())
+        }
         if delivery.channel == Channel.control { return .control(body: delivery.body) }
         let queuedAt = delivery.headers[BatonTopology.queuedAtHeader]?.intValue.map { Date(timeIntervalSince1970: Double($0) / 1000) }
         // A quorum queue counts the returns itself: this delivery is one more.
@@ -84,6 +103,18 @@ public final class AMQPWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable {
                 countedByBroker: counted != nil,
                 receipt: BrokerReceipt(generation: generation, tag: delivery.deliveryTag), exchange: delivery.exchange,
                 routingKey: delivery.routingKey, priority: delivery.priority, headers: delivery.headers))
+    }
+
+    public func resume(queue: String) throws -> Bool {
+        let c = try require()
+        try c.openChannel(Channel.probe)  // opened again if a missing queue closed it
+        do {
+            try c.declareQueue(name: queue, passive: true, channel: Channel.probe)
+        } catch let error as AMQPError where error.code == .notFound {
+            return false
+        }
+        consumerTags[try c.consume(queue: queue, channel: Channel.tasks)] = queue
+        return true
     }
 
     public func ack(_ receipt: BrokerReceipt) throws {

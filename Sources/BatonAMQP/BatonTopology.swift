@@ -76,6 +76,9 @@ public enum BatonTopology {
         public static let control: UInt16 = 2
         /// Confirmed republishing of redelivered tasks with their delivery count.
         public static let republish: UInt16 = 3
+        /// Passive declares of a task queue whose consumer the broker cancelled (a missing queue
+        /// closes this channel, not the tasks').
+        public static let probe: UInt16 = 4
     }
 
     /// The routing key of tasks for `procedure` in `pool` (pool names cannot contain ':').

@@ -22,7 +22,8 @@ public protocol CoordinatorBroker: AnyObject {
     func consume(partitions: Set<Int>) throws
     /// Closes everything; unacked deliveries go back to their queues. Safe to call more than once.
     func close()
-    /// Publishes a task to the queue of its pool and procedure: persistent, confirmed. `queuedAt`
+    /// Publishes a task to the queue of its pool and procedure: persistent, confirmed, and
+    /// `mandatory` (a task no queue is bound for comes back: `takeReturned`). `queuedAt`
     /// stamps when it was published (for workers' queued-to-started metric); `traceparent` goes in its
     /// `BatonTopology.traceparentHeader`. Returns its sequence number.
     func publishTask(pool: String, procedure: String, body: [UInt8], priority: UInt8, queuedAt: Date?, traceparent: String?) throws -> UInt64
@@ -46,7 +47,11 @@ public protocol CoordinatorBroker: AnyObject {
     func ack(_ receipt: BrokerReceipt) throws
     /// Rejects a message that cannot be read, to the dead-letter queue.
     func reject(_ receipt: BrokerReceipt) throws
-    /// Tasks waiting in the queue of `procedure` in `pool`.
+    /// The bodies of the tasks the broker returned unroutable (`basic.return`: no queue was bound for
+    /// their routing key, as when their queue was deleted) since the last call, oldest first. They
+    /// arrive with the confirms (`confirmed`, `waitForConfirms`); a returned publish is confirmed too.
+    func takeReturned() -> [[UInt8]]
+    /// Tasks waiting in the queue of `procedure` in `pool` (declared again if it is missing).
     func taskQueueDepth(pool: String, procedure: String) throws -> Int
     /// Whether the broker blocks publishers now (`connection.blocked`: a memory or disk alarm), and how
     /// many blocks began so far. The broker says so only to a connection that publishes: this publishes

@@ -7,6 +7,9 @@ public protocol WorkerTaskBroker: AnyObject {
     /// Connects, declares the queues of `procedures` in `pools`, and (if `consume`) starts taking
     /// tasks, at most `prefetch` unacked at once; also starts hearing cancel signals.
     func connect(pools: [String], procedures: [String], prefetch: Int, consume: Bool) throws
+    /// Consumes task queue `queue` again after the broker cancelled its consumer
+    /// (`WorkerInbound.cancelled`), if it exists (without declaring it); false if it does not yet.
+    func resume(queue: String) throws -> Bool
     /// Stops taking tasks (those delivered stay delivered).
     func stopConsuming()
     /// Closes the connection: unacked tasks go back to their queues. Safe to call more than once.

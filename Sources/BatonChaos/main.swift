@@ -3,7 +3,8 @@
 // while workers are killed with SIGKILL about every second and replaced, a coordinator is
 // killed with SIGKILL and restarted, another is stopped (SIGSTOP) for longer than its
 // partitions' lease and then woken, one more coordinator joins mid-run, and RabbitMQ and
-// PostgreSQL are each restarted once. Then every node must have exactly one recorded result,
+// PostgreSQL are each restarted once, and the busiest task queue is deleted once and purged once
+// under load (as an operator's `rabbitmqctl delete_queue` / `purge_queue`). Then every node must have exactly one recorded result,
 // equal to what its inputs determine; nothing lost, duplicated or stuck; and the mutex that
 // spans the runs (and so the coordinators) never had two holders at once.
 //
@@ -163,6 +164,7 @@ say(
 )
 
 var workerKills = 0, coordinatorKills = 0, coordinatorFreezes = 0, coordinatorsAdded = 0, rabbitRestarts = 0, postgresRestarts = 0
+var queueLosses = 0
 let began = Date()
 var runIDs: [String] = []
 var finalStatus = "?"
@@ -220,6 +222,19 @@ do {
             try cluster.startCoordinator(options.coordinators)
             coordinatorsAdded += 1
             say("added coordinator \(options.coordinators) at \(Int(elapsed)) s")
+        }
+        // The busiest task queue deleted, then purged, under load: what it held must be found and sent again.
+        if !options.rabbitCluster && ((queueLosses == 0 && elapsed >= 7) || (queueLosses == 1 && elapsed >= 9)) {
+            let queue = BatonTopology.taskQueue(pool: "default", procedure: "demo.slow-add")
+            do {
+                let amqp = try AMQPConnection(url: amqpURL)
+                defer { amqp.close() }
+                let count = queueLosses == 0 ? try amqp.deleteQueue(name: queue) : try amqp.purgeQueue(name: queue)
+                say("\(queueLosses == 0 ? "deleted" : "purged") task queue \(queue) (\(count) tasks) at \(Int(elapsed)) s")
+            } catch {
+                say("could not \(queueLosses == 0 ? "delete" : "purge") task queue \(queue): \(error)")
+            }
+            queueLosses += 1
         }
         // After the stopped coordinator woke, so that it wakes to working services and finds its partitions taken.
         if options.restartServices && rabbitRestarts == 0 && elapsed >= 11 && coordinatorFreezes == 1 && frozenAt == nil {
@@ -294,7 +309,7 @@ if !verified { problems.append("could not read the run back from the database") 
 for slot in exited { problems.append("coordinator \(slot) exited before the end: see \(logs.path)/coordinator-\(slot).log") }
 for p in problems.prefix(20) { say(p) }
 
-let faults = workerKills + coordinatorKills + coordinatorFreezes + coordinatorsAdded + rabbitRestarts + postgresRestarts
+let faults = workerKills + coordinatorKills + coordinatorFreezes + coordinatorsAdded + rabbitRestarts + postgresRestarts + queueLosses
 let allFaults =
     coordinatorKills == 1 && coordinatorFreezes == 1 && coordinatorsAdded == 1
     && (!options.restartServices || (rabbitRestarts == 1 && postgresRestarts == 1))
@@ -303,7 +318,7 @@ let ok =
     verified && exited.isEmpty && finalStatus == "succeeded" && lost == 0 && duplicated == 0 && wrong == 0 && stuck == 0 && overlapping == 0
     && allFaults
 print(
-    "chaos: faults \(faults) (worker kills \(workerKills), coordinator kills \(coordinatorKills), coordinator stops past the lease \(coordinatorFreezes), coordinators added \(coordinatorsAdded), \(options.rabbitCluster ? "rabbitmq node kills" : "rabbitmq restarts") \(rabbitRestarts), postgres restarts \(postgresRestarts)), nodes \(options.nodes), runs \(options.runCount), coordinators \(options.coordinators)+1, lost \(lost), duplicated \(duplicated), wrong \(wrong), stuck \(stuck), mutex overlaps \(overlapping), run \(finalStatus), seconds \(Int(seconds.rounded())), seed \(options.seed)"
+    "chaos: faults \(faults) (worker kills \(workerKills), coordinator kills \(coordinatorKills), coordinator stops past the lease \(coordinatorFreezes), coordinators added \(coordinatorsAdded), \(options.rabbitCluster ? "rabbitmq node kills" : "rabbitmq restarts") \(rabbitRestarts), postgres restarts \(postgresRestarts), task queues lost \(queueLosses)), nodes \(options.nodes), runs \(options.runCount), coordinators \(options.coordinators)+1, lost \(lost), duplicated \(duplicated), wrong \(wrong), stuck \(stuck), mutex overlaps \(overlapping), run \(finalStatus), seconds \(Int(seconds.rounded())), seed \(options.seed)"
 )
 print(ok ? "chaos: 1 passed, 0 failed" : "chaos: 0 passed, 1 failed")
 exit(ok ? 0 : 1)

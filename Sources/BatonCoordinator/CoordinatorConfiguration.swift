@@ -26,6 +26,11 @@ public struct CoordinatorConfiguration: Sendable {
     public var maxInputBytes: Int = GraphLimits().maxInputBytes
     /// At most this many nodes of one run have a task out (queued or running) at once; the rest wait, ready, in memory.
     public var dispatchWindow: Int = RunState.defaultDispatchWindow
+    /// When a queued node's task is taken for lost and published again (`LostTaskReconciler`).
+    var lostTasks = LostTaskReconciler.Settings()
+    /// Whether queued nodes whose task the broker lost are found and published again (off only in
+    /// the simulator's check that it finds the defect without the fix: `baton-sim --no-reconcile`).
+    public var reconcileLostTasks = true
     public var logger: Logger
     /// Metrics to record (`--metrics`); nil records none.
     public var metrics: CoordinatorMetrics?

@@ -85,6 +85,7 @@ extension CoordinatorLoop {
                 lastSequence = try broker.publishTask(
                     pool: task.pool, procedure: task.procedure, body: task.encoded(), priority: UInt8(clamping: task.priority),
                     queuedAt: queuedAt, traceparent: traceparent)
+                watchPublished(task)
             case let .cancel(message):
                 lastSequence = try broker.publishCancel(body: message.encoded())
             }
@@ -133,6 +134,7 @@ extension CoordinatorLoop {
             try broker.waitForConfirms()  // the broker is slow: let it catch up (a timeout reconnects)
             settled = lastSequence
         }
+        takeReturnedTasks()
         let release = backlog.settled(through: settled)
         brokerServiced = true
         if let number = release.confirmedBatch {

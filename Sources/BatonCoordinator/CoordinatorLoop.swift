@@ -64,6 +64,8 @@ final class CoordinatorLoop: @unchecked Sendable {
     var uncountedDeadLetters = 0
     /// Task queues whose depth `baton_tasks_waiting` reports (pool, procedure), and when they were last read.
     var watchedQueues: Set<QueueName> = []
+    /// Queued nodes whose task the broker may have lost (`CoordinatorLoop+LostTasks`).
+    var reconciler: LostTaskReconciler
     /// The newest report received in this batch (acked, with every earlier one, after the commit).
     private var lastReport: BrokerReceipt?
 
@@ -74,6 +76,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         self.configuration = configuration
         broker = configuration.makeBroker()
         leases = LeaseTracker(lease: configuration.lease)
+        reconciler = LostTaskReconciler(settings: configuration.lostTasks)
         tracing = configuration.tracer.map { RunTracing(tracer: $0, logger: configuration.logger) }
         machine = CoordinatorStateMachine(
             intervals: .init(
@@ -172,6 +175,7 @@ final class CoordinatorLoop: @unchecked Sendable {
             try grantWaiting()
         case .expireLeases:
             try expireLeases()
+            try reconcileLostTasks()
         case .readQueueDepths:
             if let metrics { try readQueueDepths(metrics) }
         case .keepBrokerAlive:
@@ -226,6 +230,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         connected = true
         backlog.reset()
         lastSequence = 0
+        reconciler.reset()
 
         // Leases count from the last heartbeat the database saw, so a restart forgets no worker.
         leases = LeaseTracker(lease: configuration.lease)
@@ -461,6 +466,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         }
         // `state` is not used from here on: the run's only copy is in `runs`, so starting it does not copy its nodes.
         record(id, runs[id]!.handle(.start, at: now(), random: configuration.random))
+        watchQueued(of: id)
         logger.debug("run \(id): loaded \(nodeCount) nodes in \(loaded - began), started in \(clock.now - loaded)")
         return true
     }

@@ -18,6 +18,8 @@ public final class CoordinatorMetrics: @unchecked Sendable {
     private let partitionsHeld: Gauge
     private let brokerBlockedGauge: Gauge
     private let partitionChanges: [PartitionChange: Counter]
+    private let tasksReturned: Counter
+    private let tasksRepublished: [String: Counter]
     private var queueDepths: [String: Gauge] = [:]
     private var runStarts: [String: Date] = [:]
     /// Seconds between readings of the task queues' depths (`baton_tasks_waiting`).
@@ -49,7 +51,21 @@ public final class CoordinatorMetrics: @unchecked Sendable {
                 label: "baton_coordinator_partition_changes_total", dimensions: [("change", change.rawValue)], factory: factory)
         }
         partitionChanges = changes
+        tasksReturned = Counter(label: "baton_tasks_returned_total", factory: factory)
+        var republished: [String: Counter] = [:]
+        for reason in LostTaskReconciler.Reason.allCases {
+            republished[reason.rawValue] = Counter(
+                label: "baton_tasks_republished_total", dimensions: [("reason", reason.rawValue)], factory: factory)
+        }
+        tasksRepublished = republished
     }
+
+    /// Tasks the broker returned unroutable (`mandatory`: no queue was bound for their routing key).
+    func returned(_ count: Int) { if count > 0 { tasksReturned.increment(by: count) } }
+
+    /// Tasks published again under the same attempt because the broker lost them (`reason`, a
+    /// `LostTaskReconciler.Reason`).
+    func republished(_ count: Int, reason: String) { if count > 0 { tasksRepublished[reason]?.increment(by: count) } }
 
     /// A batch was committed: `tally` of its commands, `seconds` its statement took.
     func committed(_ tally: BatchTally, seconds: Double, now: Date) {

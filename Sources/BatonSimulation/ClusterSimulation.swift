@@ -51,6 +51,8 @@ public final class ClusterSimulation {
     /// stream of its own, so a seed that draws no signal graphs runs as it did before they existed.
     private var unsentSignals: [(runID: String, key: String, value: JSON)] = []
     private var signalRandom: SeededRandom
+    /// The stream of task queues lost (`FaultKind.taskQueueLost`): of its own, so the other faults are drawn as before.
+    private var lossRandom: SeededRandom
 
     public init(seed: UInt64, options: SimulationOptions = SimulationOptions()) {
         self.seed = seed
@@ -58,6 +60,7 @@ public final class ClusterSimulation {
         random = SeededRandom(seed: seed)
         signalRandom = SeededRandom(seed: seed ^ 0x5167_0A15)
         flowRandom = SeededRandom(seed: seed ^ 0xB10C_CED0)
+        lossRandom = SeededRandom(seed: seed ^ 0x1057_00E0)
         processRandom = RandomSource(seed: seed ^ 0x5EED)
         let clock = self.clock
         queueType = options.queueType.queueType(seed: seed)
@@ -106,6 +109,7 @@ public final class ClusterSimulation {
         let random = processRandom
         let name = "coordinator-\(index).\(generation)"
         configuration.id = name
+        configuration.reconcileLostTasks = options.reconcileLostTasks
         configuration.makeStore = { try store.connect() }
         configuration.makeBroker = { broker.coordinatorConnection(name: name) }
         configuration.clock = { clock.now }
@@ -179,6 +183,7 @@ public final class ClusterSimulation {
             healed += 1
         }
         refuseLateSignals()
+        checker.checkStranded(store: store, runs: submitted) { [broker] in broker.holdsTask(runID: $0, key: $1, attempt: $2) }
         checker.finish(store: store, runs: submitted)
         if options.schedules {
             let (violations, fired) = ScheduleInvariants.check(store: store)
@@ -240,6 +245,7 @@ public final class ClusterSimulation {
         // Under the uniform mix, the kinds newer than it come from streams of their own (a seed runs as before
         // them until their first strike); the swarm draws them as any other kind.
         if faultMix.uniform && faultsOn && blockedFor == 0 && flowRandom.chance(options.faultRate / 12) { blockPublishers() }
+        if faultMix.uniform && faultsOn && options.queueLossRate > 0 && lossRandom.chance(options.queueLossRate) { loseTaskQueue() }
         restartWhatIsDue()
         act()
         checker.check(store: store, runs: submitted)
@@ -465,7 +471,24 @@ public final class ClusterSimulation {
             store.dropConnections()
         case .blockedPublishers:
             if blockedFor == 0 { blockPublishers() }
+        case .taskQueueLost:
+            if options.queueLossRate > 0 { loseTaskQueue() }
+            return
         }
         count(kind)
+    }
+
+    /// A task queue is deleted (its consumers cancelled) or purged, under load: one that holds tasks
+    /// or has consumers, if any does.
+    private func loseTaskQueue() {
+        let names = broker.taskQueueNames
+        guard !names.isEmpty else { return }
+        let name = names[lossRandom.index(names.count)]
+        if lossRandom.chance(0.5) {
+            trace("FAULT task queue \(name) deleted (\(broker.deleteQueue(name)) tasks lost)")
+        } else {
+            trace("FAULT task queue \(name) purged (\(broker.purge(name)) tasks lost)")
+        }
+        count(.taskQueueLost)
     }
 }

@@ -16,6 +16,10 @@ enum FaultKind: String, CaseIterable, Sendable {
     /// The broker blocks every publisher for a while (a memory or disk alarm): nothing published arrives,
     /// heartbeats included, until it unblocks them.
     case blockedPublishers = "blocked-publishers"
+    /// A task queue is deleted or purged under load (`rabbitmqctl delete_queue` / `purge_queue`, a
+    /// policy, a lost broker disk): its waiting tasks are gone. Under the uniform mix it is drawn from a
+    /// stream of its own (`SimulationOptions.queueLossRate`), so the other kinds' draws stay as they were.
+    case taskQueueLost = "task-queue-lost"
 }
 
 extension FaultKind {

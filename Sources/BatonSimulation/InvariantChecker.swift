@@ -174,6 +174,20 @@ struct InvariantChecker {
         }
     }
 
+    /// At the end (after the heal): no node stays queued for ever after its queue is lost. A node of a
+    /// run that did not end, queued, whose task is nowhere in the broker (`held` says where: ready,
+    /// delivered, in flight) would never run again: its queue was deleted or purged under it, and
+    /// nobody published it again.
+    mutating func checkStranded(store: MemoryStore, runs: [Submitted], held: (String, String, Int) -> Bool) {
+        for run in runs where store.run(run.runID)?.status.isTerminal == false {
+            for row in store.nodes(ofRun: run.runID) where row.status == .queued && !held(run.runID, row.key, row.attempts) {
+                violate(
+                    "run \(run.runID) node \(row.key) attempt \(row.attempts) stays queued for ever: its task is in no queue (lost with its queue) and was never published again"
+                )
+            }
+        }
+    }
+
     /// At the end: every run ended, as its graph says it must, with its outputs.
     mutating func finish(store: MemoryStore, runs: [Submitted]) {
         checkRates(store: store, runs: runs)

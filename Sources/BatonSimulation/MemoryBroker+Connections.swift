@@ -70,7 +70,7 @@ extension MemoryBroker {
     /// Returns its sequence number. An injected failure drops the connection instead.
     func publish(
         _ connection: MemoryConnection, channel number: UInt16, exchange: String, routingKey: String, body: [UInt8], persistent: Bool,
-        priority: UInt8? = nil, deliveries: Int? = nil, queuedAt: Date? = nil, deathQueue: String? = nil
+        priority: UInt8? = nil, deliveries: Int? = nil, queuedAt: Date? = nil, deathQueue: String? = nil, mandatory: Bool = false
     ) throws -> UInt64 {
         let operation = "basic.publish '\(exchange)' '\(routingKey)'"
         _ = try require(connection, operation)
@@ -84,9 +84,10 @@ extension MemoryBroker {
         }
         let channel = connection.channel(number)
         channel.published += 1
-        let message = MemoryMessage(
+        var message = MemoryMessage(
             id: nextMessageID, publisher: connection.name, exchange: exchange, routingKey: routingKey, body: body, persistent: persistent,
             priority: priority, deliveries: deliveries, queuedAt: queuedAt, redelivered: false, deathQueue: deathQueue)
+        message.mandatory = mandatory
         nextMessageID += 1
         channel.inFlight.append(MemoryChannel.InFlight(sequence: channel.published, message: message))
         channel.awaitingConfirm.append(message)

@@ -1,3 +1,6 @@
+import Baton
+import BatonAMQP
+
 /// What the simulator decides: when publishes arrive and are confirmed, and which faults happen.
 /// A `name` is a connection's own name or its handle's (which covers all of the handle's connections);
 /// nil means every live connection.
@@ -80,5 +83,42 @@ extension MemoryBroker {
         let count = target.ready.count
         target.removeAll()
         return count
+    }
+
+    /// An operator (or a policy, or a lost disk) deletes `queue` (`rabbitmqctl delete_queue`): its
+    /// ready messages and bindings go, and each of its consumers is cancelled (RabbitMQ's
+    /// `basic.cancel`, which a client that advertises `consumer_cancel_notify` is told of; here it
+    /// waits in the consumer's connection). Deliveries it gave out stay unacked with their
+    /// consumers; one returned later is lost. Returns how many ready messages went.
+    @discardableResult
+    public func deleteQueue(_ queue: String) -> Int {
+        guard let target = queuesByName[queue] else { return 0 }
+        let count = target.ready.count
+        for consumer in target.consumers where consumer.connection.alive {
+            consumer.connection.cancelled.append(MemoryConnection.Cancelled(channel: consumer.channel.number, queue: queue))
+        }
+        target.consumers = []
+        target.removeAll()
+        removeQueue(target)
+        for (key, name) in taskBindings where name == queue { taskBindings[key] = nil }
+        return count
+    }
+
+    /// The task queues (`BatonTopology.tasksExchange` prefixed), in the order declared.
+    public var taskQueueNames: [String] { queues.map(\.name).filter { $0.hasPrefix(BatonTopology.tasksExchange + ".") } }
+
+    /// Whether a copy of attempt `attempt` of node `key` of run `runID` is anywhere in the broker:
+    /// ready in a queue, delivered and not acked, or published and not arrived yet.
+    public func holdsTask(runID: String, key: String, attempt: Int) -> Bool {
+        func matches(_ message: MemoryMessage) -> Bool {
+            guard message.exchange == BatonTopology.tasksExchange, let task = try? TaskDispatch(decoding: message.body) else { return false }
+            return task.runID == runID && task.key == key && task.attempt == attempt
+        }
+        if queues.contains(where: { queue in queue.ready.contains { matches($0.message) } }) { return true }
+        return connections.contains { connection in
+            connection.channels.contains { channel in
+                channel.unacked.contains { matches($0.message) } || channel.inFlight.contains { matches($0.message) }
+            }
+        }
     }
 }

@@ -65,7 +65,11 @@ extension MemoryBroker {
         case "":
             if let queue = queuesByName[message.routingKey] { enqueue(message, in: queue) }
         case BatonTopology.tasksExchange:
-            if let name = taskBindings[message.routingKey], let queue = queuesByName[name] { enqueue(message, in: queue) }
+            if let name = taskBindings[message.routingKey], let queue = queuesByName[name] {
+                enqueue(message, in: queue)
+            } else if message.mandatory, let publisher = connections.first(where: { $0.name == message.publisher }) {
+                publisher.returned.append(message)  // basic.return: no queue is bound for it
+            }
         case BatonTopology.reportsExchange:
             if let queue = queuesByName[BatonTopology.resultsQueue(partition: Int(message.routingKey) ?? -1)] { enqueue(message, in: queue) }
         case BatonTopology.controlExchange:

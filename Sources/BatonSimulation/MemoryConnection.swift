@@ -18,6 +18,16 @@ final class MemoryConnection {
     private(set) var channels: [MemoryChannel] = []
     /// Sent by the broker, not yet taken by `receive`, in the order sent.
     var inbox: [Inbound] = []
+    /// A consumer the broker cancelled (its queue was deleted), not yet told to the client.
+    struct Cancelled: Equatable {
+        let channel: UInt16
+        let queue: String
+    }
+
+    /// Consumers cancelled by the broker, in the order it cancelled them, not yet taken by the client.
+    var cancelled: [Cancelled] = []
+    /// Mandatory messages no queue took (`basic.return`), not yet taken by the client.
+    var returned: [MemoryMessage] = []
     /// Publishes still allowed before an injected publish failure (nil: none injected).
     var publishesBeforeFailure: Int?
     /// Whether the injected failure leaves the publishes in flight arriving.

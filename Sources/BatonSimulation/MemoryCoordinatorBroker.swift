@@ -7,7 +7,8 @@ import Foundation
 /// without acks, dead letters and reports without a partition with a prefetch of 100), opened again
 /// for each new set of partitions. Task queues are declared on the first publish to them after each
 /// connect, of the queue type the store gave `connect` (which marks the broker with it): with quorum
-/// queues, a task goes to its priority band's queue.
+/// queues, a task goes to its priority band's queue. Tasks are published `mandatory`: one no queue
+/// is bound for comes back (`takeReturned`), and its queue is declared again on the next publish.
 public final class MemoryCoordinatorBroker: CoordinatorBroker, @unchecked Sendable {
     // Safe: used from the simulator's one thread (see MemoryBroker).
     public let broker: MemoryBroker
@@ -89,7 +90,7 @@ public final class MemoryCoordinatorBroker: CoordinatorBroker, @unchecked Sendab
         let millisecond = queuedAt.map { Date(timeIntervalSince1970: ($0.timeIntervalSince1970 * 1000).rounded() / 1000) }
         return try broker.publish(
             publisher, channel: Channel.publish, exchange: BatonTopology.tasksExchange, routingKey: routingKey, body: body,
-            persistent: true, priority: priority, queuedAt: millisecond)
+            persistent: true, priority: priority, queuedAt: millisecond, mandatory: true)
     }
 
     public func publishCancel(body: [UInt8]) throws -> UInt64 {
@@ -160,6 +161,15 @@ public final class MemoryCoordinatorBroker: CoordinatorBroker, @unchecked Sendab
     public func flow() throws -> BrokerFlow {
         _ = try broker.require(publisher, "publish")
         return BrokerFlow(blocked: broker.blocksPublishers, blocks: broker.blocks)
+    }
+
+    public func takeReturned() -> [[UInt8]] {
+        guard let publisher, publisher.alive else { return [] }
+        let returned = publisher.returned
+        publisher.returned = []
+        // No queue was bound: the next publish to it declares it again, as over RabbitMQ.
+        for message in returned { declaredRoutes.remove(message.routingKey) }
+        return returned.map(\.body)
     }
 
     public func taskQueueDepth(pool: String, procedure: String) throws -> Int {

@@ -26,4 +26,6 @@ public struct MemoryMessage: Sendable, Equatable {
     /// queue before (nil on a first delivery, and from classic queues). On a message the queue
     /// dead-lettered past its delivery limit, the count of its last delivery.
     public internal(set) var deliveryCount: Int? = nil
+    /// Published `mandatory`: if no queue takes it, it goes back to its publisher (`basic.return`).
+    public internal(set) var mandatory = false
 }

@@ -13,6 +13,8 @@ public final class MemoryWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable
     public let name: String
     private var connection: MemoryConnection?
     private var generation = 0
+    /// Each task queue's own prefetch (quorum queues), as `connect` set it.
+    private var share: Int?
     /// Tasks taken on the current connection and not yet done with, in the order taken.
     public private(set) var held: [MemoryHeldTask] = []
 
@@ -40,6 +42,7 @@ public final class MemoryWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable
             for procedure in procedures { queues += broker.declareTaskQueues(pool: pool, procedure: procedure, queueType: queueType) }
         }
         let share = queueType.consumerPrefetch(prefetch, queues: queues.count).map { Int(UInt16(clamping: $0)) }
+        self.share = share
         c.channel(Channel.tasks).prefetch = share == nil ? Int(UInt16(clamping: prefetch)) : 0
         if consume {
             // Quorum: highest bands first, as over RabbitMQ.
@@ -49,6 +52,14 @@ public final class MemoryWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable
         }
         broker.declareControlQueue(c, channel: Channel.control)
         connection = c
+    }
+
+    public func resume(queue: String) throws -> Bool {
+        let c = try broker.require(connection, "queue.declare passive")
+        guard broker.queueNames.contains(queue) else { return false }
+        broker.consume(c, channel: Channel.tasks, queue: queue, prefetch: share)
+        broker.dispatch()
+        return true
     }
 
     public func stopConsuming() {
@@ -64,6 +75,9 @@ public final class MemoryWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable
 
     /// The next message sent to this connection, at once (`timeout` and `wakeup` are ignored).
     public func receive(timeout: Double, wakeup: AMQPWakeup?) throws -> WorkerInbound? {
+        if let connection, connection.alive, !connection.cancelled.isEmpty {
+            return .cancelled(queue: connection.cancelled.removeFirst().queue)
+        }
         guard let inbound = try broker.receive(connection) else { return nil }
         let message = inbound.message
         if inbound.channel == Channel.control { return .control(body: message.body) }

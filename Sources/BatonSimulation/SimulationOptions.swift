@@ -21,6 +21,13 @@ public struct SimulationOptions: Sendable {
     /// Each seed draws its own mix of fault kinds (`swarm`, the default), or all share `faultRate`
     /// evenly (`uniform`, as before the swarm: the seeds kept as tests of earlier findings replay it).
     public var faultMix = SimulationFaultMix.swarm
+    /// The chance at each step (with faults on) that a task queue is deleted or purged under load
+    /// (`FaultKind.taskQueueLost`), drawn from a stream of its own; 0 turns it off
+    /// (`baton-sim --no-queue-loss`).
+    public var queueLossRate = 0.001
+    /// Coordinators find queued nodes whose task the broker lost and publish them again; off only to
+    /// show that the simulator finds the stranded queue without it (`baton-sim --no-reconcile`).
+    public var reconcileLostTasks = true
     /// Classic or quorum queues, or (`mixed`, the default) each seed draws one.
     public var queueType = SimulationQueueType.mixed
     /// Quorum queues broken on purpose (tests of the invariants only).

@@ -25,6 +25,8 @@ final class TaskConsumer: @unchecked Sendable {
     private var slots: SlotQueue<LocalTask>
     private lazy var backoff = Backoff(random: configuration.random)
     private var lastBeat = Date.distantPast
+    /// Task queues whose consumer the broker cancelled (deleted under this worker), to consume again.
+    private var lostQueues = LostQueues()
     /// Not before this time does a step try to connect again (a back-off after an error).
     private var retryAt = Date.distantPast
 
@@ -89,12 +91,18 @@ final class TaskConsumer: @unchecked Sendable {
         do {
             if !connected { try connect(consume: !intake.isDraining); backoff.reset() }
             try sendAcks()
+            if !lostQueues.isEmpty && !intake.isDraining { try resumeLostQueues() }
             // The publisher wakes this wait when acks are due; over TLS it cannot, so poll often then.
             let timeout = wait ?? (mailbox.hasAcksComing && broker.needsPolling ? 0.005 : 0.05)
             guard let message = try broker.receive(timeout: timeout, wakeup: mailbox.consumerWakeup) else { return true }
             switch message {
             case let .control(body): handleControl(body)
             case let .task(task): try handleTask(task)
+            case let .cancelled(queue):
+                if lostQueues.cancelled(queue, now: now()) {
+                    configuration.logger.warning(
+                        "task queue \(queue) was deleted under this worker (basic.cancel): consuming it again once it exists; the other queues go on")
+                }
             }
         } catch {
             let delay = backoff.delay(after: error)
@@ -117,7 +125,20 @@ final class TaskConsumer: @unchecked Sendable {
         connected = false
     }
 
+    /// Looks again, for each lost queue due, whether it exists, and consumes it if so.
+    private func resumeLostQueues() throws {
+        for queue in lostQueues.due(now: now()) {
+            if try broker.resume(queue: queue) {
+                lostQueues.resumed(queue)
+                configuration.logger.info("task queue \(queue) exists again: consuming it")
+            } else {
+                lostQueues.stillMissing(queue, now: now())
+            }
+        }
+    }
+
     private func connect(consume: Bool) throws {
+        lostQueues.reset()
         try broker.connect(
             pools: configuration.pools, procedures: configuration.registry.names, prefetch: configuration.prefetch, consume: consume)
         let stale = lock.withLock {

@@ -36,6 +36,12 @@ struct SimCommand: ParsableCommand {
         inversion: .prefixedNo,
         help: "Half the seeds also wait for signals sent at random moments (--no-signals: none do, as before signals existed).")
     var signals = true
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Now and then a task queue is deleted or purged under load (--no-queue-loss: never, as before that fault existed).")
+    var queueLoss = true
+    @Flag(help: "Coordinators do not look for queued nodes whose task the broker lost (shows the stranded queue the fix prevents).")
+    var noReconcile = false
     @Option(help: "Stop after this many seconds of real time, with a summary of the seeds run (0: no limit).") var timeLimit = 0.0
 
     func validate() throws {
@@ -62,6 +68,8 @@ struct SimCommand: ParsableCommand {
         options.poisonAmongOthers = poisonAmongOthers
         options.schedules = schedules
         options.signals = signals
+        if !queueLoss { options.queueLossRate = 0 }
+        options.reconcileLostTasks = !noReconcile
         if let seed {
             options.keepTrace = true
             let report = ClusterSimulation(seed: seed, options: options).run()
@@ -100,5 +108,6 @@ struct SimCommand: ParsableCommand {
             + " --coordinators \(coordinators) --partitions \(partitions) --legacy-workers \(legacyWorkers)"
             + " --queue-type \(report.queueType.rawValue)\(poisonAmongOthers ? " --poison-among-others" : "")"
             + "\(schedules ? " --schedules" : "")\(signals ? "" : " --no-signals")"
+            + "\(queueLoss ? "" : " --no-queue-loss")\(noReconcile ? " --no-reconcile" : "")"
     }
 }

@@ -35,7 +35,7 @@ enum RabbitMQControl {
         _ = try run(["close_connection", connection.pid, reason])
     }
 
-    private static func run(_ arguments: [String]) throws -> String {
+    fileprivate static func run(_ arguments: [String]) throws -> String {
         guard let executable else { throw ControlError(message: "rabbitmqctl not found in PATH or /usr/sbin") }
         let result = try ChildProcess.run(executable, ["-q", "-n", node] + arguments)
         guard result.status == 0 else {
@@ -47,5 +47,18 @@ enum RabbitMQControl {
     struct ControlError: Error, CustomStringConvertible {
         let message: String
         var description: String { message }
+    }
+}
+
+extension RabbitMQControl {
+    /// Deletes `queue` in `vhost` as an operator would (`rabbitmqctl delete_queue`): its messages go,
+    /// and its consumers are cancelled.
+    static func deleteQueue(_ queue: String, vhost: String) throws {
+        _ = try run(["delete_queue", "-p", vhost, queue])
+    }
+
+    /// Empties `queue` in `vhost` (`rabbitmqctl purge_queue`).
+    static func purgeQueue(_ queue: String, vhost: String) throws {
+        _ = try run(["purge_queue", "-p", vhost, queue])
     }
 }

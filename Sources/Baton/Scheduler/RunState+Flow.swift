@@ -17,11 +17,7 @@ extension RunState {
                 break  // the broker confirmed it: publishing it again would only multiply the backlog
             case .queued:
                 // Resume: publish what may not have reached the broker; the attempt number makes a duplicate harmless.
-                out.append(
-                    .dispatch(
-                        dispatch(
-                            for: key, attempt: node.attempt, input: redispatchInput(key), phase: node.phase,
-                            previousOutput: node.runs > 0 ? node.output : nil)))
+                out.append(.dispatch(redispatch(key)))
             case .pending where node.openDependencies == 0:
                 ready.append(key)
             default:
@@ -29,6 +25,34 @@ extension RunState {
             }
         }
         evaluate(ready, into: &out)
+    }
+
+    /// The task of queued node `key` as it was published: its stored attempt, phase and input.
+    private func redispatch(_ key: String) -> TaskDispatch {
+        let node = nodes[key]!
+        return dispatch(
+            for: key, attempt: node.attempt, input: redispatchInput(key), phase: node.phase, previousOutput: node.runs > 0 ? node.output : nil)
+    }
+
+    /// The tasks of those of `keys` whose node is still queued at `attempts[key]`, published again
+    /// under the same attempt, as the recovery on start does (`start`): the broker lost them (their
+    /// queue was deleted or purged, or a publish came back unroutable). The attempt number makes a
+    /// duplicate harmless. Changes nothing in the run.
+    public func republishQueued(_ attempts: [String: Int]) -> [SchedulerCommand] {
+        guard !status.isTerminal else { return [] }
+        return attempts.keys.sorted().compactMap { key in
+            guard let node = nodes[key], node.status == .queued, node.attempt == attempts[key] else { return nil }
+            return .dispatch(redispatch(key))
+        }
+    }
+
+    /// The nodes queued now, each with its attempt and the pool and procedure of its task's queue.
+    public var queuedTasks: [(key: String, attempt: Int, pool: String, procedure: String)] {
+        nodes.compactMap { key, node in
+            guard node.status == .queued, let spec = graph.nodes[key] else { return nil }
+            let procedure = node.phase == .condition ? spec.policies.condition?.procedure ?? spec.procedure : spec.procedure
+            return (key, node.attempt, spec.pool, procedure)
+        }
     }
 
     /// The input a queued or running node was (or is about to be) sent with.

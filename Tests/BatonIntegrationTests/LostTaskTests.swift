@@ -1,0 +1,58 @@
+import Baton
+import BatonAMQP
+import BatonStore
+import Foundation
+import Testing
+
+extension Integration {
+    /// A task queue deleted or purged under a backlog (issue 31): the tasks it held are gone, their
+    /// nodes still `queued`. The coordinator finds them and publishes them again under the same
+    /// attempt; a worker whose queue was deleted under it consumes it again once it exists.
+    @Suite("a task queue deleted or purged under load", .serialized)
+    @MainActor  // blocking waits here must not starve the cooperative pool the async unit tests need
+    struct LostTaskTests {
+        static let queue = BatonTopology.taskQueue(routingKey: BatonTopology.routingKey(pool: "default", procedure: "baton.sleep"))
+
+        /// 30 short sleeps on a worker with 2 slots; once a backlog waits in the queue, `lose` it.
+        /// The run must end, succeeded, within 60 s of the loss (the issue's figure).
+        func backlogSurvives(_ what: String, _ lose: (String, String) throws -> Void) throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.startCoordinator()
+            let worker = try cluster.startWorker(concurrency: 2)
+            let store = try TestCluster.store()
+            defer { store.close() }
+            var workerID = ""
+            try TestCluster.waitUntil(30, "the worker to heartbeat") {
+                workerID = try store.liveWorkers(within: 30).first { $0.pid == Int(worker.processIdentifier) }?.id ?? ""
+                return !workerID.isEmpty
+            }
+            let vhost = try AMQPURL(TestCluster.amqpURL).vhost
+            let nodes: [(key: String, value: JSON)] = (0..<30).map { ("nap-\($0)", ["procedure": "baton.sleep", "input": ["seconds": 0.3]]) }
+            let runID = try TestCluster.submit(["name": .string("lost-\(what)"), "nodes": .object(JSONObject(nodes))])
+            try TestCluster.waitUntil(30, "a backlog of queued naps") {
+                let rows = try store.nodes(ofRun: runID)
+                return rows.contains { $0.status == "running" } && rows.filter { $0.status == "queued" }.count >= 20
+            }
+            let consumer = try #require(try RabbitMQControl.connections(vhost: vhost).first { $0.name == "baton-worker \(workerID)" })
+            try lose(Self.queue, vhost)
+            let lost = Date()
+            #expect(try TestCluster.waitForRun(runID, store: store, seconds: 60) == "succeeded", "\(what): the run ended")
+            #expect(Date().timeIntervalSince(lost) < 60, "\(what): within 60 s of the loss")
+            #expect(try store.nodes(ofRun: runID).allSatisfy { $0.status == "succeeded" && $0.attempts == 1 }, "every node succeeded in attempt 1")
+            #expect(cluster.log("coordinator").contains("lost task(s) again under the same attempt"), "the coordinator said what it did")
+            // The worker kept its connection (what it ran and held was not given back).
+            #expect(try RabbitMQControl.connections(vhost: vhost).contains(consumer), "the worker's task connection was kept")
+        }
+
+        @Test("rabbitmqctl delete_queue under a backlog of 30 sleeps on 2 slots: the run succeeds within 60 s")
+        func deletedQueue() throws {
+            try backlogSurvives("delete") { try RabbitMQControl.deleteQueue($0, vhost: $1) }
+        }
+
+        @Test("rabbitmqctl purge_queue under a backlog of 30 sleeps on 2 slots: the run succeeds within 60 s")
+        func purgedQueue() throws {
+            try backlogSurvives("purge") { try RabbitMQControl.purgeQueue($0, vhost: $1) }
+        }
+    }
+}
