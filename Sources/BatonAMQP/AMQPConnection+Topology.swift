@@ -80,6 +80,20 @@ extension AMQPConnection {
         }
     }
 
+    /// Binds exchange `destination` to exchange `source`: what `source` routes with `routingKey`
+    /// goes on to `destination` with its own routing key.
+    public func bindExchange(
+        destination: String, source: String, routingKey: String, arguments: [String: AMQPFieldValue] = [:], channel: UInt16 = 1
+    ) throws {
+        try locked {
+            _ = try rpc("exchange.bind '\(destination)' to '\(source)'", channel: channel) { state, pool in
+                amqp_exchange_bind(
+                    state, channel, FieldTable.bytes(destination, in: pool), FieldTable.bytes(source, in: pool),
+                    FieldTable.bytes(routingKey, in: pool), FieldTable.encode(arguments, in: pool))
+            }
+        }
+    }
+
     /// Removes every ready message from a queue; returns how many.
     @discardableResult
     public func purgeQueue(name: String, channel: UInt16 = 1) throws -> UInt32 {

@@ -39,10 +39,14 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
         earlierBlocks += publisher?.blockCount ?? 0
         close()
         let publisher = try AMQPConnection(url: url, connectionName: "baton-coordinator-publish")
+        do {
+            try BatonTopology.declareAll(partitions: partitions, queueType: queueType, on: publisher)
+        } catch let error as AMQPError where error.code == .accessRefused {
+            // A user restricted to `BrokerRole.coordinator`: `baton migrate` declared the topology.
+            try publisher.openChannel(1)
+            try BatonTopology.requireAll(partitions: partitions, queueType: queueType, on: publisher)
+        }
         try publisher.enableConfirms()
-        try BatonTopology.declareCommon(on: publisher, queueType: queueType)
-        try BatonTopology.declarePartitionQueues(partitions, on: publisher, queueType: queueType)
-        try BatonTopology.markQueueType(queueType, on: publisher)
         try publisher.openChannel(Channel.probe)
         self.queueType = queueType
         self.publisher = publisher

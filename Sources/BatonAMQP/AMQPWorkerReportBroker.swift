@@ -14,10 +14,10 @@ public final class AMQPWorkerReportBroker: WorkerReportBroker, @unchecked Sendab
     public func connect() throws {
         close()
         let c = try AMQPConnection(url: url, connectionName: connectionName)
-        // Before confirms: a missing marker closes the channel, which reopens without them.
-        let queueType = try BatonTopology.queueType(on: c)
+        // Declares nothing (its user may not), only checks, before confirms (a missing exchange closes
+        // the channel, which reopens without them): publishing to a missing exchange would close it.
+        try BatonTopology.requireDeclared(exchanges: [BatonTopology.reportsExchange, BatonTopology.heartbeatsExchange], on: c)
         try c.enableConfirms()
-        try BatonTopology.declareCommon(on: c, queueType: queueType)
         connection = c
     }
 
@@ -33,7 +33,8 @@ public final class AMQPWorkerReportBroker: WorkerReportBroker, @unchecked Sendab
 
     public func publishReport(_ body: [UInt8], partition: Int?) throws -> UInt64 {
         guard let partition else {  // a task from a coordinator before partitions: any coordinator forwards it
-            return try require().publish(exchange: "", routingKey: BatonTopology.resultsQueue, body: body, persistent: true)
+            return try require().publish(
+                exchange: BatonTopology.reportsExchange, routingKey: BatonTopology.unpartitionedKey, body: body, persistent: true)
         }
         return try require().publish(
             exchange: BatonTopology.reportsExchange, routingKey: BatonTopology.reportKey(partition: partition), body: body,

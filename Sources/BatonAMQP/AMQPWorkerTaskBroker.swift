@@ -10,9 +10,19 @@ public final class AMQPWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable {
     private var connection: AMQPConnection?
     /// The task queues consumed, by consumer tag.
     private var consumerTags: [String: String] = [:]
-    /// Task queues whose consumer the broker cancelled, not yet told to the caller.
+    /// Task queues whose consumer the broker cancelled (`basic.cancel`: the queue was deleted), not yet
+    /// told to the caller.
     private var cancelledQueues: [String] = []
     private var generation = 0
+    /// Task queues to consume that did not exist when last checked (in the order to consume them).
+    private var missing: [String] = []
+    private var nextProbe = Date.distantPast
+    /// Where tasks are published back: `baton.requeue`, or (a broker whose topology is from before
+    /// it) the exchange they came from.
+    private var requeueExchange: String?
+
+    /// How often a missing task queue is checked for.
+    static let probeInterval = 1.0
 
     private enum Channel {
         static let tasks = BatonTopology.WorkerChannel.tasks
@@ -33,15 +43,19 @@ public final class AMQPWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable {
         close()
         generation += 1
         let c = try AMQPConnection(url: url, heartbeatSeconds: heartbeatSeconds, connectionName: connectionName)
-        let queueType = try BatonTopology.queueType(on: c, channel: Channel.tasks)
-        try BatonTopology.declareCommon(on: c, channel: Channel.tasks, queueType: queueType)
+        // Declares nothing durable (its user may not): checks on a channel of its own, which a missing
+        // queue closes, and consumes the task queues that exist; the others as soon as they do.
+        try c.openChannel(Channel.probe)
+        let queueType = try BatonTopology.queueType(on: c, channel: Channel.probe)
+        try BatonTopology.requireDeclared(exchanges: [BatonTopology.controlExchange], on: c, channel: Channel.probe)
+        requeueExchange =
+            try BatonTopology.exchangeExists(BatonTopology.requeueExchange, on: c, channel: Channel.probe)
+            ? BatonTopology.requeueExchange : nil
         var queues: [String] = []
         for pool in pools {
-            for procedure in procedures {
-                queues += try BatonTopology.declareTaskQueues(
-                    pool: pool, procedure: procedure, on: c, channel: Channel.tasks, queueType: queueType)
-            }
+            for procedure in procedures { queues += queueType.bands.map { $0.queue(pool: pool, procedure: procedure) } }
         }
+        try c.openChannel(Channel.tasks)
         if let share = queueType.consumerPrefetch(prefetch, queues: queues.count) {
             try c.setPrefetch(UInt16(clamping: share), shared: false, channel: Channel.tasks)
         } else {
@@ -49,21 +63,41 @@ public final class AMQPWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable {
         }
         consumerTags = [:]
         cancelledQueues = []
+        missing = []
+        connection = c
         if consume {
             // Highest bands first: the first deliveries, which take free slots as they come, are theirs.
-            for queue in queues.reversed() { consumerTags[try c.consume(queue: queue, channel: Channel.tasks)] = queue }
+            missing = queues.reversed()
+            try consumeDeclared()
         }
         try c.openChannel(Channel.republish)
         try c.enableConfirms(channel: Channel.republish)
         try c.openChannel(Channel.control)
         let control = try BatonTopology.declareControlQueue(on: c, channel: Channel.control)
         try c.consume(queue: control, noAck: true, channel: Channel.control)
-        connection = c
+    }
+
+    public var missingQueues: [String] { missing }
+
+    /// Consumes each task queue still missing that exists now; the others are checked again later.
+    private func consumeDeclared() throws {
+        let c = try require()
+        var still: [String] = []
+        for queue in missing {
+            if try BatonTopology.queueExists(queue, on: c, channel: Channel.probe) {
+                consumerTags[try c.consume(queue: queue, channel: Channel.tasks)] = queue
+            } else {
+                still.append(queue)
+            }
+        }
+        missing = still
+        nextProbe = Date().addingTimeInterval(Self.probeInterval)
     }
 
     public func stopConsuming() {
         for tag in consumerTags.keys.sorted() { try? connection?.cancelConsumer(tag: tag, channel: Channel.tasks) }
         consumerTags = [:]
+        missing = []
     }
 
     public func close() {
@@ -77,6 +111,7 @@ public final class AMQPWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable {
     }
 
     public func receive(timeout: Double, wakeup: AMQPWakeup?) throws -> WorkerInbound? {
+        if !missing.isEmpty && Date() >= nextProbe { try consumeDeclared() }
         let c = try require()
         if !cancelledQueues.isEmpty { return .cancelled(queue: cancelledQueues.removeFirst()) }
         let delivery: AMQPDelivery
@@ -107,12 +142,7 @@ public final class AMQPWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable {
 
     public func resume(queue: String) throws -> Bool {
         let c = try require()
-        try c.openChannel(Channel.probe)  // opened again if a missing queue closed it
-        do {
-            try c.declareQueue(name: queue, passive: true, channel: Channel.probe)
-        } catch let error as AMQPError where error.code == .notFound {
-            return false
-        }
+        guard try BatonTopology.queueExists(queue, on: c, channel: Channel.probe) else { return false }
         consumerTags[try c.consume(queue: queue, channel: Channel.tasks)] = queue
         return true
     }
@@ -130,8 +160,8 @@ public final class AMQPWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable {
     public func republish(_ task: InboundTask, deliveries: Int) throws {
         let c = try require()
         try c.publish(
-            exchange: task.exchange, routingKey: task.routingKey, body: task.body, persistent: true, priority: task.priority,
-            headers: [BatonTopology.deliveriesHeader: .int(Int64(deliveries))], channel: Channel.republish)
+            exchange: requeueExchange ?? task.exchange, routingKey: task.routingKey, body: task.body, persistent: true,
+            priority: task.priority, headers: [BatonTopology.deliveriesHeader: .int(Int64(deliveries))], channel: Channel.republish)
         try c.waitForConfirms(channel: Channel.republish)
         try ack(task.receipt)
     }
@@ -158,8 +188,8 @@ public final class AMQPWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable {
             for task in mine {
                 // The queue's own count stays with the queue: the copy starts afresh there, as a hand-back is no failure.
                 try c.publish(
-                    exchange: task.exchange, routingKey: task.routingKey, body: task.body, persistent: true, priority: task.priority,
-                    headers: task.headers.filter { $0.key != BatonTopology.deliveryCountHeader }, channel: Channel.republish)
+                    exchange: requeueExchange ?? task.exchange, routingKey: task.routingKey, body: task.body, persistent: true,
+                    priority: task.priority, headers: task.headers.filter { $0.key != BatonTopology.deliveryCountHeader }, channel: Channel.republish)
             }
             try c.waitForConfirms(channel: Channel.republish)
             for task in mine { try ack(task.receipt) }

@@ -1,6 +1,9 @@
 /// Baton's messaging in one place: exchanges, queues, routing keys, header names and the
-/// channel each connection uses for what. Declaring is idempotent, so the coordinator and
-/// workers each declare what they use on every (re)connect.
+/// channel each connection uses for what. `baton migrate` declares the durable topology
+/// (`declareAll`); a coordinator declares it again if its broker user may (idempotent) and the task
+/// queues before it publishes to them; workers declare nothing durable, they only check
+/// (`BatonTopology+Passive`) and consume, so a worker's broker user needs no right to configure
+/// shared queues (`BrokerRole`).
 ///
 /// - `baton.tasks` (direct): one durable queue per pool and procedure, `baton.tasks.<pool>:<procedure>`,
 ///   bound with routing key `<pool>:<procedure>`, so a worker receives only tasks for
@@ -9,8 +12,11 @@
 /// - `baton.reports` (direct) → `baton.results.<partition>` (durable, one per partition): workers'
 ///   reports, routed by the partition the task carried, so each coordinator consumes only the
 ///   partitions it owns. Forwarded dead letters go the same way, with `x-baton-dead-letter`.
-/// - `baton.results` (durable queue, default exchange): reports of tasks from before partitions;
-///   any coordinator forwards them to their partition's queue.
+/// - `baton.results` (durable queue, bound to `baton.reports` with key `unpartitioned`): reports of
+///   tasks from before partitions; any coordinator forwards them to their partition's queue.
+/// - `baton.requeue` (fanout, bound on to `baton.tasks`): where a worker publishes a task back
+///   (a redelivered one with its count, one handed back on drain), keeping its routing key, so a
+///   worker's user needs no right to publish to `baton.tasks`.
 /// - `baton.heartbeats` (fanout exchange): worker liveness, to every coordinator's own exclusive
 ///   queue (each coordinator expires the leases of its own runs' workers), and to the durable queue
 ///   `baton.heartbeats` (heartbeats expire after a minute) that any one coordinator reads to record
@@ -34,6 +40,11 @@ public enum BatonTopology {
     public static let deadLetterHeader = "x-baton-dead-letter"
     /// On a dead letter forwarded to its partition's queue: the queue it died in.
     public static let deadQueueHeader = "x-baton-dead-queue"
+
+    /// The routing key on `reportsExchange` of reports of tasks that carried no partition.
+    public static let unpartitionedKey = "unpartitioned"
+    /// Fanout exchange bound to `tasksExchange`: workers publish tasks back through it.
+    public static let requeueExchange = "baton.requeue"
 
     /// The queue of reports for runs of `partition`.
     public static func resultsQueue(partition: Int) -> String { "baton.results.\(partition)" }
@@ -76,8 +87,8 @@ public enum BatonTopology {
         public static let control: UInt16 = 2
         /// Confirmed republishing of redelivered tasks with their delivery count.
         public static let republish: UInt16 = 3
-        /// Passive declares of a task queue whose consumer the broker cancelled (a missing queue
-        /// closes this channel, not the tasks').
+        /// Passive checks of the topology, and of a task queue whose consumer the broker cancelled (a
+        /// missing queue closes this channel, not the tasks').
         public static let probe: UInt16 = 4
     }
 
@@ -100,12 +111,23 @@ public enum BatonTopology {
                 name: resultsQueue, durable: true,
                 arguments: queueType.arguments(["x-dead-letter-exchange": .string(deadExchange)]), channel: channel)
             try connection.declareExchange(name: reportsExchange, type: "direct", durable: true, channel: channel)
+            try connection.bindQueue(queue: resultsQueue, exchange: reportsExchange, routingKey: unpartitionedKey, channel: channel)
+            try connection.declareExchange(name: requeueExchange, type: "fanout", durable: true, channel: channel)
+            try connection.bindExchange(destination: tasksExchange, source: requeueExchange, routingKey: "", channel: channel)
             try connection.declareExchange(name: heartbeatsExchange, type: "fanout", durable: true, channel: channel)
             try connection.declareQueue(
                 name: heartbeatsQueue, durable: true, arguments: queueType.arguments(["x-message-ttl": .int(60_000)]), channel: channel)
             try connection.bindQueue(queue: heartbeatsQueue, exchange: heartbeatsExchange, routingKey: "", channel: channel)
             try connection.declareExchange(name: controlExchange, type: "fanout", durable: true, channel: channel)
         }
+    }
+
+    /// Declares the whole durable topology (`baton migrate`): the shared exchanges and queues, the
+    /// result queue of each of `partitions` partitions, and the queue-type marker.
+    public static func declareAll(partitions: Int, queueType: QueueType, on connection: AMQPConnection, channel: UInt16 = 1) throws {
+        try declareCommon(on: connection, channel: channel, queueType: queueType)
+        try declarePartitionQueues(partitions, on: connection, channel: channel, queueType: queueType)
+        try markQueueType(queueType, on: connection, channel: channel)
     }
 
     /// Declares (and binds) the result queue of each of `partitions` partitions.
@@ -194,9 +216,9 @@ public enum BatonTopology {
         }
     }
 
-    /// Declares a worker's private control queue bound to the control exchange; returns its name.
+    /// Declares a worker's private control queue (server-named `amq.gen-…`, exclusive) bound to the
+    /// control exchange, which must exist; returns its name.
     public static func declareControlQueue(on connection: AMQPConnection, channel: UInt16) throws -> String {
-        try connection.declareExchange(name: controlExchange, type: "fanout", durable: true, channel: channel)
         let queue = try connection.declareQueue(name: "", durable: false, exclusive: true, autoDelete: true, channel: channel).name
         try connection.bindQueue(queue: queue, exchange: controlExchange, routingKey: "", channel: channel)
         return queue

@@ -4,8 +4,9 @@
 /// `AMQPWorkerTaskBroker` is the production type; the simulator has an in-memory twin.
 /// Used by one thread at a time.
 public protocol WorkerTaskBroker: AnyObject {
-    /// Connects, declares the queues of `procedures` in `pools`, and (if `consume`) starts taking
-    /// tasks, at most `prefetch` unacked at once; also starts hearing cancel signals.
+    /// Connects and (if `consume`) starts taking tasks from the queues of `procedures` in `pools`
+    /// that exist, at most `prefetch` unacked at once, and from the others once they exist (a worker
+    /// declares none: `baton migrate` and the coordinator do); also starts hearing cancel signals.
     func connect(pools: [String], procedures: [String], prefetch: Int, consume: Bool) throws
     /// Consumes task queue `queue` again after the broker cancelled its consumer
     /// (`WorkerInbound.cancelled`), if it exists (without declaring it); false if it does not yet.
@@ -28,4 +29,10 @@ public protocol WorkerTaskBroker: AnyObject {
     func handBack(_ tasks: [InboundTask]) throws
     /// True when `receive` cannot be woken by a `wakeup` (TLS): callers then poll more often.
     var needsPolling: Bool { get }
+    /// Task queues to consume that do not exist yet (checked again every second while receiving).
+    var missingQueues: [String] { get }
+}
+
+extension WorkerTaskBroker {
+    public var missingQueues: [String] { [] }
 }

@@ -147,6 +147,12 @@ final class TaskConsumer: @unchecked Sendable {
             return slots.removeWaiting { $0.ack.generation != generation }.count
         }
         if stale > 0 { configuration.logger.info("dropped \(stale) waiting task(s) taken on a lost connection") }
+        let missing = broker.missingQueues
+        if !missing.isEmpty {
+            configuration.logger.notice(
+                "\(missing.count) task queue(s) not declared yet (\(missing.prefix(3).joined(separator: ", "))\(missing.count > 3 ? ", …" : "")): the coordinator declares a queue before its first task to it; consuming each as soon as it exists"
+            )
+        }
         connected = true
         configuration.health.set("rabbitmq", connected: true)
         if consume { configuration.health.set(role: .serving) }

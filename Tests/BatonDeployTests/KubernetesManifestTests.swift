@@ -188,11 +188,34 @@ struct KubernetesManifestTests {
                 if document.name == "baton-worker" { #expect(!names.contains("BATON_DATABASE_URL"), "workers hold no database credentials") }
             }
         }
-        #expect(referenced >= 6)
+        #expect(referenced >= 7)
         // Example secrets say so.
         for document in documents where document.kind == "Secret" {
             let values = (document.object["stringData"] as? [String: String] ?? [:]).values
             #expect(values.allSatisfy { $0.contains("CHANGE-ME") }, "\(document.where_): not clearly a placeholder")
         }
+    }
+
+    @Test("one broker user per role: each workload's Secret holds its own role's AMQP user, the migration's too")
+    func brokerUserPerRole() throws {
+        let documents = try Self.documents()
+        func secret(_ name: String) -> [String: String] {
+            documents.first { $0.kind == "Secret" && $0.name == name }?.object["stringData"] as? [String: String] ?? [:]
+        }
+        var users: [String: String] = [:]
+        for (document, spec) in Self.podSpecs(documents) {
+            let role = String(document.name.dropFirst("baton-".count))
+            for container in spec["containers"] as? [Object] ?? [] {
+                let amqp = (container["env"] as? [Object] ?? []).first { $0["name"] as? String == "BATON_AMQP_URL" }
+                let ref = (amqp?["valueFrom"] as? Object)?["secretKeyRef"] as? Object
+                let name = try #require(ref?["name"] as? String, "\(document.where_): no BATON_AMQP_URL from a Secret")
+                #expect(name == "baton-\(role)-secrets", "\(document.where_): reads \(name)")
+                let url = try #require(secret(name)["BATON_AMQP_URL"], "\(name): no BATON_AMQP_URL")
+                let user = url.split(separator: "/").dropFirst().first?.split(separator: ":").first.map(String.init) ?? ""
+                users[role] = user
+            }
+        }
+        #expect(users == ["coordinator": "baton-coordinator", "worker": "baton-worker", "migrate": "baton-migrate"], "\(users)")
+        #expect(secret("baton-worker-secrets")["BATON_DATABASE_URL"] == nil, "workers hold no database credentials")
     }
 }

@@ -93,7 +93,10 @@ struct SystemdUnitTests {
     @Test("every unit reads its URLs from an EnvironmentFile and is hardened")
     func environmentAndHardening() throws {
         for unit in try Self.units() {
-            #expect(unit.value("Service", "EnvironmentFile") == "/etc/baton/baton.env", "\(unit.name)")
+            // The shared file, then the role's own with its URLs (one broker user per role).
+            let role = unit.name.dropFirst("baton-".count).prefix { $0 != "." && $0 != "@" }
+            let files = unit.sections["Service", default: []].filter { $0.key == "EnvironmentFile" }.map { $0.value }
+            #expect(files == ["/etc/baton/baton.env", "/etc/baton/\(role).env"], "\(unit.name): \(files)")
             #expect(unit.value("Service", "User") == "baton", "\(unit.name): runs as root")
             for (key, value) in [
                 ("NoNewPrivileges", "yes"), ("ProtectSystem", "strict"), ("ProtectHome", "yes"), ("PrivateTmp", "yes"),
@@ -102,10 +105,17 @@ struct SystemdUnitTests {
                 #expect(unit.value("Service", key) == value, "\(unit.name): \(key)")
             }
         }
-        // The example environment file sets what the units use, as placeholders.
-        let example = try DeployFiles.text(DeployFiles.folder("systemd").appendingPathComponent("baton.env.example"))
-        for name in ["BATON_DATABASE_URL=", "BATON_AMQP_URL=", "BATON_COORDINATOR_METRICS="] { #expect(example.contains(name)) }
-        #expect(example.contains("CHANGE-ME"))
+        // The example environment files set what the units use, as placeholders; each role's broker
+        // URL names that role's user, and workers get no database URL.
+        let folder = DeployFiles.folder("systemd")
+        let shared = try DeployFiles.text(folder.appendingPathComponent("baton.env.example"))
+        #expect(shared.contains("BATON_COORDINATOR_METRICS="))
+        #expect(!shared.contains("_URL="), "URLs belong in the role's own file")
+        for role in ["coordinator", "worker", "migrate"] {
+            let example = try DeployFiles.text(folder.appendingPathComponent("\(role).env.example"))
+            #expect(example.contains("BATON_AMQP_URL=amqp://baton-\(role):CHANGE-ME@"), "\(role).env.example")
+            #expect(example.contains("BATON_DATABASE_URL=") == (role != "worker"), "\(role).env.example")
+        }
     }
 
     @Test("ExecStart runs a real baton subcommand with flags the CLI accepts")

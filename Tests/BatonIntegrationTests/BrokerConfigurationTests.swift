@@ -38,8 +38,9 @@ extension Integration {
             }
         }
 
-        /// A declare that disagrees with what exists (406 PRECONDITION_FAILED) is fatal too.
-        @Test(arguments: ["coordinator", "worker"])
+        /// A declare that disagrees with what exists (406 PRECONDITION_FAILED) is fatal too. (A worker
+        /// declares nothing durable: `baton migrate` and the coordinator do.)
+        @Test(arguments: ["coordinator", "migrate"])
         func aDeclareThatDisagreesIsFatalAtStartUp(_ command: String) throws {
             _ = TestCluster()
             let admin = try AMQPConnection(url: TestCluster.amqpURL)
@@ -56,13 +57,14 @@ extension Integration {
             #expect(result.stderr.split(separator: "\n").filter { $0.hasPrefix("baton: ") }.count == 1, "stderr: \(result.stderr)")
         }
 
-        /// Runs `baton coordinator` or `baton worker` against `amqpURL`; a process still running after
+        /// Runs `baton coordinator`, `baton worker` or `baton migrate` against `amqpURL`; a process still running after
         /// the deadline (a reconnect loop) is killed and fails the test.
         static func runBaton(_ command: String, amqpURL: String) throws -> (status: Int32, stderr: String) {
             let arguments: [String] =
                 switch command {
                 case "coordinator": ["coordinator"]
                 case "worker-processes": ["worker", "--processes", "2"]
+                case "migrate": ["migrate"]
                 default: ["worker"]
                 }
             let process = Process()

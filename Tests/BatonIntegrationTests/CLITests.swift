@@ -34,7 +34,9 @@ extension Integration {
             #expect(try JSONParser.parse(first.stdout)["partitions"] == 8, "stdout: \(first.stdout)")
             let again = try TestCluster.cli(["migrate", "--json"], environment: environment)
             #expect(
-                try JSONParser.parse(again.stdout) == ["applied": [], "partitions": 8, "queue_type": "classic", "partition_by": "month"],
+                try JSONParser.parse(again.stdout) == [
+                    "applied": [], "partitions": 8, "queue_type": "classic", "partition_by": "month", "broker": true,
+                ],
                 "stdout: \(again.stdout)")
             let other = try TestCluster.cli(["migrate", "--partitions", "16"], environment: environment)
             #expect(other.status == 1)

@@ -157,10 +157,15 @@ extension Integration {
         func mismatchIsOneLine() throws {
             let environment = try Self.fresh("baton_quorum_mismatch")
             #expect(try TestCluster.cli(["migrate", "--partitions", "4", "--queue-type", "quorum"], environment: environment).status == 0)
-            // A second database, classic, pointed at the same vhost.
+            // A second database, classic, pointed at the same vhost: its migrate refuses the broker's queues
+            // (one line, nothing recorded); with --no-broker it migrates the database alone.
             var classic = environment
             classic["BATON_DATABASE_URL"] = try TestCluster.freshDatabase(named: "baton_classic_mismatch")
-            #expect(try TestCluster.cli(["migrate"], environment: classic).status == 0)
+            let refused = try TestCluster.cli(["migrate"], environment: classic)
+            #expect(refused.status == 1)
+            #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+            #expect(refused.stderr.contains("is not a classic queue"), "\(refused.stderr)")
+            #expect(try TestCluster.cli(["migrate", "--no-broker"], environment: classic).status == 0)
 
             let coordinator = try TestCluster.cli(["coordinator"], environment: classic)
             #expect(coordinator.status == 1)

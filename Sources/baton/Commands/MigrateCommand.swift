@@ -4,7 +4,8 @@ import BatonAMQP
 import BatonCommandLine
 
 struct MigrateCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "migrate", abstract: "Create or upgrade the database schema (idempotent).")
+    static let configuration = CommandConfiguration(
+        commandName: "migrate", abstract: "Create or upgrade the database schema and declare Baton's topology on the broker (idempotent).")
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
     @Option(
@@ -24,6 +25,10 @@ struct MigrateCommand: ParsableCommand {
             "Time partitions of the history (runs, nodes, edges, events): month (default) or day; applies to partitions created from now on.",
             valueName: "UNIT"))
     var partitionBy: String?
+    @Flag(
+        name: .customLong("no-broker"),
+        help: "Migrate the database only: declare nothing on the broker (run `baton migrate` with it before the first coordinator and workers).")
+    var noBroker = false
 
     func validate() throws {
         if let unit = partitionBy, !["month", "day"].contains(unit) {
@@ -31,29 +36,32 @@ struct MigrateCommand: ParsableCommand {
         }
         if let problem = partitions.flatMap(RunPartition.countProblem) { throw ValidationError(problem) }
         if let problem = queueType.flatMap(QueueType.problem) { throw ValidationError("--queue-type: \(problem)") }
+        if noBroker && queueType != nil { throw ValidationError("--queue-type marks the broker: it cannot go with --no-broker") }
     }
 
     func run() throws {
         let store = try connection.openStore(requireSchema: false)
         defer { store.close() }
-        // The broker first: queues of the other type there refuse the change before anything is recorded.
-        let type = queueType.flatMap(QueueType.init(rawValue:))  // validated above
-        let broker = try type.map(prepareBroker)
+        // The broker first: one unreachable, or with queues of the other type, refuses before anything is recorded.
+        let type = queueType.flatMap(QueueType.init(rawValue:)) ?? (try? store.queueType()).flatMap(QueueType.init(rawValue:)) ?? .classic
+        let broker = noBroker ? nil : try prepareBroker(type)
         defer { broker?.close() }
         let applied: [Int]
         do { applied = try store.migrate(partitions: partitions, queueType: queueType, partitionBy: partitionBy) } catch {
             throw CLIFailure("migration failed: \(error)")
         }
-        if let broker, let type {
-            do { try BatonTopology.markQueueType(type, on: broker) } catch { throw CLIFailure("\(error)") }
-        }
         let count = try store.partitionCount()
         let recorded = try store.queueType()
         let unit = try store.partitionUnit()
+        if let broker {
+            do {
+                try BatonTopology.declareAll(partitions: count, queueType: QueueType(rawValue: recorded) ?? type, on: broker)
+            } catch { throw CLIFailure("declaring Baton's topology on the broker: \(error)") }
+        }
         if output.json {
             Output.json([
                 "applied": .array(applied.map { .int(Int64($0)) }), "partitions": .int(Int64(count)), "queue_type": .string(recorded),
-                "partition_by": .string(unit),
+                "partition_by": .string(unit), "broker": .bool(!noBroker),
             ])
         } else {
             print(applied.isEmpty ? "schema is up to date" : "applied migration(s) \(applied.map(String.init).joined(separator: ", "))")
@@ -64,6 +72,7 @@ struct MigrateCommand: ParsableCommand {
 
     /// Connects to the broker and declares the shared queues as `type`, refusing queues of another type.
     private func prepareBroker(_ type: QueueType) throws -> AMQPConnection {
+        let flag = queueType.map { "--queue-type \($0)" } ?? "broker"
         do {
             let amqp = try AMQPConnection(url: connection.amqpURL, connectionName: "baton-migrate")
             do { try BatonTopology.declareCommon(on: amqp, queueType: type) } catch {
@@ -71,6 +80,8 @@ struct MigrateCommand: ParsableCommand {
                 throw error
             }
             return amqp
-        } catch { throw CLIFailure("--queue-type \(type.rawValue): \(error)") }
+        } catch let error as AMQPError where error.kind == .connectionFailed || error.kind == .loginRefused {
+            throw CLIFailure("\(flag): \(error) (`baton migrate --no-broker` migrates the database alone)")
+        } catch { throw CLIFailure("\(flag): \(error)") }
     }
 }
