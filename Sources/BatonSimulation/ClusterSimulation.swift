@@ -39,6 +39,8 @@ public final class ClusterSimulation {
     /// stream of its own, so a seed that draws no signal graphs runs as it did before they existed.
     private var unsentSignals: [(runID: String, key: String, value: JSON)] = []
     private var signalRandom: SeededRandom
+    /// Publishes the `forged-report` fault's reports (`ReportForger`).
+    private lazy var forger = ReportForger(broker: broker)
 
     public init(seed: UInt64, options: SimulationOptions = SimulationOptions()) {
         self.seed = seed
@@ -70,7 +72,7 @@ public final class ClusterSimulation {
         broker.onAck = { [weak self] ack in
             guard let self else { return }
             if ack.queue.hasPrefix(BatonTopology.resultsQueue + ".") {  // a partition's (the shared one's are forwarded, not applied)
-                self.checker.acked(report: ack.message.body, store: self.store)
+                self.checker.acked(report: ack.message.body, forged: ack.message.publisher == ReportForger.name, store: self.store)
             } else if ack.queue.hasPrefix(BatonTopology.tasksExchange + ".") {
                 self.checker.acked(task: ack.message, store: self.store)
             }
@@ -407,6 +409,12 @@ public final class ClusterSimulation {
         case .storeSessionsLost:
             trace("FAULT the database restarts: every session ends")
             store.dropConnections()
+        case .forgedReport:
+            let open = submitted.flatMap { store.nodes(ofRun: $0.runID) }.filter { $0.status == .queued || $0.status == .running }
+            guard !open.isEmpty else { return }
+            let row = open[random.index(open.count)]
+            let partition = RunPartition.of(row.runID, count: options.partitions)
+            trace("FAULT " + forger.forge(row, partition: partition, now: clock.now, random: &random))
         }
         count(kind)
     }

@@ -13,4 +13,7 @@ enum FaultKind: String, CaseIterable, Sendable {
     /// A partition's owner stalls past its lease, as the database sees it (a long pause between its
     /// renewal and its next write): the lease runs out now, and another coordinator may take it.
     case leaseLapse = "lease-lapse"
+    /// Someone with the broker's login but no worker publishes a report about a queued or running
+    /// attempt, naming its run, node and attempt (all the dashboard shows) but not its token.
+    case forgedReport = "forged-report"
 }
