@@ -17,6 +17,7 @@ public final class CoordinatorMetrics: @unchecked Sendable {
     private let deadLetters: Counter
     private let partitionsHeld: Gauge
     private let partitionChanges: [PartitionChange: Counter]
+    private let reportsRefused: [ReportCheck.Refusal: Counter]
     private var queueDepths: [String: Gauge] = [:]
     private var runStarts: [String: Date] = [:]
     /// Seconds between readings of the task queues' depths (`baton_tasks_waiting`).
@@ -46,7 +47,15 @@ public final class CoordinatorMetrics: @unchecked Sendable {
                 label: "baton_coordinator_partition_changes_total", dimensions: [("change", change.rawValue)], factory: factory)
         }
         partitionChanges = changes
+        var refused: [ReportCheck.Refusal: Counter] = [:]
+        for reason in ReportCheck.Refusal.allCases {
+            refused[reason] = Counter(label: "baton_reports_refused_total", dimensions: [("reason", reason.rawValue)], factory: factory)
+        }
+        reportsRefused = refused
     }
+
+    /// A report (or dead letter) refused for its attempt's token (`ReportCheck`): it changed nothing.
+    func reportRefused(_ reason: ReportCheck.Refusal) { reportsRefused[reason]?.increment() }
 
     /// A batch was committed: `tally` of its commands, `seconds` its statement took.
     func committed(_ tally: BatchTally, seconds: Double, now: Date) {

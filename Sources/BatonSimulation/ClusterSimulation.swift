@@ -26,6 +26,8 @@ public final class ClusterSimulation {
     let workerLimit: Int
     private var random: SeededRandom
     private let processRandom: RandomSource
+    /// The coordinators' attempt tokens: a stream of its own, so drawing them moves no other choice.
+    private let tokenRandom: RandomSource
     private var coordinators: [SimulatedCoordinator] = []
     private var workers: [SimulatedWorker] = []
     private var checker = InvariantChecker()
@@ -48,6 +50,7 @@ public final class ClusterSimulation {
         random = SeededRandom(seed: seed)
         signalRandom = SeededRandom(seed: seed ^ 0x5167_0A15)
         processRandom = RandomSource(seed: seed ^ 0x5EED)
+        tokenRandom = RandomSource(seed: seed ^ 0x70CE_4E45)
         let clock = self.clock
         queueType = options.queueType.queueType(seed: seed)
         // Classic runs keep the limit they always had; a quorum run's is drawn from a stream of its own.
@@ -97,6 +100,10 @@ public final class ClusterSimulation {
         configuration.makeBroker = { broker.coordinatorConnection(name: name) }
         configuration.clock = { clock.now }
         configuration.random = { random.unit() }
+        let tokens = tokenRandom
+        configuration.attemptTokens = { tokens.token() }
+        // Workers from before tokens (`legacyWorkers`) send none: the coordinators are in the upgrade window.
+        configuration.reportCheck = ReportCheck(acceptUntokened: options.legacyWorkers > 0 || options.acceptUntokenedReports)
         // A back-off inside a step (a commit retried) is time that passes while this process waits.
         configuration.pause = { seconds, _ in
             clock.advance(min(seconds, 1))

@@ -116,7 +116,7 @@ struct InvariantChecker {
     }
 
     /// A report the coordinator acked: its effect must be committed already; a forged one's, never.
-    mutating func acked(report body: [UInt8], forged: Bool, store: MemoryStore) {
+    mutating func acked(report body: [UInt8], forged: Bool = false, store: MemoryStore) {
         guard let report = try? ReportMessage(decoding: body) else { return }
         if forged {
             if let row = store.node(report.key, ofRun: report.runID), ReportForger.changed(row) {

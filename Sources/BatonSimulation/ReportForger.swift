@@ -23,7 +23,7 @@ final class ReportForger {
     /// started report), with no token or a made-up one. Returns what it sent, for the trace.
     func forge(_ row: MemoryNodeRow, partition: Int, now: Date, random: inout SeededRandom) -> String {
         let phase = row.scheduler["phase"]?.stringValue.flatMap(TaskPhase.init(rawValue:)) ?? .run
-        let report: ReportMessage
+        var report: ReportMessage
         if random.index(3) == 0 {
             report = .started(runID: row.runID, key: row.key, attempt: row.attempts, worker: Self.name, at: now)
         } else {
@@ -33,7 +33,8 @@ final class ReportForger {
                     key: row.key, attempt: row.attempts, phase: phase, outcome: .succeeded(EncodedJSON(Self.output)), worker: Self.name,
                     startedAt: now, finishedAt: now))
         }
-        let guessed = random.chance(0.5)  // no token field yet: every forged report goes without one
+        let guessed = random.chance(0.5)
+        if guessed { report.attemptToken = AttemptToken(high: random.next(), low: random.next()).text }
         do {
             if !connected {
                 try reports.connect()
