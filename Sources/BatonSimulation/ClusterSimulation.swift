@@ -43,6 +43,8 @@ public final class ClusterSimulation {
     private var signalRandom: SeededRandom
     /// Publishes the `forged-report` fault's reports (`ReportForger`).
     private lazy var forger = ReportForger(broker: broker)
+    /// The forger's choices: a stream of its own, so the other faults are drawn as before it existed.
+    private var forgeRandom: SeededRandom
 
     public init(seed: UInt64, options: SimulationOptions = SimulationOptions()) {
         self.seed = seed
@@ -51,6 +53,7 @@ public final class ClusterSimulation {
         signalRandom = SeededRandom(seed: seed ^ 0x5167_0A15)
         processRandom = RandomSource(seed: seed ^ 0x5EED)
         tokenRandom = RandomSource(seed: seed ^ 0x70CE_4E45)
+        forgeRandom = SeededRandom(seed: seed ^ 0xF0F6_ED00)
         let clock = self.clock
         queueType = options.queueType.queueType(seed: seed)
         // Classic runs keep the limit they always had; a quorum run's is drawn from a stream of its own.
@@ -229,6 +232,8 @@ public final class ClusterSimulation {
     private func takeStep() {
         step += 1
         if faultsOn && random.chance(options.faultRate) { injectFault() }
+        // Forged reports at the rate of any one other fault kind, drawn from their own stream.
+        if faultsOn && forgeRandom.chance(options.faultRate / Double(FaultKind.allCases.count - 1)) { forge() }
         restartWhatIsDue()
         act()
         checker.check(store: store, runs: submitted)
@@ -344,10 +349,23 @@ public final class ClusterSimulation {
 
     // MARK: - Faults
 
+    /// The `forged-report` fault: a report about a queued or running attempt, without its token (with
+    /// one guessed when the coordinators accept reports without one, in an upgrade's window).
+    private func forge() {
+        let open = submitted.flatMap { store.nodes(ofRun: $0.runID) }.filter { $0.status == .queued || $0.status == .running }
+        guard !open.isEmpty else { return }
+        let row = open[forgeRandom.index(open.count)]
+        let partition = RunPartition.of(row.runID, count: options.partitions)
+        let lenient = options.legacyWorkers > 0 || options.acceptUntokenedReports
+        trace("FAULT " + forger.forge(row, partition: partition, now: clock.now, alwaysGuess: lenient, random: &forgeRandom))
+        count(.forgedReport)
+    }
+
     private func count(_ fault: FaultKind) { report.faults[fault.rawValue, default: 0] += 1 }
 
     private func injectFault() {
-        let kind = FaultKind.allCases[random.index(FaultKind.allCases.count)]
+        let kinds = FaultKind.allCases.filter { $0 != .forgedReport }  // drawn apart (`forge`)
+        let kind = kinds[random.index(kinds.count)]
         switch kind {
         case .coordinatorCrash:
             let live = coordinators.filter(\.isUp)
@@ -417,11 +435,8 @@ public final class ClusterSimulation {
             trace("FAULT the database restarts: every session ends")
             store.dropConnections()
         case .forgedReport:
-            let open = submitted.flatMap { store.nodes(ofRun: $0.runID) }.filter { $0.status == .queued || $0.status == .running }
-            guard !open.isEmpty else { return }
-            let row = open[random.index(open.count)]
-            let partition = RunPartition.of(row.runID, count: options.partitions)
-            trace("FAULT " + forger.forge(row, partition: partition, now: clock.now, random: &random))
+            forge()
+            return
         }
         count(kind)
     }

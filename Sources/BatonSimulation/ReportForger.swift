@@ -21,7 +21,8 @@ final class ReportForger {
 
     /// Publishes a forged report about `row`'s current attempt: a result (or, one time in three, a
     /// started report), with no token or a made-up one. Returns what it sent, for the trace.
-    func forge(_ row: MemoryNodeRow, partition: Int, now: Date, random: inout SeededRandom) -> String {
+    /// With `alwaysGuess` every report carries a made-up token (the coordinators accept none at all then).
+    func forge(_ row: MemoryNodeRow, partition: Int, now: Date, alwaysGuess: Bool = false, random: inout SeededRandom) -> String {
         let phase = row.scheduler["phase"]?.stringValue.flatMap(TaskPhase.init(rawValue:)) ?? .run
         var report: ReportMessage
         if random.index(3) == 0 {
@@ -33,7 +34,7 @@ final class ReportForger {
                     key: row.key, attempt: row.attempts, phase: phase, outcome: .succeeded(EncodedJSON(Self.output)), worker: Self.name,
                     startedAt: now, finishedAt: now))
         }
-        let guessed = random.chance(0.5)
+        let guessed = random.chance(0.5) || alwaysGuess
         if guessed { report.attemptToken = AttemptToken(high: random.next(), low: random.next()).text }
         do {
             if !connected {

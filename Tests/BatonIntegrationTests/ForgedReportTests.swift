@@ -27,7 +27,7 @@ extension Integration {
             defer { amqp.close() }
             try amqp.enableConfirms()
             let forged = AttemptResult<EncodedJSON>(
-                key: "s", attempt: 1, outcome: .succeeded(EncodedJSON(JSON.object(["forged": true]))), worker: "forger",
+                key: "s", attempt: 1, outcome: .succeeded(EncodedJSON(["forged": true] as JSON)), worker: "forger",
                 startedAt: Date(), finishedAt: Date())
             var withoutToken = ReportMessage.result(runID: runID, forged)
             var withWrongToken = withoutToken
