@@ -46,6 +46,10 @@ public struct CoordinatorConfiguration: Sendable {
     public var clock: @Sendable () -> Date = { Date() }
     /// Numbers in 0..<1 for random waits and jitter (the simulator's are seeded).
     public var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
+    /// Draws each queued attempt's token (the simulator's are seeded; a cluster's are 128 bits from the system's CSPRNG).
+    public var attemptTokens: @Sendable () -> AttemptToken = { AttemptToken.random() }
+    /// Which reports may reach their runs (`--accept-untokened-reports` for a rolling upgrade: see `ReportCheck`).
+    public var reportCheck = ReportCheck()
     /// Waits `seconds` (a back-off) unless `stop` is set first; returns true if it was (the simulator's does not block).
     public var pause: @Sendable (Double, StopSignal) -> Bool = { seconds, stop in stop.wait(seconds) }
 

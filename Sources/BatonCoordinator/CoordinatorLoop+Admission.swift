@@ -19,7 +19,10 @@ extension CoordinatorLoop {
             switch command {
             case let .acquire(request):
                 if let lookup = request.cache, let hit = cacheHit(lookup), runs[runID] != nil {
-                    record(runID, runs[runID]!.handle(.cached(key: request.key, hit: hit), at: now(), random: configuration.random))
+                    record(
+                        runID,
+                        runs[runID]!.handle(
+                            .cached(key: request.key, hit: hit), at: now(), random: configuration.random, tokens: configuration.attemptTokens))
                 } else {
                     pending.hold(.insert(runID: runID, request: request))
                     holdsChanged = true
@@ -81,9 +84,14 @@ extension CoordinatorLoop {
         }
         pending.hold(.told(runID: entry.runID, seq: entry.seq))
         if let lookup = entry.cache, let hit = cacheHit(lookup) {
-            record(entry.runID, runs[entry.runID]!.handle(.cached(key: entry.key, hit: hit), at: now(), random: configuration.random))
+            record(
+                entry.runID,
+                runs[entry.runID]!.handle(
+                    .cached(key: entry.key, hit: hit), at: now(), random: configuration.random, tokens: configuration.attemptTokens))
         } else {
-            record(entry.runID, runs[entry.runID]!.handle(.admitted(key: entry.key), at: now(), random: configuration.random))
+            record(
+                entry.runID,
+                runs[entry.runID]!.handle(.admitted(key: entry.key), at: now(), random: configuration.random, tokens: configuration.attemptTokens))
         }
     }
 

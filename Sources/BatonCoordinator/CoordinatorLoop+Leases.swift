@@ -54,7 +54,8 @@ extension CoordinatorLoop {
         for worker in lost {
             var taken = 0
             for id in Array(runs.keys).sorted() {
-                let commands = runs[id]!.handle(.workerLost(worker: worker), at: now(), random: configuration.random)
+                let commands = runs[id]!.handle(
+                    .workerLost(worker: worker), at: now(), random: configuration.random, tokens: configuration.attemptTokens)
                 taken += commands.count { if case .event(_, "lease_expired", _) = $0 { true } else { false } }
                 record(id, commands)
             }

@@ -68,6 +68,8 @@ final class CoordinatorLoop: @unchecked Sendable {
     var reconciler: LostTaskReconciler
     /// The newest report received in this batch (acked, with every earlier one, after the commit).
     private var lastReport: BrokerReceipt?
+    /// Reports refused for their token, to log at a bounded rate.
+    private var refusals = RefusalLog()
 
     /// The time, from the configuration's clock (the simulator's is virtual): no decision reads `Date()`.
     func now() -> Date { configuration.clock() }
@@ -298,15 +300,28 @@ final class CoordinatorLoop: @unchecked Sendable {
                 lastSequence = try broker.forward(body, toPartition: partition(of: report.runID), deadLetter: nil)
                 return
             }
+            pending.witness(report.runID)
+            guard try startRun(report.runID) else { return }
+            // A report without its attempt's token changes nothing (it is acked with the batch, as a stale one is).
+            if let refusal = configuration.reportCheck.refusal(of: report, in: runs[report.runID]!) {
+                refused(refusal, kind: report.kind.rawValue, runID: report.runID, key: report.key, attempt: report.attempt)
+                return
+            }
             if report.kind == .result { nodesFinished += 1 }
             // A worker first heard of through what it runs (its heartbeats may have gone out before
             // this coordinator's heartbeat queue was bound) gets a lease from now: if it dies, its
             // attempts still go out again.
             if report.kind == .started, let worker = report.worker { leases.expect(worker, at: now()) }
-            pending.witness(report.runID)
-            if try startRun(report.runID) {
-                record(report.runID, runs[report.runID]!.handle(report.event, at: now(), random: configuration.random))
-            }
+            record(
+                report.runID, runs[report.runID]!.handle(report.event, at: now(), random: configuration.random, tokens: configuration.attemptTokens))
+        }
+    }
+
+    /// Counts and logs (at most one line per `RefusalLog.interval`) a report refused by `ReportCheck`.
+    private func refused(_ refusal: ReportCheck.Refusal, kind: String, runID: String, key: String, attempt: Int) {
+        metrics?.reportRefused(refusal)
+        if let line = refusals.refused(refusal, what: "\(kind) report of run \(runID) node \(key) attempt \(attempt)", at: now()) {
+            logger.warning("\(line)")
         }
     }
 
@@ -356,13 +371,19 @@ final class CoordinatorLoop: @unchecked Sendable {
             lastSequence = try broker.forward(body, toPartition: partition(of: task.runID), deadLetter: origin)
             return
         }
+        pending.witness(task.runID)
+        guard try startRun(task.runID) else { return }
+        // A dead letter is a task's copy: it carries the attempt's token too, or it is no dead letter of ours.
+        if let refusal = configuration.reportCheck.refusal(key: task.key, attempt: task.attempt, token: task.attemptToken, in: runs[task.runID]!) {
+            refused(refusal, kind: "dead letter", runID: task.runID, key: task.key, attempt: task.attempt)
+            return
+        }
         let reason =
             "the task was dead-lettered after \(deliveries) deliveries without a result: it keeps killing (or losing) the worker that runs it"
         logger.error("run \(task.runID) node \(task.key) attempt \(task.attempt): \(reason)")
-        pending.witness(task.runID)
-        guard try startRun(task.runID) else { return }
         let commands = runs[task.runID]!.handle(
-            .deadLettered(key: task.key, attempt: task.attempt, reason: reason), at: now(), random: configuration.random)
+            .deadLettered(key: task.key, attempt: task.attempt, reason: reason), at: now(), random: configuration.random,
+            tokens: configuration.attemptTokens)
         // Counted only when it failed the node: an attempt that never started goes out again instead.
         if commands.contains(where: { if case let .node(change) = $0 { change.event == "dead_lettered" } else { false } }) {
             uncountedDeadLetters += 1
@@ -379,7 +400,7 @@ final class CoordinatorLoop: @unchecked Sendable {
                 holdsChanged = true  // a rate token is due: grant again
                 continue
             }
-            record(id, runs[id]!.handle(.tick, at: now, random: configuration.random))
+            record(id, runs[id]!.handle(.tick, at: now, random: configuration.random, tokens: configuration.attemptTokens))
             runTimers.set(id, at: runs[id]?.nextWakeUp)
         }
     }
@@ -402,12 +423,16 @@ final class CoordinatorLoop: @unchecked Sendable {
             case .cancel:
                 record(
                     request.runID,
-                    runs[request.runID]!.handle(.cancel(reason: request.reason ?? "cancelled"), at: now(), random: configuration.random))
+                    runs[request.runID]!.handle(
+                        .cancel(reason: request.reason ?? "cancelled"), at: now(), random: configuration.random, tokens: configuration.attemptTokens))
             case .signal:
                 break  // taken above
             case .retry:
                 let wasTerminal = runs[request.runID]!.status.isTerminal
-                record(request.runID, runs[request.runID]!.handle(.retry(from: request.node), at: now(), random: configuration.random))
+                record(
+                    request.runID,
+                    runs[request.runID]!.handle(
+                        .retry(from: request.node), at: now(), random: configuration.random, tokens: configuration.attemptTokens))
                 if wasTerminal && !runs[request.runID]!.status.isTerminal { logger.info("run \(request.runID) retried") }
             }
             if runs[request.runID]!.status.isTerminal && !pending.order.contains(request.runID) {
@@ -422,7 +447,7 @@ final class CoordinatorLoop: @unchecked Sendable {
     private func takeSignal(_ request: RunRequest) throws {
         guard let key = request.node, try startRun(request.runID) else { return }
         let event = SchedulerEvent.signal(key: key, value: request.value ?? .null, at: request.requestedAt ?? now())
-        record(request.runID, runs[request.runID]!.handle(event, at: now(), random: configuration.random))
+        record(request.runID, runs[request.runID]!.handle(event, at: now(), random: configuration.random, tokens: configuration.attemptTokens))
     }
 
     /// A run's state machine as stored, with this coordinator's limits. A run that cannot be read
@@ -465,7 +490,7 @@ final class CoordinatorLoop: @unchecked Sendable {
             if let worker = node.worker { leases.expect(worker, at: now()) }
         }
         // `state` is not used from here on: the run's only copy is in `runs`, so starting it does not copy its nodes.
-        record(id, runs[id]!.handle(.start, at: now(), random: configuration.random))
+        record(id, runs[id]!.handle(.start, at: now(), random: configuration.random, tokens: configuration.attemptTokens))
         watchQueued(of: id)
         logger.debug("run \(id): loaded \(nodeCount) nodes in \(loaded - began), started in \(clock.now - loaded)")
         return true

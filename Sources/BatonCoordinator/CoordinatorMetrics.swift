@@ -20,6 +20,7 @@ public final class CoordinatorMetrics: @unchecked Sendable {
     private let partitionChanges: [PartitionChange: Counter]
     private let tasksReturned: Counter
     private let tasksRepublished: [String: Counter]
+    private let reportsRefused: [ReportCheck.Refusal: Counter]
     private var queueDepths: [String: Gauge] = [:]
     private var runStarts: [String: Date] = [:]
     /// Seconds between readings of the task queues' depths (`baton_tasks_waiting`).
@@ -58,6 +59,11 @@ public final class CoordinatorMetrics: @unchecked Sendable {
                 label: "baton_tasks_republished_total", dimensions: [("reason", reason.rawValue)], factory: factory)
         }
         tasksRepublished = republished
+        var refused: [ReportCheck.Refusal: Counter] = [:]
+        for reason in ReportCheck.Refusal.allCases {
+            refused[reason] = Counter(label: "baton_reports_refused_total", dimensions: [("reason", reason.rawValue)], factory: factory)
+        }
+        reportsRefused = refused
     }
 
     /// Tasks the broker returned unroutable (`mandatory`: no queue was bound for their routing key).
@@ -66,6 +72,9 @@ public final class CoordinatorMetrics: @unchecked Sendable {
     /// Tasks published again under the same attempt because the broker lost them (`reason`, a
     /// `LostTaskReconciler.Reason`).
     func republished(_ count: Int, reason: String) { if count > 0 { tasksRepublished[reason]?.increment(by: count) } }
+
+    /// A report (or dead letter) refused for its attempt's token (`ReportCheck`): it changed nothing.
+    func reportRefused(_ reason: ReportCheck.Refusal) { reportsRefused[reason]?.increment() }
 
     /// A batch was committed: `tally` of its commands, `seconds` its statement took.
     func committed(_ tally: BatchTally, seconds: Double, now: Date) {

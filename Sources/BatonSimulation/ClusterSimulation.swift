@@ -26,6 +26,8 @@ public final class ClusterSimulation {
     let workerLimit: Int
     private var random: SeededRandom
     private let processRandom: RandomSource
+    /// The coordinators' attempt tokens: a stream of its own, so drawing them moves no other choice.
+    private let tokenRandom: RandomSource
     private var coordinators: [SimulatedCoordinator] = []
     private var workers: [SimulatedWorker] = []
     private var checker = InvariantChecker()
@@ -53,6 +55,10 @@ public final class ClusterSimulation {
     private var signalRandom: SeededRandom
     /// The stream of task queues lost (`FaultKind.taskQueueLost`): of its own, so the other faults are drawn as before.
     private var lossRandom: SeededRandom
+    /// Publishes the `forged-report` fault's reports (`ReportForger`).
+    private lazy var forger = ReportForger(broker: broker)
+    /// The forger's choices: a stream of its own, so the other faults are drawn as before it existed.
+    private var forgeRandom: SeededRandom
 
     public init(seed: UInt64, options: SimulationOptions = SimulationOptions()) {
         self.seed = seed
@@ -62,6 +68,8 @@ public final class ClusterSimulation {
         flowRandom = SeededRandom(seed: seed ^ 0xB10C_CED0)
         lossRandom = SeededRandom(seed: seed ^ 0x1057_00E0)
         processRandom = RandomSource(seed: seed ^ 0x5EED)
+        tokenRandom = RandomSource(seed: seed ^ 0x70CE_4E45)
+        forgeRandom = SeededRandom(seed: seed ^ 0xF0F6_ED00)
         let clock = self.clock
         queueType = options.queueType.queueType(seed: seed)
         // Classic runs keep the limit they always had; a quorum run's is drawn from a stream of its own.
@@ -88,7 +96,7 @@ public final class ClusterSimulation {
         broker.onAck = { [weak self] ack in
             guard let self else { return }
             if ack.queue.hasPrefix(BatonTopology.resultsQueue + ".") {  // a partition's (the shared one's are forwarded, not applied)
-                self.checker.acked(report: ack.message.body, store: self.store)
+                self.checker.acked(report: ack.message.body, forged: ack.message.publisher == ReportForger.name, store: self.store)
             } else if ack.queue.hasPrefix(BatonTopology.tasksExchange + ".") {
                 self.checker.acked(task: ack.message, store: self.store)
             }
@@ -114,6 +122,10 @@ public final class ClusterSimulation {
         configuration.makeBroker = { broker.coordinatorConnection(name: name) }
         configuration.clock = { clock.now }
         configuration.random = { random.unit() }
+        let tokens = tokenRandom
+        configuration.attemptTokens = { tokens.token() }
+        // Workers from before tokens (`legacyWorkers`) send none: the coordinators are in the upgrade window.
+        configuration.reportCheck = ReportCheck(acceptUntokened: options.legacyWorkers > 0 || options.acceptUntokenedReports)
         // A back-off inside a step (a commit retried) is time that passes while this process waits.
         configuration.pause = { seconds, _ in
             clock.advance(min(seconds, 1))
@@ -246,6 +258,7 @@ public final class ClusterSimulation {
         // them until their first strike); the swarm draws them as any other kind.
         if faultMix.uniform && faultsOn && blockedFor == 0 && flowRandom.chance(options.faultRate / 12) { blockPublishers() }
         if faultMix.uniform && faultsOn && options.queueLossRate > 0 && lossRandom.chance(options.queueLossRate) { loseTaskQueue() }
+        if faultMix.uniform && faultsOn && forgeRandom.chance(options.faultRate / Double(FaultKind.uniformKinds.count)) { forge() }
         restartWhatIsDue()
         act()
         checker.check(store: store, runs: submitted)
@@ -397,6 +410,18 @@ public final class ClusterSimulation {
 
     // MARK: - Faults
 
+    /// The `forged-report` fault: a report about a queued or running attempt, without its token (with
+    /// one guessed when the coordinators accept reports without one, in an upgrade's window).
+    private func forge() {
+        let open = submitted.flatMap { store.nodes(ofRun: $0.runID) }.filter { $0.status == .queued || $0.status == .running }
+        guard !open.isEmpty else { return }
+        let row = open[forgeRandom.index(open.count)]
+        let partition = RunPartition.of(row.runID, count: options.partitions)
+        let lenient = options.legacyWorkers > 0 || options.acceptUntokenedReports
+        trace("FAULT " + forger.forge(row, partition: partition, now: clock.now, alwaysGuess: lenient, random: &forgeRandom))
+        count(.forgedReport)
+    }
+
     private func count(_ fault: FaultKind) { report.faults[fault.rawValue, default: 0] += 1 }
 
     /// Injects a fault of `kind` (`FaultMix.draw` chose it); a kind that finds nothing to strike does nothing.
@@ -473,6 +498,9 @@ public final class ClusterSimulation {
             if blockedFor == 0 { blockPublishers() }
         case .taskQueueLost:
             if options.queueLossRate > 0 { loseTaskQueue() }
+            return
+        case .forgedReport:
+            forge()
             return
         }
         count(kind)

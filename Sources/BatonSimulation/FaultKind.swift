@@ -20,6 +20,9 @@ enum FaultKind: String, CaseIterable, Sendable {
     /// policy, a lost broker disk): its waiting tasks are gone. Under the uniform mix it is drawn from a
     /// stream of its own (`SimulationOptions.queueLossRate`), so the other kinds' draws stay as they were.
     case taskQueueLost = "task-queue-lost"
+    /// Someone with the broker's login but no worker publishes a report about a queued or running
+    /// attempt, naming its run, node and attempt (all the dashboard shows) but not its token.
+    case forgedReport = "forged-report"
 }
 
 extension FaultKind {

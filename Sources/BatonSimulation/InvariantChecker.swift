@@ -75,6 +75,7 @@ struct InvariantChecker {
     /// A message the broker confirmed to its publisher.
     mutating func confirmed(_ message: MemoryMessage) {
         for line in quorum?.confirmed(message) ?? [] { violate(line) }
+        guard message.publisher != ReportForger.name else { return }  // a forged result stands for no worker's
         if (message.exchange == BatonTopology.reportsExchange && message.deliveries == nil)
             || (message.exchange.isEmpty && message.routingKey == BatonTopology.resultsQueue)
         {
@@ -114,9 +115,17 @@ struct InvariantChecker {
         for line in quorum?.started(started, holding: held, worker: worker, store: store) ?? [] { violate(line) }
     }
 
-    /// A report the coordinator acked: its effect must be committed already.
-    mutating func acked(report body: [UInt8], store: MemoryStore) {
-        guard let report = try? ReportMessage(decoding: body), report.kind == .result, report.phase == .run else { return }
+    /// A report the coordinator acked: its effect must be committed already; a forged one's, never.
+    mutating func acked(report body: [UInt8], forged: Bool = false, store: MemoryStore) {
+        guard let report = try? ReportMessage(decoding: body) else { return }
+        if forged {
+            if let row = store.node(report.key, ofRun: report.runID), ReportForger.changed(row) {
+                violate(
+                    "run \(report.runID) node \(report.key) attempt \(report.attempt): a forged \(report.kind.rawValue) report (no token) changed it")
+            }
+            return
+        }
+        guard report.kind == .result, report.phase == .run else { return }
         // A report for a run that ended is acked without effect: the run has no use for it.
         guard store.run(report.runID)?.status.isTerminal == false else { return }
         guard let row = store.node(report.key, ofRun: report.runID), row.attempts == report.attempt else { return }
@@ -138,6 +147,11 @@ struct InvariantChecker {
         for run in runs {
             for row in store.nodes(ofRun: run.runID) {
                 let id = run.runID + "/" + row.key
+                if ReportForger.changed(row) {  // no report without its attempt's token changes a node
+                    violate(
+                        "run \(run.runID) node \(row.key): a forged report (no token) changed it: \(row.status.rawValue), worker \(row.worker ?? "none"), output \(row.output?.serialized() ?? "none")"
+                    )
+                }
                 if row.status.isTerminal {
                     let output = row.output?.serialized() ?? "null"
                     if let first = ended[id] {

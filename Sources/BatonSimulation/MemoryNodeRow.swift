@@ -29,4 +29,6 @@ public struct MemoryNodeRow: Sendable, Equatable {
     public internal(set) var finishedAt: Date?
     /// The children a group, map or spawning node expanded into, as `JSON(encoding: GroupSpec)`.
     public internal(set) var fragment: JSON?
+    /// The token of the current attempt (`AttemptToken.text`), written in the commit that queued it.
+    public internal(set) var attemptToken: String? = nil
 }

@@ -23,6 +23,9 @@ struct MemoryStagedRow {
     var finishedAt: Date?
     var dueAt: Date?
     var scheduler: JSON?
+    /// A change queued an attempt: its token (nil: none) replaces the stored one.
+    var setToken = false
+    var attemptToken: String?
     // Only for children the batch inserts.
     var procedure: String?
     var template: JSON?
@@ -71,6 +74,8 @@ struct MemoryStagedRow {
         switch change.status {
         case .queued:
             queuedAt = now
+            setToken = true
+            attemptToken = change.attemptToken?.text
         case .running:
             startedAt = change.startedAt ?? now
         default:

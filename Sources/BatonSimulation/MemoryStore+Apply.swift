@@ -113,7 +113,7 @@ extension MemoryStore {
                 position: u.position ?? 0, pool: try Self.text(u.pool ?? ""),
                 dueAt: u.dueAt.map(MemoryTimestamp.rounded), scheduler: try Self.json(u.scheduler) ?? .object(JSONObject()),
                 dispatchBatch: u.status == .queued ? batchNumber : nil, queuedAt: u.queuedAt, startedAt: u.startedAt,
-                finishedAt: u.finishedAt, fragment: try Self.json(u.fragment))
+                finishedAt: u.finishedAt, fragment: try Self.json(u.fragment), attemptToken: try Self.text(u.attemptToken))
         }
         for id in rowOrder where !inserted.contains(id) {
             let u = rows[id]!
@@ -132,6 +132,7 @@ extension MemoryStore {
             if let scheduler = try Self.json(u.scheduler) { n.scheduler = scheduler }
             if u.setFragment { n.fragment = try Self.json(u.fragment) }
             if queues && u.status == .queued { n.dispatchBatch = batchNumber }
+            if u.setToken { n.attemptToken = try Self.text(u.attemptToken) }
             n.queuedAt = u.queuedAt ?? n.queuedAt
             n.startedAt = u.reset ? u.startedAt : (u.startedAt ?? n.startedAt)
             n.finishedAt = u.reset ? u.finishedAt : (u.finishedAt ?? n.finishedAt)

@@ -28,6 +28,7 @@ extension MemoryStore {
                 status: row.status, attempt: row.attempts, input: row.status == .pending ? nil : row.input, output: row.output,
                 error: row.error, worker: row.worker)
             state.restore(bookkeeping: row.scheduler)
+            state.attemptToken = row.attemptToken.flatMap(AttemptToken.init(text:))
             if row.status == .queued, let batch = row.dispatchBatch,
                 batch <= tables.partitions[RunPartition.of(id, count: tables.partitions.count)].confirmedThrough
             {

@@ -1,3 +1,4 @@
+import Baton
 import BatonAMQP
 
 /// A worker's publishing side of the `MemoryBroker`, as `AMQPWorkerReportBroker` is over RabbitMQ:
@@ -32,6 +33,12 @@ public final class MemoryWorkerReportBroker: WorkerReportBroker, @unchecked Send
     public func publishReport(_ body: [UInt8], partition: Int?) throws -> UInt64 {
         let connection = try broker.require(connection, "publish")
         guard let partition, !legacy else {
+            // A worker from before partitions is from before attempt tokens too: it echoes none.
+            var body = body
+            if legacy, var report = try? ReportMessage(decoding: body), report.attemptToken != nil {
+                report.attemptToken = nil
+                body = report.encoded()
+            }
             return try broker.publish(
                 connection, channel: Self.channel, exchange: "", routingKey: BatonTopology.resultsQueue, body: body, persistent: true)
         }

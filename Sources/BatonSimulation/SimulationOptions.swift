@@ -13,6 +13,8 @@ public struct SimulationOptions: Sendable {
     /// The first this-many workers publish as workers from before partitions did (reports to
     /// `baton.results`, heartbeats to the shared queue only), as during an upgrade.
     public var legacyWorkers = 0
+    /// The coordinators accept reports without a token (`--accept-untokened-reports`); always so with `legacyWorkers`.
+    public var acceptUntokenedReports = false
     /// Runs submitted, drawn from the catalog.
     public var runs = 6
     /// The chance of a fault at each step: the uniform mix's, and the swarm's on average before it

@@ -349,5 +349,6 @@ enum Schema {
         (17, signals),
         (18, rates),
         (19, traceContext),
+        (20, attemptTokens),
     ]
 }

@@ -151,20 +151,21 @@ extension Store {
                 """
                 insert into baton.nodes as n (
                     run_id, key, procedure, status, attempts, input, output, error, error_type, worker, template, position, pool,
-                    due_at, scheduler, dispatch_batch, queued_at, started_at, finished_at, fragment, run_submitted_at)
+                    due_at, scheduler, dispatch_batch, queued_at, started_at, finished_at, fragment, run_submitted_at, attempt_token)
                 select u.run_id, u.key, u.procedure, u.status, u.attempts, u.input, u.output, u.error, u.error_type, u.worker, u.template,
                     u.position, u.pool, u.due_at, coalesce(u.scheduler, '{}'::jsonb), \(insertStamp), u.queued_at, u.started_at,
-                    u.finished_at, u.fragment, u.run_submitted_at
+                    u.finished_at, u.fragment, u.run_submitted_at, u.attempt_token
                 from jsonb_to_recordset(\(insertsParameter)::jsonb) as u(
                     run_id uuid, key text, procedure text, status text, attempts int, input jsonb, output jsonb, error text,
                     error_type text, worker text, template jsonb, position int, pool text, due_at timestamptz, scheduler jsonb,
-                    queued_at timestamptz, started_at timestamptz, finished_at timestamptz, fragment jsonb, run_submitted_at timestamptz)
+                    queued_at timestamptz, started_at timestamptz, finished_at timestamptz, fragment jsonb, run_submitted_at timestamptz,
+                    attempt_token text)
                 on conflict (run_id, key, run_submitted_at) do update set
                     procedure = excluded.procedure, status = excluded.status, attempts = excluded.attempts, input = excluded.input,
                     output = excluded.output, error = excluded.error, error_type = excluded.error_type, worker = excluded.worker, template = excluded.template,
                     position = excluded.position, pool = excluded.pool, due_at = excluded.due_at, scheduler = excluded.scheduler,
                     dispatch_batch = excluded.dispatch_batch, queued_at = excluded.queued_at, started_at = excluded.started_at,
-                    finished_at = excluded.finished_at, fragment = excluded.fragment
+                    finished_at = excluded.finished_at, fragment = excluded.fragment, attempt_token = excluded.attempt_token
                 """)
         }
         let updates = inserted.isEmpty ? rowOrder : rowOrder.filter { !inserted.contains($0) }
@@ -181,6 +182,7 @@ extension Store {
                     .init(name: "fragment", type: "jsonb"), .init(name: "queued_at", type: "timestamptz"),
                     .init(name: "started_at", type: "timestamptz"), .init(name: "finished_at", type: "timestamptz"),
                     .init(name: "due_at", type: "timestamptz"), .init(name: "scheduler", type: "jsonb"),
+                    .init(name: "set_token", type: "bool"), .init(name: "attempt_token", type: "text"),
                 ], alias: "u", in: &statement)
             statement.add(
                 "node_updates",
@@ -197,6 +199,7 @@ extension Store {
                     scheduler = coalesce(u.scheduler, n.scheduler),
                     fragment = case when u.set_fragment then u.fragment else n.fragment end,
                     dispatch_batch = \(stamp),
+                    attempt_token = case when u.set_token then u.attempt_token else n.attempt_token end,
                     queued_at = coalesce(u.queued_at, n.queued_at),
                     started_at = case when u.reset then u.started_at else coalesce(u.started_at, n.started_at) end,
                     finished_at = case when u.reset then u.finished_at else coalesce(u.finished_at, n.finished_at) end
@@ -320,6 +323,10 @@ extension Store {
         if let output = change.output { row["set_output"] = true; row["output"] = output }
         if let worker = change.worker { row["worker"] = .string(worker) }
         if let bookkeeping = change.bookkeeping { row["scheduler"] = bookkeeping }
+        if change.status == .queued {  // a new attempt's token, kept through what the batch does next (started, ended)
+            row["set_token"] = true
+            row["attempt_token"] = change.attemptToken.map { .string($0.text) } ?? .null
+        }
         row["due_at"] = change.dueAt.map { .string(Timestamp.text($0)) } ?? .null
         if change.reset {  // what this batch sets later still lands; what came before is cleared
             row["reset"] = true

@@ -68,7 +68,7 @@ extension Store {
                 """
                 declare run_nodes no scroll cursor for
                 select key, status, attempts, case when status <> 'pending' then input::text end as input, output::text as output,
-                       error, worker, scheduler::text as scheduler, fragment::text as fragment,
+                       error, worker, scheduler::text as scheduler, fragment::text as fragment, attempt_token,
                        dispatch_batch is not null and dispatch_batch <= (
                            select confirmed_through from baton.publications
                            where id = baton.partition_of($1::uuid, (select count(*) from baton.partitions)::int)) as confirmed
@@ -117,6 +117,7 @@ extension Store {
                 error: nodes[row: i, column: "error"],
                 worker: nodes[row: i, column: "worker"])
             if let text = nodes[row: i, column: "scheduler"] { state.restore(bookkeeping: try JSONParser.parse(text)) }
+            state.attemptToken = nodes[row: i, column: "attempt_token"].flatMap(AttemptToken.init(text:))
             if status == .queued, nodes.bool(i, "confirmed") == true { state.publishedAttempt = state.attempt }
             states[key] = state
         } catch {

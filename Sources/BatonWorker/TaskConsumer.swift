@@ -224,7 +224,8 @@ final class TaskConsumer: @unchecked Sendable {
             key: task.key, attempt: task.attempt, phase: task.phase,
             outcome: .failed(message: "cancelled before it started", permanent: true),
             worker: configuration.id, startedAt: now(), finishedAt: now())
-        mailbox.post(OutgoingReport(body: ReportMessage.result(runID: task.runID, result).encoded(), ack: local.ack, partition: task.partition))
+        mailbox.post(
+            OutgoingReport(body: ReportMessage.result(runID: task.runID, result).echoing(task).encoded(), ack: local.ack, partition: task.partition))
     }
 
     /// Draining: tasks still waiting for a slot go back to their queues at once. They never ran, so
@@ -262,7 +263,10 @@ final class TaskConsumer: @unchecked Sendable {
             metrics.started(pool: task.pool, queuedFor: now().timeIntervalSince(queuedAt))
         }
         let partition = task.partition
-        let report: @Sendable (ReportMessage) -> Void = { mailbox.post(OutgoingReport(body: $0.encoded(), ack: nil, partition: partition)) }
+        // Every report of the attempt carries its token, as the task brought it.
+        let report: @Sendable (ReportMessage) -> Void = {
+            mailbox.post(OutgoingReport(body: $0.echoing(task).encoded(), ack: nil, partition: partition))
+        }
         // Started with the lock held, so the attempt cannot unregister itself before it is registered
         // (an executor never calls back from within `start`).
         lock.lock()
@@ -274,7 +278,9 @@ final class TaskConsumer: @unchecked Sendable {
                     metrics.procedureFinished(task.procedure, seconds: ended.timeIntervalSince(began))
                 }
                 if !self.lock.withLock({ self.abandoned }) {
-                    mailbox.post(OutgoingReport(body: ReportMessage.result(runID: task.runID, result).encoded(), ack: ack, partition: task.partition))
+                    mailbox.post(
+                        OutgoingReport(
+                            body: ReportMessage.result(runID: task.runID, result).echoing(task).encoded(), ack: ack, partition: task.partition))
                 }
             },
             finished: { [self] in

@@ -41,6 +41,10 @@ struct TaskExecutor: AttemptExecutor {
             report(.started(runID: task.runID, key: task.key, attempt: task.attempt, worker: configuration.id, at: startedAt))
         }
         let throttle = ProgressThrottle()
+        let logs = LogThrottle()
+        let dropped: @Sendable (Int) -> Void = { count in
+            if count > 0 { report(.log(runID: task.runID, key: task.key, attempt: task.attempt, message: LogThrottle.droppedLine(count))) }
+        }
         await configuration.registry.runAttempt(
             task, worker: configuration.id, logger: configuration.logger, maxOutputBytes: configuration.maxOutputBytes,
             progress: { fraction, message in
@@ -48,9 +52,15 @@ struct TaskExecutor: AttemptExecutor {
                     report(.progress(runID: task.runID, key: task.key, attempt: task.attempt, fraction: fraction, message: message))
                 }
             },
-            log: { report(.log(runID: task.runID, key: task.key, attempt: task.attempt, message: $0)) },
+            log: { line in
+                let (allowed, droppedBefore) = logs.allow(at: Date())
+                guard allowed else { return }
+                dropped(droppedBefore)
+                report(.log(runID: task.runID, key: task.key, attempt: task.attempt, message: line))
+            },
             report: { outcome in
                 startedReport.cancel()
+                dropped(logs.takeDropped())
                 result(outcome)
             })
     }

@@ -132,6 +132,48 @@ struct StoreContractTests {
         #expect(results[1].count == 6, "the failed and retrying events carry error_type: \(results[1])")
     }
 
+    /// An attempt's token is written with the change that queues it, kept when the same batch starts
+    /// and ends the attempt, replaced by the next attempt's, and loaded back, the same on both stores.
+    @Test func attemptTokensAreStoredWithTheirAttempt() throws {
+        let graph = try Self.graph(#"{"nodes": {"a": {"procedure": "p"}, "b": {"procedure": "p"}}}"#)
+        var results: [[String]] = []
+        try Self.onBoth(graph) { backend, id in
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            func apply(_ commands: [SchedulerCommand]) throws {
+                _ = try backend.store.apply([(id, commands)], heartbeats: [], handledRequests: [], confirmedBatch: nil, holds: [], now: now)
+            }
+            func tokens() throws -> [String] {
+                let run = try #require(try backend.store.loadRun(id))
+                return ["a", "b"].map { "\($0) #\(run.nodes[$0]!.attempt) \(run.nodes[$0]!.attemptToken?.text ?? "none")" }
+            }
+            var queuedA = NodeChange(key: "a", status: .queued, attempt: 1, input: [:])
+            queuedA.attemptToken = AttemptToken(high: 1, low: 1)
+            var queuedB = NodeChange(key: "b", status: .queued, attempt: 1, input: [:])
+            queuedB.attemptToken = AttemptToken(high: 2, low: 2)
+            // a is queued, started and fails in one batch; b is only queued.
+            try apply([
+                .runStatus(.running, error: nil), .node(queuedA), .node(NodeChange(key: "a", status: .running, attempt: 1, worker: "w1")),
+                .node(NodeChange(key: "a", status: .waiting, attempt: 1, error: "x", event: "retrying", dueAt: now)), .node(queuedB),
+            ])
+            var result = try tokens()
+            var again = NodeChange(key: "a", status: .queued, attempt: 2, input: [:])
+            again.attemptToken = AttemptToken(high: 3, low: 3)
+            try apply([.node(again), .node(NodeChange(key: "b", status: .running, attempt: 1, worker: "w1"))])
+            result += try tokens()
+            // Queued without a token (the in-process engine, a coordinator from before tokens): none is kept.
+            try apply([.node(NodeChange(key: "a", status: .queued, attempt: 3, input: [:]))])
+            result += try tokens()
+            results.append(result)
+        }
+        #expect(results[0] == results[1])
+        #expect(
+            results[0] == [
+                "a #1 00000000000000010000000000000001", "b #1 00000000000000020000000000000002",
+                "a #2 00000000000000030000000000000003", "b #1 00000000000000020000000000000002",
+                "a #3 none", "b #1 00000000000000020000000000000002",
+            ])
+    }
+
     /// `failRun` ends an unfinished run with its error and releases its holds; a finished run stays as it was.
     @Test func failRunEndsTheRunAndReleasesItsHolds() throws {
         let graph = try Self.graph(#"{"nodes": {"a": {"procedure": "p", "mutex": ["db"]}}}"#)

@@ -45,6 +45,7 @@ extension ReportMessage: WireMessage, Codable {
             var status = failed ? "failed" : spawned ? "spawned" : "succeeded"
             try c.required("status", &status)
         }
+        try c.optional("token", &m.attemptToken)  // the attempt's token, as the task carried it (absent before tokens)
         try c.required("type", &m.kind)
         try c.version()
         try c.optional("worker", &m.worker)

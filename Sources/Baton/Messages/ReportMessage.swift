@@ -22,6 +22,8 @@ public struct ReportMessage: Sendable {
     public var errorType: String?
     public var fraction: Double?
     public var message: String?
+    /// The token of the task this report is about (`TaskDispatch.attemptToken`), echoed as it came.
+    public var attemptToken: String?
     /// A result's output as the procedure encoded it (sending side only).
     var encodedOutput: EncodedJSON?
 
@@ -67,6 +69,13 @@ public struct ReportMessage: Sendable {
     public static func log(runID: String, key: String, attempt: Int, message: String) -> ReportMessage {
         var m = ReportMessage(kind: .log, runID: runID, key: key, attempt: attempt)
         m.message = message
+        return m
+    }
+
+    /// This report, carrying the token of `task` (the task it is about).
+    public func echoing(_ task: TaskDispatch) -> ReportMessage {
+        var m = self
+        m.attemptToken = task.attemptToken
         return m
     }
 

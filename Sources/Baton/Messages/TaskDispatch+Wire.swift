@@ -20,6 +20,7 @@ extension TaskDispatch: WireMessage, Codable {
         try c.required("procedure", &m.procedure)
         try c.required("run", &m.runID)
         try c.optional("timeout", &m.timeout)  // seconds
+        try c.optional("token", &m.attemptToken)  // the attempt's token, echoed in its reports (absent before tokens)
         try c.version()
     }
 

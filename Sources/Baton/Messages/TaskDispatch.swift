@@ -20,6 +20,9 @@ public struct TaskDispatch: Sendable, Equatable {
     /// The W3C trace context of the coordinator's span of this attempt (`--otlp-endpoint`). Not in
     /// the body: the coordinator sends it, and the worker reads it, as the message's `traceparent` header.
     public var traceparent: String?
+    /// The attempt's token (`AttemptToken.text`): the worker echoes it in every report of the attempt.
+    /// Absent from tasks of coordinators from before tokens, and from the in-process engine's.
+    public var attemptToken: String?
 
     public init(
         runID: String, key: String, attempt: Int, procedure: String, input: JSON, pool: String, priority: Int,

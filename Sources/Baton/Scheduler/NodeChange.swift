@@ -23,6 +23,8 @@ public struct NodeChange: Sendable, Equatable {
     public var reset: Bool = false
     /// More members for the event's detail (what a node waits for: `rate`, `limit`, `per`).
     public var detail: JSONObject?
+    /// The token of the attempt this change queues (stored with the node, in the same commit); never shown.
+    public var attemptToken: AttemptToken?
 
     public init(
         key: String, status: NodeStatus, attempt: Int, input: JSON? = nil, output: JSON? = nil,

@@ -25,6 +25,7 @@ public struct NodeState: Sendable, Equatable {
         var error: String? = nil
         var worker: String? = nil
         var keptSignal: KeptSignal? = nil
+        var token: AttemptToken? = nil
     }
 
     /// Mutated only while uniquely referenced (`fields`'s `_modify` copies it first otherwise).
@@ -172,6 +173,13 @@ public struct NodeState: Sendable, Equatable {
         set { fields.keptSignal = newValue }
     }
 
+    /// The token of the current attempt (`AttemptToken`), drawn when it was queued; nil for an
+    /// attempt queued without one (by a coordinator from before tokens, or in process).
+    public var attemptToken: AttemptToken? {
+        get { box.fields.token }
+        set { fields.token = newValue }
+    }
+
     public init(
         status: NodeStatus = .pending, attempt: Int = 0, input: JSON? = nil, output: JSON? = nil,
         error: String? = nil, worker: String? = nil
@@ -194,6 +202,7 @@ public struct NodeState: Sendable, Equatable {
             && lhs.logged == rhs.logged && lhs.publishedAttempt == rhs.publishedAttempt && lhs.childAttemptBase == rhs.childAttemptBase
             && lhs.admission == rhs.admission && lhs.admissionNewAttempt == rhs.admissionNewAttempt
             && lhs.unstartedDeadLetters == rhs.unstartedDeadLetters && lhs.keptSignal == rhs.keptSignal
+            && lhs.attemptToken == rhs.attemptToken
     }
 
     /// The bookkeeping that is not a column of its own, stored as `baton.nodes.scheduler`.

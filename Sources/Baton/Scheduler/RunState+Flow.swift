@@ -161,7 +161,10 @@ extension RunState {
         node.error = nil
         node.worker = nil
         node.deadline = nil
-        set(key, node, NodeChange(key: key, status: .queued, attempt: node.attempt, event: "condition_queued"), into: &out)
+        node.attemptToken = out.tokens?()
+        var change = NodeChange(key: key, status: .queued, attempt: node.attempt, event: "condition_queued")
+        change.attemptToken = node.attemptToken
+        set(key, node, change, into: &out)
         out.append(.dispatch(dispatch(for: key, attempt: node.attempt, input: input, phase: .condition)))
         return []
     }
@@ -221,7 +224,9 @@ extension RunState {
         node.status = .queued
         node.dueAt = nil
         node.waitingFor = nil
+        node.attemptToken = out.tokens?()
         var change = NodeChange(key: key, status: .queued, attempt: node.attempt, input: input)
+        change.attemptToken = node.attemptToken
         change.reset = node.runs == 0 && node.failures == 0
         set(key, node, change, into: &out)
         out.append(.dispatch(dispatch(for: key, attempt: node.attempt, input: input, previousOutput: node.runs > 0 ? node.output : nil)))

@@ -96,12 +96,13 @@ public struct RunState: Sendable {
     }
 
     /// Applies one event at time `now` and returns what must be persisted and sent.
-    /// `random` yields numbers in 0..<1 for random waits and jitter.
+    /// `random` yields numbers in 0..<1 for random waits and jitter; `tokens`, when given, the token
+    /// of each attempt queued (`AttemptToken.random` on a cluster): without it attempts have none.
     public mutating func handle(
         _ event: SchedulerEvent, at now: Date = Date(),
-        random: @escaping () -> Double = { Double.random(in: 0..<1) }
+        random: @escaping () -> Double = { Double.random(in: 0..<1) }, tokens: (() -> AttemptToken)? = nil
     ) -> [SchedulerCommand] {
-        var out = Commands(now: now, random: random)
+        var out = Commands(now: now, random: random, tokens: tokens)
         if case let .retry(from) = event {
             retryRun(from: from, into: &out)
             releaseReady(into: &out)
@@ -161,6 +162,8 @@ public struct RunState: Sendable {
     struct Commands {
         let now: Date
         let random: () -> Double
+        /// Draws the token of an attempt being queued (nil: attempts get none).
+        let tokens: (() -> AttemptToken)?
         var list: [SchedulerCommand] = []
         /// While a failed attempt's result is applied: its node and the type name of the error its
         /// procedure threw, which the node's change records (see `set`).
@@ -198,13 +201,16 @@ public struct RunState: Sendable {
         out.append(.node(change))
     }
 
+    /// The task of `key`'s attempt, with the token its state holds (set before, when it was queued).
     func dispatch(for key: String, attempt: Int, input: JSON, phase: TaskPhase = .run, previousOutput: JSON? = nil) -> TaskDispatch {
         let node = graph.nodes[key]!
         let procedure = phase == .condition ? node.policies.condition!.procedure : node.procedure
-        return TaskDispatch(
+        var task = TaskDispatch(
             runID: runID, key: key, attempt: attempt, procedure: procedure, input: input,
             pool: node.pool, priority: node.priority, phase: phase,
             timeout: phase == .run ? node.policies.timeout : nil, previousOutput: previousOutput)
+        task.attemptToken = nodes[key]?.attemptToken?.text
+        return task
     }
 
     /// The output a dependent sees: none for a node that did not succeed, so its

@@ -35,6 +35,11 @@ struct CoordinatorCommand: AsyncParsableCommand {
     var retention: String?
     @Option(help: ArgumentHelp("With --retention: also remove output-cache rows older than this.", valueName: "DURATION"))
     var cacheRetention: String?
+    @Flag(
+        help:
+            "Accept workers' reports that carry no attempt token, as workers from before tokens send: only for the window of a rolling upgrade (docs/operations.md)."
+    )
+    var acceptUntokenedReports = false
     @OptionGroup var metricsOptions: MetricsOptions
     @OptionGroup(title: "Traces (service name baton-coordinator)") var tracingOptions: TracingOptions
 
@@ -71,6 +76,7 @@ struct CoordinatorCommand: AsyncParsableCommand {
         let limits = try Limits.fromEnvironment()
         configuration.maxInputBytes = limits.maxInputBytes
         configuration.dispatchWindow = dispatchWindow
+        configuration.reportCheck = ReportCheck(acceptUntokened: acceptUntokenedReports)
         configuration.expectedPartitions = partitions
         configuration.partitionLease = partitionLease
         var services: [any Service] = []

@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+
+@testable import BatonWorker
+
+@Suite("LogThrottle: an attempt's log lines at a bounded rate, the dropped ones counted")
+struct LogThrottleTests {
+    @Test func aBurstGoesThroughThenTheRestAreDroppedAndCounted() {
+        let throttle = LogThrottle(burst: 3, perSecond: 2)
+        let start = Date(timeIntervalSince1970: 1_000)
+        let first = (0..<10).map { _ in throttle.allow(at: start) }
+        #expect(first.map(\.allowed) == [true, true, true] + Array(repeating: false, count: 7))
+        // Half a second later one line is due again: it goes, with the count of the seven dropped before it.
+        let next = throttle.allow(at: start.addingTimeInterval(0.5))
+        #expect(next.allowed && next.droppedBefore == 7)
+        #expect(throttle.takeDropped() == 0, "the count went out with that line")
+        #expect(!throttle.allow(at: start.addingTimeInterval(0.5)).allowed)
+        #expect(throttle.takeDropped() == 1, "what was dropped at the end is reported when the attempt ends")
+    }
+
+    @Test func aSteadyRateWithinTheLimitLosesNothing() {
+        let throttle = LogThrottle(burst: 2, perSecond: 10)
+        let start = Date(timeIntervalSince1970: 1_000)
+        for i in 0..<100 { #expect(throttle.allow(at: start.addingTimeInterval(Double(i) * 0.1)).allowed) }
+        #expect(throttle.takeDropped() == 0)
+        #expect(LogThrottle.droppedLine(1).hasPrefix("1 log line dropped"))
+        #expect(LogThrottle.droppedLine(7).hasPrefix("7 log lines dropped"))
+    }
+}
