@@ -40,6 +40,7 @@ public final class ClusterSimulation {
     private var blockedFor = 0
     /// During a block and its grace after: how many `lease_expired` events there were when it began
     /// (none may be added: nothing is re-run because the broker blocked publishers), and when the grace ends.
+    /// (A worker that crashed or paused meanwhile may rightly lose its lease: the watch then ends.)
     private var blockWatch: (expired: Int, until: Date?)?
     /// The stream of flow-control faults: a stream of its own, so a seed runs as it did before them until
     /// its first block.
@@ -232,7 +233,7 @@ public final class ClusterSimulation {
     private func takeStep() {
         step += 1
         if faultsOn && random.chance(options.faultRate) { injectFault() }
-        if faultsOn && blockedFor == 0 && flowRandom.chance(options.faultRate / 12) { blockPublishers() }
+        if options.blockedPublishers && faultsOn && blockedFor == 0 && flowRandom.chance(options.faultRate / 12) { blockPublishers() }
         restartWhatIsDue()
         act()
         checker.check(store: store, runs: submitted)
@@ -321,6 +322,7 @@ public final class ClusterSimulation {
                             executor.runDue()
                             if executor.killed {
                                 trace("\(w.name) is killed by the task it ran")
+                                blockWatch = nil
                                 w.crash(restartAfter: 5 + random.index(20))
                             }
                         }
@@ -401,6 +403,7 @@ public final class ClusterSimulation {
             let w = live[random.index(live.count)]
             trace("FAULT \(w.name) crashes")
             w.crash(restartAfter: 5 + random.index(60))
+            blockWatch = nil
         case .connectionLost:
             let names = broker.connectionNames
             guard !names.isEmpty else { return }
@@ -447,6 +450,7 @@ public final class ClusterSimulation {
             } else if let w = workers.filter(\.isUp).randomElement(using: &random) {
                 trace("FAULT \(w.name) pauses for \(steps) steps")
                 w.pausedFor = steps
+                blockWatch = nil
             } else {
                 return
             }

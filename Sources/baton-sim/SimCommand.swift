@@ -25,6 +25,8 @@ struct SimCommand: ParsableCommand {
     var queueType = SimulationQueueType.mixed
     @Flag(help: "With quorum queues, put the task that kills its workers in the default pool, among the others' tasks.")
     var poisonAmongOthers = false
+    @Flag(help: "Also let the broker block publishers now and then (a memory or disk alarm), checking that nothing is re-run for it.")
+    var blockedPublishers = false
     @Flag(help: "Add a schedule firing every second (catch-up all) and check each due time fired exactly once, none missed.")
     var schedules = false
     @Flag(
@@ -54,6 +56,7 @@ struct SimCommand: ParsableCommand {
         options.legacyWorkers = legacyWorkers
         options.queueType = queueType
         options.poisonAmongOthers = poisonAmongOthers
+        options.blockedPublishers = blockedPublishers
         options.schedules = schedules
         options.signals = signals
         if let seed {
@@ -80,7 +83,7 @@ struct SimCommand: ParsableCommand {
                 print(
                     "last steps (replay with: baton-sim --seed \(s) --steps \(steps) --runs \(runs) --fault-rate \(faultRate)"
                         + " --coordinators \(coordinators) --partitions \(partitions) --legacy-workers \(legacyWorkers)"
-                        + " --queue-type \(report.queueType.rawValue)\(poisonAmongOthers ? " --poison-among-others" : "")\(signals ? "" : " --no-signals")):"
+                        + " --queue-type \(report.queueType.rawValue)\(poisonAmongOthers ? " --poison-among-others" : "")\(signals ? "" : " --no-signals")\(blockedPublishers ? " --blocked-publishers" : "")):"
                 )
                 for line in report.trace.suffix(options.traceTail) { print("  " + line) }
                 print(summary.line)
