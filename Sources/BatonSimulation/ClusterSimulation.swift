@@ -42,6 +42,7 @@ public final class ClusterSimulation {
     private var blockedFor = 0
     /// During a block and its grace after: how many `lease_expired` events there were when it began
     /// (none may be added: nothing is re-run because the broker blocked publishers), and when the grace ends.
+    /// (A worker that crashed or paused meanwhile may rightly lose its lease: the watch then ends.)
     private var blockWatch: (expired: Int, until: Date?)?
     /// The stream of flow-control faults: a stream of its own, so a seed runs as it did before them until
     /// its first block.
@@ -256,7 +257,7 @@ public final class ClusterSimulation {
         if faultsOn, let kind = faultMix.draw(&random) { inject(kind) }
         // Under the uniform mix, the kinds newer than it come from streams of their own (a seed runs as before
         // them until their first strike); the swarm draws them as any other kind.
-        if faultMix.uniform && faultsOn && blockedFor == 0 && flowRandom.chance(options.faultRate / 12) { blockPublishers() }
+        if faultMix.uniform && options.blockedPublishers && faultsOn && blockedFor == 0 && flowRandom.chance(options.faultRate / 12) { blockPublishers() }
         if faultMix.uniform && faultsOn && options.queueLossRate > 0 && lossRandom.chance(options.queueLossRate) { loseTaskQueue() }
         if faultMix.uniform && faultsOn && forgeRandom.chance(options.faultRate / Double(FaultKind.uniformKinds.count)) { forge() }
         restartWhatIsDue()
@@ -347,6 +348,7 @@ public final class ClusterSimulation {
                             executor.runDue()
                             if executor.killed {
                                 trace("\(w.name) is killed by the task it ran")
+                                blockWatch = nil
                                 w.crash(restartAfter: 5 + random.index(20))
                             }
                         }
@@ -439,6 +441,7 @@ public final class ClusterSimulation {
             let w = live[random.index(live.count)]
             trace("FAULT \(w.name) crashes")
             w.crash(restartAfter: 5 + random.index(60))
+            blockWatch = nil
         case .connectionLost:
             let names = broker.connectionNames
             guard !names.isEmpty else { return }
@@ -485,6 +488,7 @@ public final class ClusterSimulation {
             } else if let w = workers.filter(\.isUp).randomElement(using: &random) {
                 trace("FAULT \(w.name) pauses for \(steps) steps")
                 w.pausedFor = steps
+                blockWatch = nil
             } else {
                 return
             }
@@ -495,6 +499,7 @@ public final class ClusterSimulation {
             trace("FAULT the database restarts: every session ends")
             store.dropConnections()
         case .blockedPublishers:
+            guard options.blockedPublishers else { return }
             if blockedFor == 0 { blockPublishers() }
         case .taskQueueLost:
             if options.queueLossRate > 0 { loseTaskQueue() }

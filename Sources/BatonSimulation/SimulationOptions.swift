@@ -30,6 +30,9 @@ public struct SimulationOptions: Sendable {
     /// Coordinators find queued nodes whose task the broker lost and publish them again; off only to
     /// show that the simulator finds the stranded queue without it (`baton-sim --no-reconcile`).
     public var reconcileLostTasks = true
+    /// Also block publishers now and then (`blocked-publishers`, a broker alarm). Off by default until
+    /// the seeds it fails are understood (issue 31: seeds 1 and 12 of `--blocked-publishers`).
+    public var blockedPublishers = false
     /// Classic or quorum queues, or (`mixed`, the default) each seed draws one.
     public var queueType = SimulationQueueType.mixed
     /// Quorum queues broken on purpose (tests of the invariants only).

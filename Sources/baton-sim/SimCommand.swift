@@ -30,6 +30,8 @@ struct SimCommand: ParsableCommand {
     var queueType = SimulationQueueType.mixed
     @Flag(help: "With quorum queues, put the task that kills its workers in the default pool, among the others' tasks.")
     var poisonAmongOthers = false
+    @Flag(help: "Also let the broker block publishers now and then (a memory or disk alarm), checking that nothing is re-run for it.")
+    var blockedPublishers = false
     @Flag(help: "Add a schedule firing every second (catch-up all) and check each due time fired exactly once, none missed.")
     var schedules = false
     @Flag(
@@ -66,6 +68,7 @@ struct SimCommand: ParsableCommand {
         options.legacyWorkers = legacyWorkers
         options.queueType = queueType
         options.poisonAmongOthers = poisonAmongOthers
+        options.blockedPublishers = blockedPublishers
         options.schedules = schedules
         options.signals = signals
         if !queueLoss { options.queueLossRate = 0 }
@@ -108,6 +111,6 @@ struct SimCommand: ParsableCommand {
             + " --coordinators \(coordinators) --partitions \(partitions) --legacy-workers \(legacyWorkers)"
             + " --queue-type \(report.queueType.rawValue)\(poisonAmongOthers ? " --poison-among-others" : "")"
             + "\(schedules ? " --schedules" : "")\(signals ? "" : " --no-signals")"
-            + "\(queueLoss ? "" : " --no-queue-loss")\(noReconcile ? " --no-reconcile" : "")"
+            + "\(queueLoss ? "" : " --no-queue-loss")\(noReconcile ? " --no-reconcile" : "")\(blockedPublishers ? " --blocked-publishers" : "")"
     }
 }
