@@ -23,10 +23,11 @@ struct FaultMix: Sendable, Equatable {
     /// (log-uniformly in between).
     static let spread = 8.0
 
-    /// `rate` shared evenly among the kinds, as before the swarm.
+    /// `rate` shared evenly among the kinds of before the swarm (`FaultKind.beforeTheSwarm`), as then.
     static func uniform(rate: Double) -> FaultMix {
-        let each = rate / Double(FaultKind.allCases.count)
-        return FaultMix(chances: FaultKind.allCases.map { ($0, each) }, uniform: true, total: rate)
+        let kinds = FaultKind.beforeTheSwarm
+        let each = rate / Double(kinds.count)
+        return FaultMix(chances: FaultKind.allCases.map { ($0, kinds.contains($0) ? each : 0) }, uniform: true, total: rate)
     }
 
     /// `seed`'s own mix around `rate`: each kind off (`offChance`) or at the uniform mix's chance times
@@ -47,11 +48,11 @@ struct FaultMix: Sendable, Equatable {
     }
 
     /// The kind that strikes at a step, if any: the uniform mix draws as before the swarm (a chance of
-    /// `total`, then a kind evenly), the swarm's kinds in proportion to their chances.
+    /// `total`, then one of the eleven kinds of then, evenly), the swarm's kinds in proportion to their chances.
     func draw(_ random: inout SeededRandom) -> FaultKind? {
         let total = total
         guard total > 0, random.chance(total) else { return nil }
-        if uniform { return FaultKind.allCases[random.index(FaultKind.allCases.count)] }
+        if uniform { return FaultKind.beforeTheSwarm[random.index(FaultKind.beforeTheSwarm.count)] }
         var pick = random.unit() * total
         for (kind, chance) in chances where chance > 0 {
             pick -= chance
