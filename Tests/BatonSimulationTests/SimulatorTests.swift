@@ -123,6 +123,17 @@ struct SimulatorTests {
         #expect(result.stdout.contains("FAULT the clock jumps"))
     }
 
+    /// Found by the swarm (--schedules, seeds 1039 and 1085 of 1001-1300, quorum queues): a clock jump
+    /// of 15 s in the first steps, before any coordinator fired the schedule, and the due times it passed
+    /// (08:00:01 on) never fired under catch-up all. Not fixed yet: known issue until it is.
+    @Test(arguments: ["1039", "1085"])
+    func aScheduleCatchesUpAfterAnEarlyClockJump(_ seed: String) throws {
+        let result = try Self.sim(["--seed", seed, "--steps", "2000", "--fault-mix", "swarm", "--queue-type", "quorum", "--schedules"])
+        withKnownIssue("due times passed by an early clock jump never fire (swarm seeds 1039 and 1085)") {
+            #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
+        }
+    }
+
     /// Upgrading: one worker of three publishes as before partitions, under faults.
     @Test func theShortFormWithALegacyWorkerPasses() throws {
         let result = try Self.sim(["--seeds", "20", "--first-seed", "500", "--steps", "1500", "--legacy-workers", "1"])
