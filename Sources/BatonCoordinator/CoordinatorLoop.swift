@@ -66,6 +66,8 @@ final class CoordinatorLoop: @unchecked Sendable {
     var watchedQueues: Set<QueueName> = []
     /// The newest report received in this batch (acked, with every earlier one, after the commit).
     private var lastReport: BrokerReceipt?
+    /// Bytes of the messages received in this batch (bounded by `configuration.batchBytes`).
+    private var batchBytes = 0
 
     /// The time, from the configuration's clock (the simulator's is virtual): no decision reads `Date()`.
     func now() -> Date { configuration.clock() }
@@ -79,7 +81,7 @@ final class CoordinatorLoop: @unchecked Sendable {
             intervals: .init(
                 poll: configuration.pollInterval, leaseCheck: leases.checkInterval,
                 queueDepths: configuration.metrics?.queueDepthInterval ?? 5, balance: configuration.partitionLease / 5),
-            batchSize: configuration.batchSize, random: configuration.random)
+            batchSize: configuration.batchSize, batchBytes: configuration.batchBytes, random: configuration.random)
     }
 
     /// Runs until stopped; returns the reason when it stopped on an error that retrying cannot help
@@ -132,7 +134,7 @@ final class CoordinatorLoop: @unchecked Sendable {
 
     /// What the state machine reads of the loop's state.
     private var facts: CoordinatorStateMachine.Facts {
-        .init(nextWakeUp: nextWakeUp, hasPending: pending.hasDecisions, metrics: metrics != nil)
+        .init(nextWakeUp: nextWakeUp, hasPending: pending.hasDecisions, metrics: metrics != nil, batchBytes: batchBytes)
     }
 
     /// Carries out one action; returns what happened.
@@ -180,6 +182,7 @@ final class CoordinatorLoop: @unchecked Sendable {
             let message = try broker.receive(timeout: timeout, confirmsDue: !backlog.isEmpty)
             leases.listened(at: now())
             guard let message else { return .received(false) }
+            batchBytes += message.bodyBytes
             try handle(message)
             return .received(true)
         case .commit:
@@ -188,6 +191,7 @@ final class CoordinatorLoop: @unchecked Sendable {
             try commit(ackUpTo: lastReport)
             try grantWaiting()
             lastReport = nil
+            batchBytes = 0
             return .committed(brokerServiced: brokerServiced)
         case .connect, .wait, .endTurn, .reconnect, .stop:
             break
@@ -259,6 +263,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         backlog.reset()
         uncommittedCache = [:]
         holdsChanged = false
+        batchBytes = 0
     }
 
     // MARK: - One batch
@@ -282,7 +287,8 @@ final class CoordinatorLoop: @unchecked Sendable {
         case let .report(body, receipt):
             let report: ReportMessage
             do {
-                report = try ReportMessage(decoding: body)
+                report = OutputCheck(maxOutputBytes: configuration.maxOutputBytes).checked(
+                    try ReportMessage(decoding: body), messageBytes: body.count)
             } catch {
                 logger.warning("dead-lettering a report: \(error)")
                 try broker.reject(receipt)

@@ -18,6 +18,7 @@ public final class CoordinatorMetrics: @unchecked Sendable {
     private let partitionsHeld: Gauge
     private let partitionChanges: [PartitionChange: Counter]
     private var queueDepths: [String: Gauge] = [:]
+    private var commitRetries: [String: Counter] = [:]
     private var runStarts: [String: Date] = [:]
     /// Seconds between readings of the task queues' depths (`baton_tasks_waiting`).
     public var queueDepthInterval: Double = 5
@@ -75,6 +76,19 @@ public final class CoordinatorMetrics: @unchecked Sendable {
     /// Partitions this coordinator took, handed over, or lost to another (its lease ran out).
     func partitionsChanged(_ change: PartitionChange, count: Int) {
         if count > 0 { partitionChanges[change]?.increment(by: count) }
+    }
+
+    /// A commit failed and its batch is sent again (whole after a back-off or a reconnect, or split),
+    /// for `reason` (`FailureDecision.retryReason`): `baton_commit_retries_total{reason}`.
+    func commitRetried(reason: String) {
+        let counter =
+            commitRetries[reason]
+            ?? {
+                let made = Counter(label: "baton_commit_retries_total", dimensions: [("reason", reason)], factory: factory)
+                commitRetries[reason] = made
+                return made
+            }()
+        counter.increment()
     }
 
     /// Messages waiting in the task queue of `procedure` in `pool`, as the broker counts them.

@@ -54,6 +54,7 @@ public final class ClusterSimulation {
         store = MemoryStore(clock: { clock.now })
         store.setPartitionCount(options.partitions)
         store.queueType = queueType
+        store.maxStatementBytes = SimulationOptions.maxStatementBytes
         broker = MemoryBroker(queueType: queueType)
         broker.quorumDefects = options.quorumDefects
         report = SimulationReport(seed: seed)
@@ -91,6 +92,9 @@ public final class ClusterSimulation {
         let random = processRandom
         let name = "coordinator-\(index).\(generation)"
         configuration.id = name
+        // Small byte budgets, so that batches are cut by bytes and bounded in bytes (the catalog's outputs are small).
+        configuration.commitBytes = SimulationOptions.commitBytes
+        configuration.memoryBudget = SimulationOptions.memoryBudget
         configuration.makeStore = { try store.connect() }
         configuration.makeBroker = { broker.coordinatorConnection(name: name) }
         configuration.clock = { clock.now }

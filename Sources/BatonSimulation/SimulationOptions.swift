@@ -39,5 +39,11 @@ public struct SimulationOptions: Sendable {
     public var keepTrace = false
     public var traceTail = 40
 
+    /// The coordinators' `--commit-bytes` and `--memory-budget`, and the store's statement limit, in
+    /// the simulator: small, so batches are cut and bounded in bytes at the catalog's sizes.
+    static let commitBytes = 4 << 10
+    static let memoryBudget = 16 << 20
+    static let maxStatementBytes = 256 << 10
+
     public init() {}
 }
