@@ -32,6 +32,8 @@ public struct CoordinatorConfiguration: Sendable {
     /// Memory this coordinator's batches may hold (`--memory-budget`): the reports taken in one batch
     /// are bounded to `batchBytes`, an eighth of it, as well as to `batchSize` messages.
     public var memoryBudget: Int = 512 << 20
+    /// Outputs smaller than this stay in memory when the budget drops outputs (reading them back costs more than they hold).
+    public var offloadMinimumBytes = 1 << 10
     /// The most bytes of report messages taken in one batch (at least one report is always taken).
     public var batchBytes: Int { max(1 << 20, memoryBudget / 8) }
     /// At most this many nodes of one run have a task out (queued or running) at once; the rest wait, ready, in memory.

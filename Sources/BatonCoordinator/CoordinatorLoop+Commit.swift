@@ -18,6 +18,20 @@ extension CoordinatorLoop {
             // The reports are acked with the last piece, once everything they led to is recorded.
             try commit(chunk, ackUpTo: index == chunks.count - 1 ? tag : nil)
         }
+        if heldOutputBytes > configuration.memoryBudget / 2 { offloadOutputs() }
+    }
+
+    /// Past half the memory budget, drops the outputs of ended nodes of every cached run from memory
+    /// (committed now, so the store has them): a dependent reads them back when it needs them.
+    func offloadOutputs() {
+        guard connected else { return }
+        var freed = 0
+        for id in Array(runs.keys) { freed += runs[id]!.offloadOutputs(minimumBytes: configuration.offloadMinimumBytes) }
+        logger.debug("memory budget: dropped about \(freed) bytes of outputs from memory (about \(heldOutputBytes) held)")
+        heldOutputBytes = max(0, heldOutputBytes - freed)
+        // Small outputs stay: counted as a quarter of the budget, so the next offload is not at once.
+        if heldOutputBytes > configuration.memoryBudget / 2 { heldOutputBytes = configuration.memoryBudget / 4 }
+        metrics?.outputsOffloaded(bytes: freed)
     }
 
     func commit(_ chunk: PendingBatch, ackUpTo tag: BrokerReceipt?) throws {

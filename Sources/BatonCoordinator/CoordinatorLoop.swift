@@ -68,6 +68,12 @@ final class CoordinatorLoop: @unchecked Sendable {
     private var lastReport: BrokerReceipt?
     /// Bytes of the messages received in this batch (bounded by `configuration.batchBytes`).
     private var batchBytes = 0
+    /// About the bytes of outputs the cached runs hold (results received, runs loaded), against the
+    /// memory budget: past half of it, outputs are dropped from memory after the commit (`offloadOutputs`).
+    var heldOutputBytes = 0
+    /// An offloaded output that could not be read back during the action: thrown after it (a reconnect
+    /// reloads every run, so nothing decided without the output is written).
+    var outputReadFailure: Error?
 
     /// The time, from the configuration's clock (the simulator's is virtual): no decision reads `Date()`.
     func now() -> Date { configuration.clock() }
@@ -118,6 +124,10 @@ final class CoordinatorLoop: @unchecked Sendable {
                 let event: CoordinatorStateMachine.Event
                 do {
                     event = try carryOut(action)
+                    if let failure = outputReadFailure {
+                        outputReadFailure = nil
+                        throw failure
+                    }
                 } catch {
                     let decision = FailureDecision.connection(error, everConnected: machine.everConnected)
                     action = machine.next(.failed(decision), now: now(), facts: facts)
@@ -264,6 +274,20 @@ final class CoordinatorLoop: @unchecked Sendable {
         uncommittedCache = [:]
         holdsChanged = false
         batchBytes = 0
+        heldOutputBytes = 0
+        outputReadFailure = nil
+    }
+
+    /// Reads an output dropped from memory back from the store; a failure is kept and thrown after
+    /// the action (`outputReadFailure`), and nil injected meanwhile is never committed.
+    private func readOutput(_ runID: String, _ key: String) -> JSON? {
+        guard let store, outputReadFailure == nil else { return nil }
+        do {
+            return try store.nodeOutput(run: runID, key: key)
+        } catch {
+            outputReadFailure = error
+            return nil
+        }
     }
 
     // MARK: - One batch
@@ -299,7 +323,10 @@ final class CoordinatorLoop: @unchecked Sendable {
                 lastSequence = try broker.forward(body, toPartition: partition(of: report.runID), deadLetter: nil)
                 return
             }
-            if report.kind == .result { nodesFinished += 1 }
+            if report.kind == .result {
+                nodesFinished += 1
+                heldOutputBytes += body.count  // the output is most of it: counted without measuring
+            }
             // A worker first heard of through what it runs (its heartbeats may have gone out before
             // this coordinator's heartbeat queue was bound) gets a lease from now: if it dies, its
             // attempts still go out again.
@@ -434,6 +461,8 @@ final class CoordinatorLoop: @unchecked Sendable {
             guard var state = try store.loadRun(id) else { return nil }
             state.maxInputBytes = configuration.maxInputBytes
             state.dispatchWindow = configuration.dispatchWindow
+            state.outputReader = { [unowned self] key in readOutput(id, key) }
+            heldOutputBytes += state.heldOutputBytes
             return state
         } catch {
             try carryOut(FailureDecision.loading(id, error: error), error: error)

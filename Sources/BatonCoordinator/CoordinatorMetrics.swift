@@ -19,6 +19,7 @@ public final class CoordinatorMetrics: @unchecked Sendable {
     private let partitionChanges: [PartitionChange: Counter]
     private var queueDepths: [String: Gauge] = [:]
     private var commitRetries: [String: Counter] = [:]
+    private let offloaded: Counter
     private var runStarts: [String: Date] = [:]
     /// Seconds between readings of the task queues' depths (`baton_tasks_waiting`).
     public var queueDepthInterval: Double = 5
@@ -39,6 +40,7 @@ public final class CoordinatorMetrics: @unchecked Sendable {
         batchCommands = Recorder(label: "baton_coordinator_batch_commands", aggregate: true, factory: factory)
         commitTime = CoreMetrics.Timer(label: "baton_coordinator_commit_seconds", factory: factory)
         deadLetters = Counter(label: "baton_dead_letters_total", factory: factory)
+        offloaded = Counter(label: "baton_coordinator_outputs_offloaded_bytes_total", factory: factory)
         partitionsHeld = Gauge(label: "baton_coordinator_partitions", factory: factory)
         partitionsHeld.record(0)
         var changes: [PartitionChange: Counter] = [:]
@@ -90,6 +92,9 @@ public final class CoordinatorMetrics: @unchecked Sendable {
             }()
         counter.increment()
     }
+
+    /// Outputs of about `bytes` were dropped from memory past half the memory budget (read back from PostgreSQL when needed).
+    func outputsOffloaded(bytes: Int) { if bytes > 0 { offloaded.increment(by: bytes) } }
 
     /// Messages waiting in the task queue of `procedure` in `pool`, as the broker counts them.
     func tasksWaiting(pool: String, procedure: String, count: Int) {

@@ -95,6 +95,7 @@ public final class ClusterSimulation {
         // Small byte budgets, so that batches are cut by bytes and bounded in bytes (the catalog's outputs are small).
         configuration.commitBytes = SimulationOptions.commitBytes
         configuration.memoryBudget = SimulationOptions.memoryBudget
+        configuration.offloadMinimumBytes = 0
         configuration.makeStore = { try store.connect() }
         configuration.makeBroker = { broker.coordinatorConnection(name: name) }
         configuration.clock = { clock.now }

@@ -98,6 +98,10 @@ public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable 
         }
     }
 
+    public func nodeOutput(run runID: String, key: String) throws -> JSON? {
+        try call(.loadRun) { store.nodes(ofRun: runID).first { $0.key == key }?.output }
+    }
+
     public func cacheLookup(_ lookup: CacheLookup, now: Date) throws -> CacheHit? {
         try call(.cacheLookup) { try store.cacheLookup(lookup, now: now) }
     }

@@ -21,7 +21,7 @@ extension RunState {
                     .dispatch(
                         dispatch(
                             for: key, attempt: node.attempt, input: redispatchInput(key), phase: node.phase,
-                            previousOutput: node.runs > 0 ? node.output : nil)))
+                            previousOutput: node.runs > 0 ? output(of: key, node) : nil)))
             case .pending where node.openDependencies == 0:
                 ready.append(key)
             default:
@@ -197,7 +197,7 @@ extension RunState {
         var change = NodeChange(key: key, status: .queued, attempt: node.attempt, input: input)
         change.reset = node.runs == 0 && node.failures == 0
         set(key, node, change, into: &out)
-        out.append(.dispatch(dispatch(for: key, attempt: node.attempt, input: input, previousOutput: node.runs > 0 ? node.output : nil)))
+        out.append(.dispatch(dispatch(for: key, attempt: node.attempt, input: input, previousOutput: node.runs > 0 ? output(of: key, node) : nil)))
         return []
     }
 
