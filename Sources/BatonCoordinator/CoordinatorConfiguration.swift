@@ -24,6 +24,18 @@ public struct CoordinatorConfiguration: Sendable {
     public var expectedPartitions: Int?
     /// Largest input a node may be dispatched with, after injection.
     public var maxInputBytes: Int = GraphLimits().maxInputBytes
+    /// Largest output a worker may report (JSON bytes): checked again here, a worker's word is not trusted.
+    public var maxOutputBytes: Int = GraphLimits().maxOutputBytes
+    /// About the most bytes of values one commit statement carries (`--commit-bytes`): a larger batch is
+    /// committed in pieces, far below PostgreSQL's 1 GB message and value limits.
+    public var commitBytes: Int = 64 << 20
+    /// Memory this coordinator's batches may hold (`--memory-budget`): the reports taken in one batch
+    /// are bounded to `batchBytes`, an eighth of it, as well as to `batchSize` messages.
+    public var memoryBudget: Int = 512 << 20
+    /// Outputs smaller than this stay in memory when the budget drops outputs (reading them back costs more than they hold).
+    public var offloadMinimumBytes = 1 << 10
+    /// The most bytes of report messages taken in one batch (at least one report is always taken).
+    public var batchBytes: Int { max(1 << 20, memoryBudget / 8) }
     /// At most this many nodes of one run have a task out (queued or running) at once; the rest wait, ready, in memory.
     public var dispatchWindow: Int = RunState.defaultDispatchWindow
     /// When a queued node's task is taken for lost and published again (`LostTaskReconciler`).

@@ -13,52 +13,91 @@ extension CoordinatorLoop {
     func commit(ackUpTo tag: BrokerReceipt?) throws {
         let whole = pending
         pending = PendingBatch()
-        let chunks = whole.chunks(maxCommands: Self.chunkCommands)
+        let chunks = whole.chunks(maxCommands: Self.chunkCommands, maxBytes: configuration.commitBytes)
         for (index, chunk) in chunks.enumerated() {
             // The reports are acked with the last piece, once everything they led to is recorded.
             try commit(chunk, ackUpTo: index == chunks.count - 1 ? tag : nil)
         }
+        if heldOutputBytes > configuration.memoryBudget / 2 { offloadOutputs() }
+    }
+
+    /// Past half the memory budget, drops the outputs of ended nodes of every cached run from memory
+    /// (committed now, so the store has them): a dependent reads them back when it needs them.
+    func offloadOutputs() {
+        guard connected else { return }
+        var freed = 0
+        for id in Array(runs.keys) { freed += runs[id]!.offloadOutputs(minimumBytes: configuration.offloadMinimumBytes) }
+        logger.debug("memory budget: dropped about \(freed) bytes of outputs from memory (about \(heldOutputBytes) held)")
+        heldOutputBytes = max(0, heldOutputBytes - freed)
+        // Small outputs stay: counted as a quarter of the budget, so the next offload is not at once.
+        if heldOutputBytes > configuration.memoryBudget / 2 { heldOutputBytes = configuration.memoryBudget / 4 }
+        metrics?.outputsOffloaded(bytes: freed)
     }
 
     func commit(_ chunk: PendingBatch, ackUpTo tag: BrokerReceipt?) throws {
-        guard let store else { return }
-        var batch = chunk
         let clock = ContinuousClock()
         let began = clock.now
         var number: Int64?
-        // A passing error (serialization failure, deadlock, disk full, statement timeout) rolls the
-        // statement back: the same batch is committed again after a back-off, and nothing is acked meanwhile.
-        func apply(_ part: PendingBatch) throws -> Int64? {
-            try retryingPassingErrors("committing a batch of \(part.order.count) run(s)") {
-                try store.apply(
+        let batch = try record(chunk, number: &number)
+        try finishCommit(batch, number: number, ackUpTo: tag, began: began, applied: clock.now)
+    }
+
+    /// Writes `part` and returns what of it was recorded (runs failed alone are left out), carrying out
+    /// `FailureDecision.committing`: a passing error (serialization failure, deadlock, disk full,
+    /// statement timeout) rolls the statement back and the same batch is committed again after a
+    /// back-off, nothing acked meanwhile, and split after a few tries; an error of the batch's own
+    /// content (class 22, 23, 54, a statement too large to send) splits it one run at a time, so the run
+    /// that causes it fails alone with the error. Every such retry is counted (`baton_commit_retries_total`).
+    private func record(_ part: PendingBatch, number: inout Int64?) throws -> PendingBatch {
+        guard let store else { return PendingBatch() }
+        var backoff = Backoff(initial: 0.05, maximum: FailureDecision.reconnectCap, random: configuration.random)
+        var failures = 0
+        while true {
+            do {
+                let written = try store.apply(
                     part.runs, heartbeats: part.heartbeats, handledRequests: part.handledRequests, confirmedBatch: part.confirmedBatch,
                     confirmedPartitions: Array(part.confirmedPartitions), holds: part.holdChanges, now: now())
-            }
-        }
-        do {
-            number = try apply(batch)
-        } catch {
-            let decision = FailureDecision.committing(runs: batch.order, error: error)
-            if decision == .splitBatch {
-                // Find the run whose data cannot be recorded: apply one run at a time, fail the one that does not go in.
-                logger.error("a batch of \(batch.order.count) runs cannot be recorded (\(error)); recording them one at a time")
-                var recorded = PendingBatch()
-                for part in batch.split() {
-                    do {
-                        let partNumber = try apply(part)
-                        number = [number, partNumber].compactMap { $0 }.max()
-                        for (runID, commands) in part.runs { recorded.record(runID, commands) }
-                    } catch {
-                        try carryOut(FailureDecision.committing(runs: part.order, error: error), error: error)
+                number = [number, written].compactMap { $0 }.max()
+                return part
+            } catch {
+                failures += 1
+                let decision = FailureDecision.committing(runs: part.order, error: error, failures: failures)
+                let reason = FailureDecision.retryReason(error)
+                switch decision {
+                case .retryBatch:
+                    metrics?.commitRetried(reason: reason)
+                    let delay = backoff.next()
+                    let code = StoreFailure.sqlState(of: error) ?? "?"
+                    logger.warning(
+                        "committing a batch of \(part.order.count) run(s) failed with SQLSTATE \(code), retrying in \(String(format: "%.2f", delay)) s: \(error)"
+                    )
+                    health.beat(quietFor: delay)
+                    if configuration.pause(delay, stop) { throw error }
+                case .splitBatch:
+                    metrics?.commitRetried(reason: reason)
+                    // Find the run whose data cannot be recorded: apply one run at a time, fail the one that does not go in.
+                    logger.error("a batch of \(part.order.count) runs cannot be recorded (\(error)); recording them one at a time")
+                    var recorded = PendingBatch()
+                    for piece in part.split() {
+                        let kept = try record(piece, number: &number)
+                        for (runID, commands) in kept.runs { recorded.record(runID, commands) }
+                        recorded.heartbeatsReceipt = recorded.heartbeatsReceipt ?? kept.heartbeatsReceipt
                     }
+                    return recorded
+                case .reconnect:
+                    metrics?.commitRetried(reason: reason)
+                    throw error
+                case .dropBookkeeping:
+                    try carryOut(decision, error: error)
+                    var dropped = PendingBatch()
+                    dropped.heartbeatsReceipt = part.heartbeatsReceipt  // not recorded, and not received again for ever
+                    return dropped
+                case .failRun, .stop:
+                    try carryOut(decision, error: error)  // stops on a fatal error
+                    return PendingBatch()
                 }
-                batch = recorded
-            } else {
-                try carryOut(decision, error: error)  // rethrows a lost connection, stops on a fatal error
-                batch = PendingBatch()
             }
         }
-        try finishCommit(batch, number: number, ackUpTo: tag, began: began, applied: clock.now)
     }
 
     /// After the commit: publish (confirmed), remember what the broker now holds, ack, evict ended runs.

@@ -70,6 +70,14 @@ final class CoordinatorLoop: @unchecked Sendable {
     private var lastReport: BrokerReceipt?
     /// Reports refused for their token, to log at a bounded rate.
     private var refusals = RefusalLog()
+    /// Bytes of the messages received in this batch (bounded by `configuration.batchBytes`).
+    private var batchBytes = 0
+    /// About the bytes of outputs the cached runs hold (results received, runs loaded), against the
+    /// memory budget: past half of it, outputs are dropped from memory after the commit (`offloadOutputs`).
+    var heldOutputBytes = 0
+    /// An offloaded output that could not be read back during the action: thrown after it (a reconnect
+    /// reloads every run, so nothing decided without the output is written).
+    var outputReadFailure: Error?
 
     /// The time, from the configuration's clock (the simulator's is virtual): no decision reads `Date()`.
     func now() -> Date { configuration.clock() }
@@ -84,7 +92,7 @@ final class CoordinatorLoop: @unchecked Sendable {
             intervals: .init(
                 poll: configuration.pollInterval, leaseCheck: leases.checkInterval,
                 queueDepths: configuration.metrics?.queueDepthInterval ?? 5, balance: configuration.partitionLease / 5),
-            batchSize: configuration.batchSize, random: configuration.random)
+            batchSize: configuration.batchSize, batchBytes: configuration.batchBytes, random: configuration.random)
     }
 
     /// Runs until stopped; returns the reason when it stopped on an error that retrying cannot help
@@ -121,6 +129,10 @@ final class CoordinatorLoop: @unchecked Sendable {
                 let event: CoordinatorStateMachine.Event
                 do {
                     event = try carryOut(action)
+                    if let failure = outputReadFailure {
+                        outputReadFailure = nil
+                        throw failure
+                    }
                 } catch {
                     let decision = FailureDecision.connection(error, everConnected: machine.everConnected)
                     action = machine.next(.failed(decision), now: now(), facts: facts)
@@ -137,7 +149,7 @@ final class CoordinatorLoop: @unchecked Sendable {
 
     /// What the state machine reads of the loop's state.
     private var facts: CoordinatorStateMachine.Facts {
-        .init(nextWakeUp: nextWakeUp, hasPending: pending.hasDecisions, metrics: metrics != nil)
+        .init(nextWakeUp: nextWakeUp, hasPending: pending.hasDecisions, metrics: metrics != nil, batchBytes: batchBytes)
     }
 
     /// Carries out one action; returns what happened.
@@ -186,6 +198,7 @@ final class CoordinatorLoop: @unchecked Sendable {
             let message = try broker.receive(timeout: timeout, confirmsDue: !backlog.isEmpty)
             leases.listened(at: now())
             guard let message else { return .received(false) }
+            batchBytes += message.bodyBytes
             try handle(message)
             return .received(true)
         case .commit:
@@ -194,6 +207,7 @@ final class CoordinatorLoop: @unchecked Sendable {
             try commit(ackUpTo: lastReport)
             try grantWaiting()
             lastReport = nil
+            batchBytes = 0
             return .committed(brokerServiced: brokerServiced)
         case .connect, .wait, .endTurn, .reconnect, .stop:
             break
@@ -266,6 +280,21 @@ final class CoordinatorLoop: @unchecked Sendable {
         backlog.reset()
         uncommittedCache = [:]
         holdsChanged = false
+        batchBytes = 0
+        heldOutputBytes = 0
+        outputReadFailure = nil
+    }
+
+    /// Reads an output dropped from memory back from the store; a failure is kept and thrown after
+    /// the action (`outputReadFailure`), and nil injected meanwhile is never committed.
+    private func readOutput(_ runID: String, _ key: String) -> JSON? {
+        guard let store, outputReadFailure == nil else { return nil }
+        do {
+            return try store.nodeOutput(run: runID, key: key)
+        } catch {
+            outputReadFailure = error
+            return nil
+        }
     }
 
     // MARK: - One batch
@@ -289,7 +318,8 @@ final class CoordinatorLoop: @unchecked Sendable {
         case let .report(body, receipt):
             let report: ReportMessage
             do {
-                report = try ReportMessage(decoding: body)
+                report = OutputCheck(maxOutputBytes: configuration.maxOutputBytes).checked(
+                    try ReportMessage(decoding: body), messageBytes: body.count)
             } catch {
                 logger.warning("dead-lettering a report: \(error)")
                 try broker.reject(receipt)
@@ -307,7 +337,10 @@ final class CoordinatorLoop: @unchecked Sendable {
                 refused(refusal, kind: report.kind.rawValue, runID: report.runID, key: report.key, attempt: report.attempt)
                 return
             }
-            if report.kind == .result { nodesFinished += 1 }
+            if report.kind == .result {
+                nodesFinished += 1
+                heldOutputBytes += body.count  // the output is most of it: counted without measuring
+            }
             // A worker first heard of through what it runs (its heartbeats may have gone out before
             // this coordinator's heartbeat queue was bound) gets a lease from now: if it dies, its
             // attempts still go out again.
@@ -458,6 +491,8 @@ final class CoordinatorLoop: @unchecked Sendable {
             guard var state = try store.loadRun(id) else { return nil }
             state.maxInputBytes = configuration.maxInputBytes
             state.dispatchWindow = configuration.dispatchWindow
+            state.outputReader = { [unowned self] key in readOutput(id, key) }
+            heldOutputBytes += state.heldOutputBytes
             return state
         } catch {
             try carryOut(FailureDecision.loading(id, error: error), error: error)

@@ -22,6 +22,8 @@ public final class CoordinatorMetrics: @unchecked Sendable {
     private let tasksRepublished: [String: Counter]
     private let reportsRefused: [ReportCheck.Refusal: Counter]
     private var queueDepths: [String: Gauge] = [:]
+    private var commitRetries: [String: Counter] = [:]
+    private let offloaded: Counter
     private var runStarts: [String: Date] = [:]
     /// Seconds between readings of the task queues' depths (`baton_tasks_waiting`).
     public var queueDepthInterval: Double = 5
@@ -42,6 +44,7 @@ public final class CoordinatorMetrics: @unchecked Sendable {
         batchCommands = Recorder(label: "baton_coordinator_batch_commands", aggregate: true, factory: factory)
         commitTime = CoreMetrics.Timer(label: "baton_coordinator_commit_seconds", factory: factory)
         deadLetters = Counter(label: "baton_dead_letters_total", factory: factory)
+        offloaded = Counter(label: "baton_coordinator_outputs_offloaded_bytes_total", factory: factory)
         partitionsHeld = Gauge(label: "baton_coordinator_partitions", factory: factory)
         partitionsHeld.record(0)
         brokerBlockedGauge = Gauge(label: "baton_broker_blocked", factory: factory)
@@ -107,6 +110,22 @@ public final class CoordinatorMetrics: @unchecked Sendable {
     func partitionsChanged(_ change: PartitionChange, count: Int) {
         if count > 0 { partitionChanges[change]?.increment(by: count) }
     }
+
+    /// A commit failed and its batch is sent again (whole after a back-off or a reconnect, or split),
+    /// for `reason` (`FailureDecision.retryReason`): `baton_commit_retries_total{reason}`.
+    func commitRetried(reason: String) {
+        let counter =
+            commitRetries[reason]
+            ?? {
+                let made = Counter(label: "baton_commit_retries_total", dimensions: [("reason", reason)], factory: factory)
+                commitRetries[reason] = made
+                return made
+            }()
+        counter.increment()
+    }
+
+    /// Outputs of about `bytes` were dropped from memory past half the memory budget (read back from PostgreSQL when needed).
+    func outputsOffloaded(bytes: Int) { if bytes > 0 { offloaded.increment(by: bytes) } }
 
     /// Messages waiting in the task queue of `procedure` in `pool`, as the broker counts them.
     func tasksWaiting(pool: String, procedure: String, count: Int) {

@@ -73,6 +73,8 @@ struct CoordinatorStateMachine: Sendable {
         var hasPending = false
         /// Metrics are on (the queue depths are read).
         var metrics = false
+        /// Bytes of the messages received in the batch so far.
+        var batchBytes = 0
     }
 
     /// Intervals of the periodic duties, in seconds.
@@ -118,9 +120,9 @@ struct CoordinatorStateMachine: Sendable {
     private var lastDepthReading = Date.distantPast
     private var lastBrokerService = Date.distantPast
 
-    init(intervals: Intervals, batchSize: Int, random: @escaping @Sendable () -> Double) {
+    init(intervals: Intervals, batchSize: Int, batchBytes: Int = .max, random: @escaping @Sendable () -> Double) {
         self.intervals = intervals
-        receive = ReceivePolicy(batchSize: batchSize)
+        receive = ReceivePolicy(batchSize: batchSize, batchBytes: batchBytes)
         backoff = Backoff(random: random)
     }
 
@@ -253,7 +255,10 @@ struct CoordinatorStateMachine: Sendable {
     }
 
     private mutating func receiveOrCommit(received: Int, now: Date, facts: Facts) -> Action {
-        guard let wait = receive.wait(received: received, hasPending: facts.hasPending, nextWakeUp: facts.nextWakeUp, now: now) else {
+        guard
+            let wait = receive.wait(
+                received: received, bytes: facts.batchBytes, hasPending: facts.hasPending, nextWakeUp: facts.nextWakeUp, now: now)
+        else {
             return commit()
         }
         stage = .receiving(received: received)

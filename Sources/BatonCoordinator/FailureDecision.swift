@@ -7,8 +7,8 @@ import BatonStore
 /// | error | action |
 /// |---|---|
 /// | PostgreSQL connection lost (class 08, 57P01-57P03), AMQP connection lost, forced close (320) | reconnect with back-off, resume every run |
-/// | 40001, 40P01, class 53, class 57, 55P03 on a commit | roll back, back off, commit the same batch again; nothing acked meanwhile |
-/// | class 22, 23, 54 on a commit (one run's data) | split the batch; fail that run alone with the error text |
+/// | 40001, 40P01, class 53, class 57, 55P03 on a commit | roll back, back off, commit the same batch again (split after 3 tries); nothing acked meanwhile |
+/// | class 22, 23, 54 on a commit (one run's data), a statement over 1 GB refused before sending | split the batch; fail that run alone with the error text |
 /// | AMQP 403, 530, 406, a bad URL | fatal at start-up; at run time logged with the code and retried, back-off capped at 30 s |
 /// | any other PostgreSQL error | stop the coordinator with one line (the other coordinators take its partitions) |
 enum FailureDecision: Equatable, Sendable {
@@ -38,16 +38,43 @@ enum FailureDecision: Equatable, Sendable {
         }
     }
 
-    /// The decision for an error while committing a batch of `runs`.
-    static func committing(runs: [String], error: Error) -> FailureDecision {
+    /// A batch of several runs that failed this many times in a row with a passing error is split
+    /// rather than sent again unchanged (a statement timeout or a deadlock can be its size's doing).
+    static let retriesBeforeSplit = 3
+
+    /// The decision for an error while committing a batch of `runs` that has now failed `failures`
+    /// times in a row (this one included). A batch is never sent again unchanged for ever: one that
+    /// its own content fails is split (one run at a time, and that run failed alone); one that a
+    /// passing error keeps failing is split after `retriesBeforeSplit` tries; one run's alone backs off.
+    static func committing(runs: [String], error: Error, failures: Int = 1) -> FailureDecision {
         if error is AMQPError { return connection(error, everConnected: true) }
         switch StoreFailure(error) {
         case .reconnect: return .reconnect(cap: reconnectCap)
-        case .retry: return .retryBatch
+        case .retry: return failures >= retriesBeforeSplit && runs.count > 1 ? .splitBatch : .retryBatch
         case .rejectData:
             if runs.count == 1 { return .failRun(runs[0], message: "the coordinator cannot record this run's progress: \(error)") }
             return runs.isEmpty ? .dropBookkeeping : .splitBatch
         case .fatal: return .stop("cannot write to PostgreSQL: \(error)")
+        }
+    }
+
+    /// The `reason` label of `baton_commit_retries_total` for a commit that failed with `error` and is
+    /// sent again (whole, after a back-off or a reconnect, or split): decided from the SQLSTATE class.
+    static func retryReason(_ error: Error) -> String {
+        if error is AMQPError { return "broker" }
+        let state = StoreFailure.sqlState(of: error) ?? ""
+        switch StoreFailure(error) {
+        case .reconnect: return "connection"
+        case .rejectData: return state.hasPrefix("54") ? "size" : "data"
+        case .fatal: return "fatal"
+        case .retry:
+            switch state {
+            case "40001": return "serialization"
+            case "40P01": return "deadlock"
+            case "55P03": return "lock"
+            case "57014": return "timeout"
+            default: return state.hasPrefix("53") ? "resources" : "cancelled"
+            }
         }
     }
 

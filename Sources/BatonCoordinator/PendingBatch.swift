@@ -105,14 +105,26 @@ struct PendingBatch: Sendable {
         return parts
     }
 
-    /// The same batch as consecutive pieces of at most `maxCommands` commands each, in order (the
-    /// first also carries the heartbeats, requests and confirmed batch): committed and published one
-    /// after another, as if they had been decided in as many batches, so a run that dispatches 100,000
-    /// nodes at once needs memory for one piece's statement, and workers start on the first piece
-    /// while the next is written. A batch with admission changes stays whole (a hold and the queued
-    /// node it admits are recorded together).
-    func chunks(maxCommands: Int) -> [PendingBatch] {
-        guard commandCount > maxCommands, holds.isEmpty else { return [self] }
+    /// The same batch as consecutive pieces of at most `maxCommands` commands and about `maxBytes`
+    /// bytes of values each (`SchedulerCommand.estimatedBytes`), in order (the first also carries the
+    /// heartbeats, requests and confirmed batch): committed and published one after another, as if
+    /// they had been decided in as many batches, so a run that dispatches 100,000 nodes at once, or
+    /// 140 nodes of 8 MiB inputs, needs memory for one piece's statement, far below PostgreSQL's 1 GB
+    /// message limit, and workers start on the first piece while the next is written. A piece ends only
+    /// before a node's change, an event or a run's status, never between a change and the dispatch,
+    /// children or cache row that go with it; one command larger than `maxBytes` is a piece of its own.
+    /// A batch with admission changes stays whole (a hold and the queued node it admits are recorded together).
+    func chunks(maxCommands: Int, maxBytes: Int = .max) -> [PendingBatch] {
+        guard holds.isEmpty else { return [self] }
+        var total = 0
+        var count = 0
+        for runID in order {
+            for command in commands[runID]! {
+                total += command.estimatedBytes
+                count += 1
+            }
+        }
+        guard count > maxCommands || total > maxBytes else { return [self] }
         var parts: [PendingBatch] = []
         var part = PendingBatch()
         part.heartbeats = heartbeats
@@ -121,20 +133,25 @@ struct PendingBatch: Sendable {
         part.confirmedBatch = confirmedBatch
         part.confirmedPartitions = confirmedPartitions
         var size = 0
+        var bytes = 0
         for runID in order {
-            var rest = commands[runID]![...]
-            if rest.isEmpty { part.witness(runID) }
-            while !rest.isEmpty {
-                if size == maxCommands {
+            let list = commands[runID]!
+            if list.isEmpty { part.witness(runID) }
+            var start = 0
+            for (index, command) in list.enumerated() {
+                let weight = command.estimatedBytes
+                if size > 0 && command.startsPiece && (size >= maxCommands || bytes + weight > maxBytes) {
+                    if index > start { part.record(runID, Array(list[start..<index])) }
                     parts.append(part)
                     part = PendingBatch()
                     size = 0
+                    bytes = 0
+                    start = index
                 }
-                let piece = rest.prefix(maxCommands - size)
-                part.record(runID, Array(piece))
-                size += piece.count
-                rest = rest.dropFirst(piece.count)
+                size += 1
+                bytes += weight
             }
+            if list.count > start { part.record(runID, Array(list[start...])) }
         }
         parts.append(part)
         return parts

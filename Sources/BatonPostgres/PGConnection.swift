@@ -23,6 +23,9 @@ public final class PGConnection: @unchecked Sendable {
     private var prepared: [String: String] = [:]
     /// The most statements to keep prepared; beyond it, statements run unprepared.
     static let preparedLimit = 200
+    /// The largest statement (its text and parameters) sent: PostgreSQL refuses a message of 1 GB or
+    /// more by dropping the connection. A larger one is refused here with SQLSTATE 54000 instead.
+    public static let maxMessageBytes = (1 << 30) - (1 << 20)
 
     /// The network timeouts every connection gets unless its URL gives its own value (the URL wins):
     /// a connection attempt gives up after 5 s; TCP keepalives probe an idle connection after 10 s, every
@@ -211,10 +214,23 @@ public final class PGConnection: @unchecked Sendable {
 
     /// Runs `sql`, or the statement prepared as `prepared` (whose text `sql` is).
     private static func run(_ conn: OpaquePointer, _ sql: String, _ params: [String?], prepared: String? = nil) throws -> PGResult {
-        for (index, param) in params.enumerated() where param?.utf8.contains(0) == true {
-            // The server could not take it either (a text value cannot hold NUL): the data is at fault, as
-            // PostgreSQL's own 22021 says, so it fails what it belongs to rather than the caller.
-            throw PostgresError(kind: .query, message: "parameter $\(index + 1) contains a NUL byte", sqlState: "22021")
+        var bytes = sql.utf8.count
+        for (index, param) in params.enumerated() {
+            guard let param else { continue }
+            if param.utf8.contains(0) {
+                // The server could not take it either (a text value cannot hold NUL): the data is at fault, as
+                // PostgreSQL's own 22021 says, so it fails what it belongs to rather than the caller.
+                throw PostgresError(kind: .query, message: "parameter $\(index + 1) contains a NUL byte", sqlState: "22021")
+            }
+            bytes += param.utf8.count
+        }
+        if bytes > Self.maxMessageBytes {
+            // The server would drop the connection ("invalid message length") and the same statement would
+            // be sent again after a reconnect, for ever: the statement's data is at fault, as 54000 says.
+            throw PostgresError(
+                kind: .query,
+                message: "the statement is \(bytes) bytes, more than the \(Self.maxMessageBytes)-byte limit of one PostgreSQL message",
+                sqlState: SQLState.programLimitExceeded.rawValue)
         }
         let cParams: [UnsafeMutablePointer<CChar>?] = params.map { $0.flatMap { strdup($0) } }
         defer { for param in cParams { free(param) } }

@@ -79,6 +79,7 @@ public final class ClusterSimulation {
         store = MemoryStore(clock: { clock.now })
         store.setPartitionCount(options.partitions)
         store.queueType = queueType
+        store.maxStatementBytes = SimulationOptions.maxStatementBytes
         broker = MemoryBroker(queueType: queueType)
         broker.quorumDefects = options.quorumDefects
         faultMix = options.faultMix == .uniform ? .uniform(rate: options.faultRate) : .swarm(seed: seed, rate: options.faultRate)
@@ -119,6 +120,10 @@ public final class ClusterSimulation {
         let name = "coordinator-\(index).\(generation)"
         configuration.id = name
         configuration.reconcileLostTasks = options.reconcileLostTasks
+        // Small byte budgets, so that batches are cut by bytes and bounded in bytes (the catalog's outputs are small).
+        configuration.commitBytes = SimulationOptions.commitBytes
+        configuration.memoryBudget = SimulationOptions.memoryBudget
+        configuration.offloadMinimumBytes = 0
         configuration.makeStore = { try store.connect() }
         configuration.makeBroker = { broker.coordinatorConnection(name: name) }
         configuration.clock = { clock.now }

@@ -11,6 +11,10 @@ struct InvariantChecker {
     }
 
     private(set) var violations: [String] = []
+    /// More failures of one batch than this (the faults injected fail a few in a row at most) is a batch
+    /// sent again unchanged without end.
+    static let mostFailuresOfOneBatch = 20
+    private var batchResentReported = false
     /// The quorum queues' own checks, in a quorum run.
     var quorum: QuorumInvariants?
     /// Ended nodes as first seen ended: status and output, which must never change.
@@ -143,6 +147,10 @@ struct InvariantChecker {
     /// After every step: ended nodes stay as they ended; admission limits hold in what is committed.
     mutating func check(store: MemoryStore, runs: [Submitted]) {
         for conflict in store.epochConflicts where !violations.contains(conflict) { violate(conflict) }
+        if store.mostFailuresOfOneBatch > Self.mostFailuresOfOneBatch && !batchResentReported {
+            batchResentReported = true
+            violate("a batch failed \(store.mostFailuresOfOneBatch) times unchanged: it is sent again without end instead of split")
+        }
         var holding: [String: [String]] = [:]
         for run in runs {
             for row in store.nodes(ofRun: run.runID) {

@@ -11,6 +11,14 @@ extension MemoryStore {
         _ batch: [(runID: String, commands: [SchedulerCommand])], heartbeats: [WorkerHeartbeat], handledRequests: [Int],
         confirmedBatch: Int64?, confirmedPartitions: [Int]? = nil, holds: [HoldChange], now: Date, fence: PartitionFence? = nil
     ) throws -> Int64? {
+        if maxStatementBytes < .max {
+            let bytes = batch.reduce(0) { total, run in run.commands.reduce(total) { $0 + $1.estimatedBytes } }
+            if bytes > maxStatementBytes {
+                throw DatabaseError.statement(
+                    "the statement is \(bytes) bytes, more than the \(maxStatementBytes)-byte limit of one PostgreSQL message",
+                    sqlState: "54000")
+            }
+        }
         let now = MemoryTimestamp.rounded(now)
         var rows: [String: MemoryStagedRow] = [:]  // "run\u{0}key" -> merged row
         var rowOrder: [String] = []
@@ -344,5 +352,16 @@ extension MemoryStore {
         do { return try JSONParser.parse(text, maxDepth: 100_000) } catch {
             throw DatabaseError.statement("invalid input syntax for type json", sqlState: "22P02", detail: "\(error)")
         }
+    }
+
+    /// Counts a failure to apply `batch` (its runs' commands, as text): the same batch failing again
+    /// and again is a batch sent unchanged, which the coordinator must split or back off from.
+    func failedToApply(_ batch: [(runID: String, commands: [SchedulerCommand])]) {
+        guard !batch.isEmpty else { return }
+        let key = batch.map { "\($0.runID):\($0.commands)" }.joined(separator: "|")
+        let count = (failedBatches[key] ?? 0) + 1
+        failedBatches[key] = count
+        mostFailuresOfOneBatch = max(mostFailuresOfOneBatch, count)
+        if failedBatches.count > 10_000 { failedBatches = [:] }
     }
 }

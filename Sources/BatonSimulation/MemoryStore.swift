@@ -42,6 +42,14 @@ public final class MemoryStore: @unchecked Sendable {
     var connectionsMade = 0
     /// The queue type `baton migrate --queue-type` recorded, which coordinators declare and mark.
     public var queueType = QueueType.classic
+    /// The largest statement `apply` takes, in `SchedulerCommand.estimatedBytes` (PostgreSQL's is 1 GB,
+    /// `PGConnection.maxMessageBytes`): a larger one fails with 54000, as `PGConnection` refuses it.
+    /// The simulator lowers it, with the coordinator's `commitBytes`, so that large batches are cut.
+    public var maxStatementBytes = Int.max
+    /// How often each batch (by its content) failed to apply, and the most any one did: a batch sent
+    /// again unchanged without end shows here (`InvariantChecker`).
+    var failedBatches: [String: Int] = [:]
+    public internal(set) var mostFailuresOfOneBatch = 0
 
     /// A database with no runs whose clock is `clock` (by default, one fixed instant).
     public init(clock: @escaping () -> Date = { Date(timeIntervalSince1970: 1_800_000_000) }) {

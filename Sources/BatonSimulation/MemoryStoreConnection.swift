@@ -85,12 +85,21 @@ public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable 
         _ batch: [(runID: String, commands: [SchedulerCommand])], heartbeats: [WorkerHeartbeat], handledRequests: [Int],
         confirmedBatch: Int64?, confirmedPartitions: [Int]?, holds: [HoldChange], now: Date
     ) throws -> Int64? {
-        try call(.apply, writes: true) {
-            try store.checkFence(fence, runIDs: PartitionFence.runs(of: batch, holds: holds))
-            return try store.apply(
-                batch, heartbeats: heartbeats, handledRequests: handledRequests, confirmedBatch: confirmedBatch,
-                confirmedPartitions: confirmedPartitions, holds: holds, now: now, fence: fence)
+        do {
+            return try call(.apply, writes: true) {
+                try store.checkFence(fence, runIDs: PartitionFence.runs(of: batch, holds: holds))
+                return try store.apply(
+                    batch, heartbeats: heartbeats, handledRequests: handledRequests, confirmedBatch: confirmedBatch,
+                    confirmedPartitions: confirmedPartitions, holds: holds, now: now, fence: fence)
+            }
+        } catch {
+            store.failedToApply(batch)
+            throw error
         }
+    }
+
+    public func nodeOutput(run runID: String, key: String) throws -> JSON? {
+        try call(.loadRun) { store.nodes(ofRun: runID).first { $0.key == key }?.output }
     }
 
     public func cacheLookup(_ lookup: CacheLookup, now: Date) throws -> CacheHit? {

@@ -55,5 +55,12 @@ public struct SimulationOptions: Sendable {
     public var keepTrace = false
     public var traceTail = 40
 
+    /// The coordinators' `--commit-bytes` and `--memory-budget`, and the store's statement limit, in
+    /// the simulator: small, so batches are cut and bounded in bytes at the catalog's sizes, and outputs
+    /// (of any size) are dropped from memory and read back from the store often.
+    static let commitBytes = 64 << 20
+    static let memoryBudget = 64 << 10
+    static let maxStatementBytes = 256 << 10
+
     public init() {}
 }

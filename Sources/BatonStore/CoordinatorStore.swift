@@ -30,6 +30,8 @@ public protocol CoordinatorStore: AnyObject {
     func openRequests() throws -> [RunRequest]
     /// A run's scheduler state as stored, or nil if there is no such run.
     func loadRun(_ id: String) throws -> RunState?
+    /// A node's stored output (nil when it has none): read when the coordinator dropped it from memory.
+    func nodeOutput(run runID: String, key: String) throws -> JSON?
     /// Records a batch of decisions in one transaction; returns the batch number when it queued tasks.
     /// `confirmedBatch` is recorded for `confirmedPartitions` (those whose tasks the confirmed batches
     /// published; nil: every partition held).

@@ -119,6 +119,24 @@ struct CoordinatorDecisionTests {
         #expect(StoreFailure(Self.pg(code)) == .retry)
     }
 
+    @Test(arguments: ["40001", "40P01", "53100", "57014", "55P03"])
+    func aBatchThatKeepsFailingIsSplitRatherThanSentAgainUnchanged(_ code: String) {
+        let error = Self.pg(code)
+        for failures in 1..<FailureDecision.retriesBeforeSplit {
+            #expect(FailureDecision.committing(runs: ["a", "b"], error: error, failures: failures) == .retryBatch)
+        }
+        let last = FailureDecision.retriesBeforeSplit
+        #expect(FailureDecision.committing(runs: ["a", "b"], error: error, failures: last) == .splitBatch)
+        #expect(FailureDecision.committing(runs: ["a"], error: error, failures: 50) == .retryBatch, "one run's batch backs off, never failed")
+    }
+
+    @Test func commitRetriesAreCountedByTheReasonItsSQLStateGives() {
+        let reasons = ["40001", "40P01", "55P03", "57014", "53100", "54000", "22P02", "08006"].map { FailureDecision.retryReason(Self.pg($0)) }
+        #expect(reasons == ["serialization", "deadlock", "lock", "timeout", "resources", "size", "data", "connection"])
+        #expect(FailureDecision.retryReason(PostgresError(kind: .connection, message: "server closed the connection")) == "connection")
+        #expect(FailureDecision.retryReason(AMQPError(.connectionLost, "lost")) == "broker")
+    }
+
     @Test(arguments: ["22P02", "22023", "22P05", "23514", "23505", "54000"])
     func dataErrorsFailOneRunFoundBySplitting(_ code: String) {
         let error = Self.pg(code)
@@ -193,17 +211,48 @@ struct CoordinatorDecisionTests {
         func task(_ run: String, _ i: Int) -> TaskDispatch {
             TaskDispatch(runID: run, key: "n\(i)", attempt: 1, procedure: "p", input: .null, pool: "default", priority: 0)
         }
-        batch.record("r1", (0..<7).map { .dispatch(task("r1", $0)) })
-        batch.record("r2", (0..<3).map { .dispatch(task("r2", $0)) })
+        func queued(_ run: String, _ i: Int) -> [SchedulerCommand] {
+            [.node(NodeChange(key: "n\(i)", status: .queued, attempt: 1)), .dispatch(task(run, i))]
+        }
+        batch.record("r1", (0..<7).flatMap { queued("r1", $0) })
+        batch.record("r2", (0..<3).flatMap { queued("r2", $0) })
         batch.handledRequests = [3]
         batch.confirmedBatch = 9
-        #expect(batch.chunks(maxCommands: 10).count == 1, "a batch within the limit stays whole")
-        let parts = batch.chunks(maxCommands: 4)
-        #expect(parts.map(\.commandCount) == [4, 4, 2])
+        #expect(batch.chunks(maxCommands: 20).count == 1, "a batch within the limit stays whole")
+        let parts = batch.chunks(maxCommands: 8)
+        #expect(parts.map(\.commandCount) == [8, 8, 4], "cut only before a node's change, never between it and its dispatch")
         #expect(parts.map(\.order) == [["r1"], ["r1", "r2"], ["r2"]])
         #expect(parts[0].handledRequests == [3] && parts[0].confirmedBatch == 9)
         #expect(parts.dropFirst().allSatisfy { $0.handledRequests.isEmpty && $0.confirmedBatch == nil })
         #expect(parts.flatMap(\.publications) == batch.publications, "the same tasks, in the same order")
+    }
+
+    @Test func aBatchIsCutByBytesSoNoStatementNearsPostgreSQLsLimits() {
+        // 140 nodes each queued with an 8 MiB input (one output injected 140 times): about 1.1 GB in one statement before.
+        let big = JSON.string(String(repeating: "x", count: 8 << 20))
+        var batch = PendingBatch()
+        for i in 0..<140 {
+            batch.record(
+                "r1",
+                [
+                    .node(NodeChange(key: "n\(i)", status: .queued, attempt: 1, input: big)),
+                    .dispatch(TaskDispatch(runID: "r1", key: "n\(i)", attempt: 1, procedure: "p", input: big, pool: "default", priority: 0)),
+                ])
+        }
+        batch.record("r2", [.runStatus(.running, error: nil)])
+        let limit = 64 << 20
+        #expect(batch.chunks(maxCommands: 5_000).count == 1, "by count alone it is one statement")
+        let parts = batch.chunks(maxCommands: 5_000, maxBytes: limit)
+        #expect(parts.count > 1)
+        for part in parts {
+            let bytes = part.runs.flatMap(\.commands).reduce(0) { $0 + $1.estimatedBytes }
+            #expect(bytes <= limit, "each piece stays within the bytes allowed")
+        }
+        #expect(parts.flatMap(\.publications) == batch.publications, "the same tasks, in the same order")
+        #expect(parts.reduce(0) { $0 + $1.commandCount } == batch.commandCount)
+        // One command larger than the limit is a piece of its own, never dropped.
+        let alone = batch.chunks(maxCommands: 5_000, maxBytes: 1 << 20)
+        #expect(alone.count == 141 && alone.reduce(0) { $0 + $1.commandCount } == batch.commandCount)
     }
 
     @Test func aBatchWithAdmissionChangesIsNeverCut() {

@@ -19,6 +19,21 @@ struct InvariantCheckerTests {
         _ = try connection.apply([(runID, commands)], heartbeats: [], handledRequests: [], confirmedBatch: nil, holds: [], now: Date())
     }
 
+    @Test func aBatchSentAgainUnchangedWithoutEndIsCaught() throws {
+        let (store, connection, runs) = try Self.submitted("chain")
+        var checker = InvariantChecker()
+        store.maxStatementBytes = 1_000
+        let big: SchedulerCommand = .node(NodeChange(key: "a", status: .queued, attempt: 1, input: .string(String(repeating: "x", count: 2_000))))
+        for _ in 0..<InvariantChecker.mostFailuresOfOneBatch {
+            #expect(throws: (any Error).self) { try Self.apply(connection, runs[0].runID, [big]) }
+        }
+        checker.check(store: store, runs: runs)
+        #expect(checker.violations.isEmpty, "a few failures of one batch are retries")
+        #expect(throws: (any Error).self) { try Self.apply(connection, runs[0].runID, [big]) }
+        checker.check(store: store, runs: runs)
+        #expect(checker.violations.first?.contains("sent again without end instead of split") == true, "\(checker.violations)")
+    }
+
     @Test func aNodeThatEndsAndChangesAgainIsCaught() throws {
         let (store, connection, runs) = try Self.submitted("chain")
         var checker = InvariantChecker()

@@ -119,4 +119,23 @@ struct MemoryStoreFaultTests {
         #expect(first.first == "00000000-0000-4000-8000-000000000001")
         #expect(first.last == "1 00000000-0000-4000-8000-000000000002 cancel")
     }
+
+    /// As `PGConnection` refuses a statement over PostgreSQL's message limit (54000, the data's fault),
+    /// the twin refuses one over `maxStatementBytes`; the same batch failing again is counted.
+    @Test func aStatementOverTheLimitIsRefusedAsTheDatasFaultAndItsRetriesCounted() throws {
+        let database = MemoryStore()
+        database.maxStatementBytes = 2_000
+        let store = try database.connect()
+        let id = database.submit(Self.graph)
+        let big: SchedulerCommand = .node(NodeChange(key: "a", status: .queued, attempt: 1, input: .string(String(repeating: "x", count: 3_000))))
+        for _ in 0..<3 {
+            let error = #expect(throws: PostgresError.self) { try apply(store, [(id, [big])]) }
+            #expect(error?.sqlState == "54000")
+            #expect(error.map(StoreFailure.init) == .rejectData)
+        }
+        #expect(database.mostFailuresOfOneBatch == 3)
+        #expect(database.nodes(ofRun: id).map(\.status) == [.pending, .pending])
+        #expect(try apply(store, [(id, [Self.queued("a")])]) == nil, "a statement within the limit goes in")
+        #expect(database.nodes(ofRun: id).map(\.status) == [.queued, .pending])
+    }
 }

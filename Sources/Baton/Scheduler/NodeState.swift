@@ -22,6 +22,8 @@ public struct NodeState: Sendable, Equatable {
         var deadline: Double = .nan
         var input: JSON? = nil
         var output: JSON? = nil
+        /// The output was dropped from memory (`RunState.offloadOutputs`): the store has it.
+        var outputOffloaded = false
         var error: String? = nil
         var worker: String? = nil
         var keptSignal: KeptSignal? = nil
@@ -92,7 +94,18 @@ public struct NodeState: Sendable, Equatable {
     }
     public var output: JSON? {
         get { box.fields.output }
-        set { fields.output = newValue }
+        set {
+            fields.output = newValue
+            if box.fields.outputOffloaded { fields.outputOffloaded = false }
+        }
+    }
+    /// True when the node's output is not held in memory but in the store (`RunState.offloadOutputs`).
+    public var outputOffloaded: Bool { box.fields.outputOffloaded }
+
+    /// Drops the output from memory; `RunState.output(of:)` reads it from the store when needed.
+    mutating func offloadOutput() {
+        fields.output = nil
+        fields.outputOffloaded = true
     }
     public var error: String? {
         get { box.fields.error }

@@ -173,8 +173,8 @@ extension RunState {
         if case let .map(spec) = graph.nodes[parent]!.kind {
             let output: [JSON] = keys.map { key in
                 let node = nodes[key]!
-                guard spec.failure == .collect else { return node.output ?? .null }
-                if node.status == .succeeded { return ["ok": node.output ?? .null] }
+                guard spec.failure == .collect else { return self.output(of: key, node) ?? .null }
+                if node.status == .succeeded { return ["ok": self.output(of: key, node) ?? .null] }
                 return ["error": .string(node.error ?? node.status.rawValue)]
             }
             return end(parent, as: .succeeded, output: .array(output), into: &out)

@@ -31,7 +31,7 @@ extension RunState {
     private func redispatch(_ key: String) -> TaskDispatch {
         let node = nodes[key]!
         return dispatch(
-            for: key, attempt: node.attempt, input: redispatchInput(key), phase: node.phase, previousOutput: node.runs > 0 ? node.output : nil)
+            for: key, attempt: node.attempt, input: redispatchInput(key), phase: node.phase, previousOutput: node.runs > 0 ? output(of: key, node) : nil)
     }
 
     /// The tasks of those of `keys` whose node is still queued at `attempts[key]`, published again
@@ -151,9 +151,11 @@ extension RunState {
     /// Queues the node's condition as a new attempt. Returns nodes unblocked if its input cannot be resolved (the node fails).
     mutating func beginCondition(_ key: String, into out: inout Commands) -> [String] {
         let input: JSON
-        do { input = try graph.nodes[key]!.policies.condition!.input.resolve { visibleOutput($0) } } catch {
+        let template = graph.nodes[key]!.policies.condition!.input
+        do { input = try template.resolve { visibleOutput($0) } } catch {
             return end(key, as: .failed, error: "condition: \(error.description)", into: &out)
         }
+        if let problem = oversizedInput(input, template: template) { return end(key, as: .failed, error: "condition: \(problem)", into: &out) }
         var node = nodes[key]!
         node.status = .queued
         node.attempt += 1
@@ -190,12 +192,7 @@ extension RunState {
             do { input = try definition.input.resolve { visibleOutput($0) } } catch {
                 return end(key, as: .failed, error: error.description, into: &out)
             }
-            let size = input.serializedBytes().count
-            if size > maxInputBytes {
-                return end(
-                    key, as: .failed,
-                    error: "input is \(size) bytes after injection, more than the limit of \(maxInputBytes) (BATON_MAX_INPUT_BYTES)", into: &out)
-            }
+            if let problem = oversizedInput(input, template: definition.input) { return end(key, as: .failed, error: problem, into: &out) }
         }
         if definition.policies.needsAdmission && node.admission != .held {
             return requestAdmission(key, node, input: input, newAttempt: newAttempt, into: &out)
@@ -229,7 +226,7 @@ extension RunState {
         change.attemptToken = node.attemptToken
         change.reset = node.runs == 0 && node.failures == 0
         set(key, node, change, into: &out)
-        out.append(.dispatch(dispatch(for: key, attempt: node.attempt, input: input, previousOutput: node.runs > 0 ? node.output : nil)))
+        out.append(.dispatch(dispatch(for: key, attempt: node.attempt, input: input, previousOutput: node.runs > 0 ? output(of: key, node) : nil)))
         return []
     }
 
@@ -343,5 +340,24 @@ extension RunState {
             if nodes[dependent]!.openDependencies == 0 { free.append(dependent) }
         }
         return free
+    }
+
+    /// Why `input`, resolved from `template`, may not be dispatched: more bytes than `maxInputBytes`
+    /// once the outputs it injects are in; the message names the limit and the nodes injected, largest first.
+    /// Cheap for inputs far below the limit (an estimate first; serialized only near it).
+    func oversizedInput(_ input: JSON, template: Template) -> String? {
+        guard input.estimatedBytes > maxInputBytes / 2 else { return nil }
+        let size = input.serializedBytes().count
+        guard size > maxInputBytes else { return nil }
+        var seen = Set<String>()
+        var injected: [(key: String, bytes: Int)] = []
+        for reference in template.references where seen.insert(reference.node).inserted {
+            injected.append((reference.node, visibleOutput(reference.node)?.estimatedBytes ?? 0))
+        }
+        injected.sort { $0.bytes > $1.bytes }
+        var names = injected.prefix(10).map { "'\($0.key)' (about \($0.bytes) bytes)" }.joined(separator: ", ")
+        if injected.count > 10 { names += " and \(injected.count - 10) more" }
+        let from = injected.isEmpty ? "" : "; it injects the outputs of \(injected.count) node(s): \(names)"
+        return "input is \(size) bytes after injection, more than the limit of \(maxInputBytes) (BATON_MAX_INPUT_BYTES)\(from)"
     }
 }

@@ -33,6 +33,9 @@ public struct RunState: Sendable {
     public var dispatchWindow = RunState.defaultDispatchWindow
     /// The bounds on nodes (counting children added at run time), nesting and inputs.
     public var limits = GraphLimits()
+    /// Reads the stored output of a node whose output was dropped from memory (`offloadOutputs`);
+    /// nil keeps every output in memory. The coordinator's reads PostgreSQL (`nodes.output`).
+    public var outputReader: (@Sendable (String) -> JSON?)?
     /// The largest input a node may be dispatched with (JSON bytes, after injection).
     public var maxInputBytes: Int {
         get { limits.maxInputBytes }
@@ -218,8 +221,33 @@ public struct RunState: Sendable {
     /// `on_failure: ignore`, which dependents otherwise treat as a success).
     func visibleOutput(_ key: String) -> JSON? {
         guard let node = nodes[key], node.status == .succeeded else { return nil }
-        return node.output ?? .null
+        return output(of: key, node) ?? .null
     }
+
+    /// The node's output: held in memory, or read through `outputReader` when it was offloaded.
+    func output(of key: String, _ node: NodeState) -> JSON? {
+        if let output = node.output { return output }
+        return node.outputOffloaded ? outputReader?(key) : nil
+    }
+
+    /// Drops from memory the outputs of ended nodes of at least `minimumBytes` (estimated), which the
+    /// store holds once their changes are committed: the coordinator's memory budget. With no
+    /// `outputReader` nothing is dropped. Returns about the bytes freed.
+    public mutating func offloadOutputs(minimumBytes: Int) -> Int {
+        guard outputReader != nil else { return 0 }
+        var freed = 0
+        for key in graph.order {
+            guard let node = nodes[key], node.status.isTerminal, let output = node.output else { continue }
+            let bytes = output.estimatedBytes
+            guard bytes >= minimumBytes else { continue }
+            freed += bytes
+            nodes[key]!.offloadOutput()
+        }
+        return freed
+    }
+
+    /// About the bytes of the outputs held in memory.
+    public var heldOutputBytes: Int { nodes.values.reduce(0) { $0 + ($1.output?.estimatedBytes ?? 0) } }
 
     private mutating func record(_ key: String, attempt: Int, kind: String, detail: JSON, into out: inout Commands) {
         guard var node = nodes[key], node.attempt == attempt, node.status == .queued || node.status == .running else { return }

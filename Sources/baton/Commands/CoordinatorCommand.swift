@@ -40,6 +40,16 @@ struct CoordinatorCommand: AsyncParsableCommand {
             "Accept workers' reports that carry no attempt token, as workers from before tokens send: only for the window of a rolling upgrade (docs/operations.md)."
     )
     var acceptUntokenedReports = false
+    @Option(
+        help: ArgumentHelp(
+            "Memory this coordinator's batches may hold (512MiB, 1GiB): reports taken in one batch are bounded to an eighth of it in bytes.",
+            valueName: "SIZE"))
+    var memoryBudget = "512MiB"
+    @Option(
+        help: ArgumentHelp(
+            "About the most bytes of values one commit statement carries (64MiB); a larger batch is committed in pieces.",
+            valueName: "SIZE"))
+    var commitBytes = "64MiB"
     @OptionGroup var metricsOptions: MetricsOptions
     @OptionGroup(title: "Traces (service name baton-coordinator)") var tracingOptions: TracingOptions
 
@@ -56,6 +66,8 @@ struct CoordinatorCommand: AsyncParsableCommand {
         guard partitionLease >= 2, partitionLease <= 600 else {
             throw CLIFailure("--partition-lease must be from 2 to 600 seconds", exitCode: 2)
         }
+        let budget = try ByteSize.parse(memoryBudget, flag: "--memory-budget", range: (16 << 20)...(1 << 40))
+        let statementBytes = try ByteSize.parse(commitBytes, flag: "--commit-bytes", range: (64 << 10)...(512 << 20))
         let retentionAge = try retention.map { try RetentionText.parse($0, flag: "--retention").get() }
         let cacheAge = try cacheRetention.map { try RetentionText.parse($0, flag: "--cache-retention").get() }
         if cacheAge != nil && retentionAge == nil { throw CLIFailure("--cache-retention needs --retention", exitCode: 2) }
@@ -75,6 +87,9 @@ struct CoordinatorCommand: AsyncParsableCommand {
             databaseURL: connection.databaseURL, amqpURL: connection.amqpURL, batchSize: batchSize, lease: lease, logger: logger)
         let limits = try Limits.fromEnvironment()
         configuration.maxInputBytes = limits.maxInputBytes
+        configuration.maxOutputBytes = limits.maxOutputBytes
+        configuration.memoryBudget = budget
+        configuration.commitBytes = statementBytes
         configuration.dispatchWindow = dispatchWindow
         configuration.reportCheck = ReportCheck(acceptUntokened: acceptUntokenedReports)
         configuration.expectedPartitions = partitions
