@@ -262,7 +262,9 @@ public final class ClusterSimulation {
         if faultsOn, let kind = faultMix.draw(&random) { inject(kind) }
         // Under the uniform mix, the kinds newer than it come from streams of their own (a seed runs as before
         // them until their first strike); the swarm draws them as any other kind.
-        if faultMix.uniform && options.blockedPublishers && faultsOn && blockedFor == 0 && flowRandom.chance(options.faultRate / 12) { blockPublishers() }
+        if faultMix.uniform && options.blockedPublishers && faultsOn && blockedFor == 0 && flowRandom.chance(options.faultRate / 12) {
+            blockPublishers()
+        }
         if faultMix.uniform && faultsOn && options.queueLossRate > 0 && lossRandom.chance(options.queueLossRate) { loseTaskQueue() }
         if faultMix.uniform && faultsOn && forgeRandom.chance(options.faultRate / Double(FaultKind.uniformKinds.count)) { forge() }
         restartWhatIsDue()

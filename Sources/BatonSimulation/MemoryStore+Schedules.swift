@@ -19,6 +19,10 @@ extension MemoryStore: ScheduleStore {
     /// A stored schedule, by name.
     public func schedule(named name: String) -> ScheduleRow? { tables.schedules[name] }
 
+    /// The first due time of schedule `name`, as its first step set it: a new schedule starts from the
+    /// time of that step (`ScheduleDecision.step`), so no earlier time is missed. Nil before it.
+    public func firstDue(ofSchedule name: String) -> Double? { tables.scheduleFirstDue[name] }
+
     /// Idempotency keys that start with `prefix`, with their runs, sorted by key.
     public func idempotencyKeys(startingWith prefix: String) -> [(key: String, runID: String)] {
         tables.idempotencyKeys.filter { $0.key.hasPrefix(prefix) }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
@@ -52,7 +56,8 @@ extension MemoryStore: ScheduleStore {
     ) throws -> Bool {
         guard var row = tables.schedules[name], !row.paused else { return false }
         switch (row.nextFireAt, expectedNext) {
-        case (nil, nil): break
+        case (nil, nil):
+            if tables.scheduleFirstDue[name] == nil { tables.scheduleFirstDue[name] = step.state.nextDue }
         case let (.some(a), .some(b)) where abs(a - b) < 0.0005: break
         default: return false
         }

@@ -24,6 +24,9 @@ struct MemoryTables {
     /// `baton.partitions`, by partition (`RunPartition.standard` of them unless the simulator says).
     /// `baton.schedules`, by name.
     var schedules: [String: ScheduleRow] = [:]
+    /// Each schedule's first due time as its first step set it (a new schedule starts from that step's
+    /// time: earlier ones were never wanted, `ScheduleDecision`), for the simulator's invariant.
+    var scheduleFirstDue: [String: Double] = [:]
     /// `baton.idempotency_keys`: key -> run id.
     var idempotencyKeys: [String: String] = [:]
     var partitions: [MemoryPartitionRow] = (0..<RunPartition.standard).map { MemoryPartitionRow(partition: $0) }

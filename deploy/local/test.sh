@@ -45,9 +45,9 @@ BATON_AMQP_URL="${BATON_TEST_AMQP_URL:-amqp://guest:guest@127.0.0.1:5672/baton-t
 # The cluster simulator's short form: whole clusters under seeded faults, the guarantees checked
 # after every step (a failing seed prints itself and its last steps; replay it with --seed). The
 # default --queue-type mixed gives about half the seeds quorum queues (their own invariants too).
-"$(swift build --show-bin-path)/baton-sim" --seeds 150 --first-seed 1 --steps 2000 --time-limit 60
+"$(swift build --show-bin-path)/baton-sim" --seeds 150 --first-seed 1 --steps 2000 --time-limit 100
 # And with a schedule firing every (virtual) second across the same faults: each due time fired once, none missed.
-"$(swift build --show-bin-path)/baton-sim" --schedules --seeds 30 --first-seed 1001 --steps 2000 --time-limit 30
+"$(swift build --show-bin-path)/baton-sim" --schedules --seeds 30 --first-seed 1001 --steps 2000 --time-limit 45
 # The README's walkthrough, literally: a worker package of its own beside `baton worker --demo`.
 "$ROOT/deploy/local/walkthrough.sh"
 if [ "${BATON_SKIP_CHAOS:-0}" != 1 ]; then

@@ -31,7 +31,8 @@ extension RunState {
     private func redispatch(_ key: String) -> TaskDispatch {
         let node = nodes[key]!
         return dispatch(
-            for: key, attempt: node.attempt, input: redispatchInput(key), phase: node.phase, previousOutput: node.runs > 0 ? output(of: key, node) : nil)
+            for: key, attempt: node.attempt, input: redispatchInput(key), phase: node.phase,
+            previousOutput: node.runs > 0 ? output(of: key, node) : nil)
     }
 
     /// The tasks of those of `keys` whose node is still queued at `attempts[key]`, published again
