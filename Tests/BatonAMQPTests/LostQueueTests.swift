@@ -30,6 +30,9 @@ import Testing
             _ = try? admin.deleteQueue(name: other)
             admin.close()
         }
+        // The coordinator declares task queues (a worker declares nothing durable), as before its first publish.
+        try BatonTopology.declareTaskQueues(pool: pool, procedure: "p", on: admin)
+        try BatonTopology.declareTaskQueues(pool: pool, procedure: "q", on: admin)
         let worker = AMQPWorkerTaskBroker(url: Broker.url, connectionName: "baton-tests-worker", heartbeatSeconds: 30)
         defer { worker.close() }
         try worker.connect(pools: [pool], procedures: ["p", "q"], prefetch: 4, consume: true)

@@ -34,11 +34,11 @@ extension Integration {
             defer { _ = try? Self.node(["down"]) }
             defer { _ = try? Self.node(["ctl"] + clear) }
             let database = try TestCluster.freshDatabase(named: "baton_flow_alarm_\(kind)")
-            let migrated = try Store(url: database)
-            try migrated.migrate()
-            migrated.close()
             let port = Self.nodeEnvironment["BATON_RMQ_NODE_PORT"]!
             let environment = ["BATON_DATABASE_URL": database, "BATON_AMQP_URL": "amqp://guest:guest@127.0.0.1:\(port)/baton"]
+            // The schema and the broker's topology, before the workers start (they declare nothing durable).
+            let migrated = try TestCluster.cli(["migrate"], environment: environment)
+            try #require(migrated.status == 0, "\(migrated.stderr)")
             let cluster = TestCluster()
             defer { cluster.stopAll() }
             try cluster.start(["coordinator", "--lease", "4"], name: "coordinator", environment: environment)
