@@ -42,9 +42,11 @@ extension Integration {
             let cluster = TestCluster()
             defer { cluster.stopAll() }
             try cluster.start(["coordinator", "--lease", "4"], name: "coordinator", environment: environment)
+            // Prefetch no more than the slots: a worker that consumed first must not hold tasks it cannot run yet.
             for i in 1...2 {
                 try cluster.start(
-                    ["worker", "--demo", "--concurrency", "2", "--heartbeat", "0.5"], name: "worker-\(i)", environment: environment)
+                    ["worker", "--demo", "--concurrency", "2", "--prefetch", "2", "--heartbeat", "0.5"], name: "worker-\(i)", environment: environment
+                )
             }
             let nap: JSON = ["procedure": "baton.sleep", "input": ["seconds": 14]]
             let file = try GraphFixtures.write(["name": .string("alarm-\(kind)"), "nodes": ["nap1": nap, "nap2": nap, "nap3": nap, "nap4": nap]])
@@ -53,7 +55,7 @@ extension Integration {
             let runID = try #require(try JSONParser.parse(submitted.stdout)["run_id"]?.stringValue)
             let store = try Store(url: database)
             defer { store.close() }
-            try TestCluster.waitUntil(30, "four nodes running") {
+            try TestCluster.waitUntil(60, "four nodes running") {
                 try store.nodes(ofRun: runID).filter { $0.status == "running" }.count == 4
             }
             _ = try Self.node(["ctl"] + raise)

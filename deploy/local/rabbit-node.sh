@@ -6,7 +6,7 @@
 # Needs the packages of `services.sh up`. BATON_RMQ_NODE_TIMEOUT (seconds, default 120) bounds the start.
 #
 #   deploy/local/rabbit-node.sh up          start the node (vhost baton for guest); wait until it runs
-#   deploy/local/rabbit-node.sh down        stop it (kill -9 after 20 s)
+#   deploy/local/rabbit-node.sh down        stop it (kill -9 after 20 s) and delete its data
 #   deploy/local/rabbit-node.sh ctl ARGS…   rabbitmqctl against it (e.g. set_vm_memory_high_watermark 0.0000001)
 set -euo pipefail
 for fd in /proc/$$/fd/*; do fd=${fd##*/}; [ "$fd" -gt 2 ] && [ "$fd" -lt 255 ] && eval "exec $fd>&-" 2>/dev/null || true; done
@@ -72,9 +72,10 @@ down() {
     local pid; pid=$(node_pid)
     [ -n "$pid" ] || return 0
     ctl -q stop --timeout 20 >/dev/null 2>&1 || true
-    for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || { log "$NODE stopped"; return 0; }; sleep 0.5; done
-    kill -9 "$pid" 2>/dev/null || true
-    log "$NODE killed"
+    for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+    if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid" 2>/dev/null || true; log "$NODE killed"; else log "$NODE stopped"; fi
+    # Its data goes with it: the next `up` starts an empty node (no queues, messages or settings of a test before).
+    rm -rf "$DIR/mnesia"
 }
 
 case "${1:-}" in
