@@ -22,11 +22,7 @@ extension Integration {
             let worker = try cluster.startWorker(concurrency: 2)
             let store = try TestCluster.store()
             defer { store.close() }
-            var workerID = ""
-            try TestCluster.waitUntil(30, "the worker to heartbeat") {
-                workerID = try store.liveWorkers(within: 30).first { $0.pid == Int(worker.processIdentifier) }?.id ?? ""
-                return !workerID.isEmpty
-            }
+            let workerID = try TestCluster.workerID(of: worker, in: store)
             let vhost = try AMQPURL(TestCluster.amqpURL).vhost
             let nodes: [(key: String, value: JSON)] = (0..<30).map { ("nap-\($0)", ["procedure": "baton.sleep", "input": ["seconds": 0.3]]) }
             let runID = try TestCluster.submit(["name": .string("lost-\(what)"), "nodes": .object(JSONObject(nodes))])

@@ -141,6 +141,16 @@ final class TestCluster: @unchecked Sendable {
     }
 
     /// Waits (polling the database) until `condition` holds or `seconds` pass.
+    /// The id of the worker running as `process`, once its first heartbeat is recorded (within 30 s).
+    static func workerID(of process: Process, in store: Store) throws -> String {
+        var id = ""
+        try waitUntil(30, "the worker to heartbeat") {
+            id = try store.liveWorkers(within: 30).first { $0.pid == Int(process.processIdentifier) }?.id ?? ""
+            return !id.isEmpty
+        }
+        return id
+    }
+
     static func waitUntil(_ seconds: Double, _ what: String, _ condition: () throws -> Bool) throws {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
