@@ -30,7 +30,9 @@ import Testing
             _ = try? admin.deleteQueue(name: other)
             admin.close()
         }
-        // The coordinator declares task queues (a worker declares nothing durable), as before its first publish.
+        // `baton migrate` declares the topology and the coordinator the task queues, as before its first
+        // publish: a worker declares nothing durable (and the vhost may be new).
+        try BatonTopology.declareCommon(on: admin)
         try BatonTopology.declareTaskQueues(pool: pool, procedure: "p", on: admin)
         try BatonTopology.declareTaskQueues(pool: pool, procedure: "q", on: admin)
         let worker = AMQPWorkerTaskBroker(url: Broker.url, connectionName: "baton-tests-worker", heartbeatSeconds: 30)

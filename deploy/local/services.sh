@@ -7,7 +7,8 @@
 #   deploy/local/services.sh down      stop both
 #   deploy/local/services.sh status    say what runs
 #   deploy/local/services.sh restart-rabbitmq | restart-postgres
-#   deploy/local/services.sh test-env  database baton_test and vhost baton-test for the tests
+#   deploy/local/services.sh test-env [--fresh]  database baton_test and vhost baton-test for the tests
+#                                      (--fresh: dropped and deleted first); chaos-env the same for the chaos suite
 #   deploy/local/services.sh vhost NAME [--fresh]   a vhost guest may use (--fresh: deleted first)
 #   deploy/local/services.sh queues VHOST           its queues: name, type, messages
 set -euo pipefail
@@ -193,6 +194,12 @@ case "${1:-up}" in
         # A database and a vhost for the integration tests (or the chaos suite), apart from the demo's.
         name=baton_test; vhost=baton-test
         [ "$1" = chaos-env ] && { name=baton_chaos; vhost=baton-chaos; }
+        if [ "${2:-}" = --fresh ]; then
+            # As on a new machine (CI's): nothing left from an earlier run, so no test leans on it.
+            runuser -u postgres -- psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "drop database if exists $name with (force)" >/dev/null
+            rmq_env
+            rabbitmqctl -n "$RMQ_NODE" -q delete_vhost "$vhost" >/dev/null 2>&1 || true
+        fi
         if ! runuser -u postgres -- psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -Atc "select 1 from pg_database where datname='$name'" | grep -q 1; then
             runuser -u postgres -- psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "create database $name" >/dev/null
         fi

@@ -31,8 +31,9 @@ if ! python3 -c 'import opentelemetry.proto' 2>/dev/null; then
     echo "test: installing opentelemetry-proto (PyPI) for the tracing test's OTLP receiver" >&2
     python3 -m pip install -q opentelemetry-proto
 fi
-"$ROOT/deploy/local/services.sh" test-env
-"$ROOT/deploy/local/services.sh" chaos-env
+# Fresh each run, as on CI's new machine: no test may lean on what an earlier run left behind.
+"$ROOT/deploy/local/services.sh" test-env --fresh
+"$ROOT/deploy/local/services.sh" chaos-env --fresh
 # Baton's own sources and tests build with no warnings (a fresh clone builds everything, so every warning shows).
 swift build --build-tests 2>&1 | tee "$ROOT/.data/build.log"
 if grep -E "^$ROOT/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:" "$ROOT/.data/build.log" | sort -u | grep .; then
