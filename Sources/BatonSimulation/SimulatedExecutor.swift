@@ -13,7 +13,7 @@ final class SimulatedExecutor: AttemptExecutor, @unchecked Sendable {
         let id: Int
         let task: TaskDispatch
         let configuration: WorkerConfiguration
-        let report: @Sendable (ReportMessage) -> Void
+        let report: @Sendable (ReportMessage) -> Bool
         let result: @Sendable (AttemptResult<EncodedJSON>) -> Void
         let finished: @Sendable () -> Void
         let startedAt: Date
@@ -40,7 +40,7 @@ final class SimulatedExecutor: AttemptExecutor, @unchecked Sendable {
     }
 
     func start(
-        _ task: TaskDispatch, configuration: WorkerConfiguration, report: @escaping @Sendable (ReportMessage) -> Void,
+        _ task: TaskDispatch, configuration: WorkerConfiguration, report: @escaping @Sendable (ReportMessage) -> Bool,
         result: @escaping @Sendable (AttemptResult<EncodedJSON>) -> Void, finished: @escaping @Sendable () -> Void
     ) -> AttemptHandle {
         onStart?(task)
@@ -51,7 +51,7 @@ final class SimulatedExecutor: AttemptExecutor, @unchecked Sendable {
         // As TaskExecutor does, an attempt that is not over at once says it started (there after
         // 10 ms; here at once, which only moves the report earlier).
         if seconds > 0.01 {
-            report(.started(runID: task.runID, key: task.key, attempt: task.attempt, worker: configuration.id, at: clock.now))
+            _ = report(.started(runID: task.runID, key: task.key, attempt: task.attempt, worker: configuration.id, at: clock.now))
         }
         attempts.append(
             Attempt(

@@ -35,6 +35,10 @@ final class LogThrottle: @unchecked Sendable {
         }
     }
 
+    /// Counts `count` lines let through by the rate but refused by the worker's full outbox (or the
+    /// count of dropped lines that could not go out): they go out with the next count.
+    func dropped(_ count: Int) { lock.withLock { dropped += count } }
+
     /// Lines dropped since the last one let through (reported when the attempt ends).
     func takeDropped() -> Int {
         lock.withLock {
@@ -45,6 +49,22 @@ final class LogThrottle: @unchecked Sendable {
 
     /// The log line that reports `count` dropped lines.
     static func droppedLine(_ count: Int) -> String {
-        "\(count) log line\(count == 1 ? "" : "s") dropped: the procedure logged faster than the worker sends (more than 10 a second)"
+        "\(count) log line\(count == 1 ? "" : "s") dropped: the procedure logged faster than the worker sends "
+            + "(more than 10 a second, or more than the broker took)"
+    }
+
+    /// Longest log line (or progress message) sent, in UTF-8 bytes; a longer one is cut there.
+    static let maxLineBytes = 8192
+
+    /// `line`, cut to at most `maxLineBytes` bytes (at a character's boundary) and saying how much was cut.
+    static func clipped(_ line: String) -> String {
+        let utf8 = line.utf8
+        guard utf8.count > maxLineBytes else { return line }
+        var end = utf8.index(utf8.startIndex, offsetBy: maxLineBytes - 64)
+        while end > utf8.startIndex && !line.unicodeScalars.indices.contains(end) && UTF8.isContinuation(utf8[end]) {
+            end = utf8.index(before: end)
+        }
+        let kept = String(line[..<end])
+        return kept + " … (\(utf8.count - kept.utf8.count) more bytes cut)"
     }
 }

@@ -7,13 +7,14 @@ import Foundation
 /// threads (`Worker`).
 public final class SteppedWorker: @unchecked Sendable {
     // Safe: one caller at a time (the simulator is single-threaded).
-    private let mailbox = WorkerMailbox()
+    private let mailbox: WorkerMailbox
     private let consumer: TaskConsumer
     private let publisher: ReportPublisher
     private let draining = StopSignal()
     private var consumerDone = false
 
     public init(configuration: WorkerConfiguration) {
+        mailbox = WorkerMailbox(budget: configuration.outboxBytes)
         consumer = TaskConsumer(configuration: configuration, mailbox: mailbox)
         publisher = ReportPublisher(configuration: configuration, mailbox: mailbox, startedAt: configuration.clock())
     }

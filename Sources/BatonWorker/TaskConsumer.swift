@@ -264,8 +264,14 @@ final class TaskConsumer: @unchecked Sendable {
         }
         let partition = task.partition
         // Every report of the attempt carries its token, as the task brought it.
-        let report: @Sendable (ReportMessage) -> Void = {
-            mailbox.post(OutgoingReport(body: $0.echoing(task).encoded(), ack: nil, partition: partition))
+        let report: @Sendable (ReportMessage) -> Bool = { message in
+            let outgoing = OutgoingReport(body: message.echoing(task).encoded(), ack: nil, partition: partition)
+            switch message.kind {
+            case .log, .progress: return mailbox.offer(outgoing)  // dropped (and counted) while the outbox is full
+            case .started, .result:
+                mailbox.post(outgoing)
+                return true
+            }
         }
         // Started with the lock held, so the attempt cannot unregister itself before it is registered
         // (an executor never calls back from within `start`).

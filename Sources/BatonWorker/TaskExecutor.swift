@@ -8,7 +8,7 @@ struct TaskExecutor: AttemptExecutor {
     static let startedReportDelay: UInt64 = 10_000_000
 
     func start(
-        _ task: TaskDispatch, configuration: WorkerConfiguration, report: @escaping @Sendable (ReportMessage) -> Void,
+        _ task: TaskDispatch, configuration: WorkerConfiguration, report: @escaping @Sendable (ReportMessage) -> Bool,
         result: @escaping @Sendable (AttemptResult<EncodedJSON>) -> Void, finished: @escaping @Sendable () -> Void
     ) -> AttemptHandle {
         let startedAt = Date()
@@ -33,30 +33,40 @@ struct TaskExecutor: AttemptExecutor {
 
     /// Runs the attempt in this task: its result goes to `result` as soon as it is known.
     private static func execute(
-        _ task: TaskDispatch, configuration: WorkerConfiguration, startedAt: Date, report: @escaping @Sendable (ReportMessage) -> Void,
+        _ task: TaskDispatch, configuration: WorkerConfiguration, startedAt: Date, report: @escaping @Sendable (ReportMessage) -> Bool,
         result: @escaping @Sendable (AttemptResult<EncodedJSON>) -> Void
     ) async {
         let startedReport = Task {
             try await Task.sleep(nanoseconds: Self.startedReportDelay)
-            report(.started(runID: task.runID, key: task.key, attempt: task.attempt, worker: configuration.id, at: startedAt))
+            _ = report(.started(runID: task.runID, key: task.key, attempt: task.attempt, worker: configuration.id, at: startedAt))
         }
         let throttle = ProgressThrottle()
         let logs = LogThrottle()
+        // The count of dropped lines goes out with the next line let through (or the result); if the
+        // outbox refuses it too, it is counted again.
         let dropped: @Sendable (Int) -> Void = { count in
-            if count > 0 { report(.log(runID: task.runID, key: task.key, attempt: task.attempt, message: LogThrottle.droppedLine(count))) }
+            guard count > 0 else { return }
+            if !report(.log(runID: task.runID, key: task.key, attempt: task.attempt, message: LogThrottle.droppedLine(count))) {
+                logs.dropped(count)
+            }
         }
         await configuration.registry.runAttempt(
             task, worker: configuration.id, logger: configuration.logger, maxOutputBytes: configuration.maxOutputBytes,
             progress: { fraction, message in
                 if throttle.allow(final: fraction >= 1) {
-                    report(.progress(runID: task.runID, key: task.key, attempt: task.attempt, fraction: fraction, message: message))
+                    _ = report(
+                        .progress(
+                            runID: task.runID, key: task.key, attempt: task.attempt, fraction: fraction,
+                            message: message.map(LogThrottle.clipped)))
                 }
             },
             log: { line in
                 let (allowed, droppedBefore) = logs.allow(at: Date())
                 guard allowed else { return }
                 dropped(droppedBefore)
-                report(.log(runID: task.runID, key: task.key, attempt: task.attempt, message: line))
+                if !report(.log(runID: task.runID, key: task.key, attempt: task.attempt, message: LogThrottle.clipped(line))) {
+                    logs.dropped(1)
+                }
             },
             report: { outcome in
                 startedReport.cancel()

@@ -19,7 +19,7 @@ public struct Worker: Service {
                 configuration.logger.warning("RabbitMQ is not reachable yet (\(passing)); the worker keeps trying")
             }
         }
-        let mailbox = WorkerMailbox()
+        let mailbox = WorkerMailbox(budget: configuration.outboxBytes)
         let draining = StopSignal()
         let consumerDone = StopSignal()
         let consumer = TaskConsumer(configuration: configuration, mailbox: mailbox)

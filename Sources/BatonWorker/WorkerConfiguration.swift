@@ -22,6 +22,10 @@ public struct WorkerConfiguration: Sendable {
     public var deliveryLimit: Int
     /// Largest output a procedure may return; a larger one fails the node (permanently).
     public var maxOutputBytes: Int = GraphLimits().maxOutputBytes
+    /// Bytes of log and progress reports the worker holds before they are confirmed by the broker;
+    /// beyond it they are dropped (and the dropped log lines counted in the node's events).
+    /// Results are always kept: one per slot at most.
+    public var outboxBytes: Int = WorkerMailbox.defaultBudget
     public var logger: Logger
     /// Metrics to record (`--metrics`); nil records none.
     public var metrics: WorkerMetrics?

@@ -1,11 +1,20 @@
 import BatonAMQP
 import Foundation
 
-/// Hand-over between procedure tasks, the publisher thread and the consumer thread.
+/// Hand-over between procedure tasks, the publisher thread and the consumer thread. Its bytes are
+/// a budget: log and progress reports are `offer`ed and refused while the reports not yet confirmed
+/// hold `budget` bytes or more (the broker takes nothing, or a procedure talks faster than it
+/// takes), so the worker's memory does not grow with them. What must go out (a result, a start)
+/// is `post`ed and always taken: there is one per slot at most.
 final class WorkerMailbox: @unchecked Sendable {
     // Safe: every field is read and written with `condition` locked.
     private let condition = NSCondition()
     private var reports: [OutgoingReport] = []
+    /// Bytes of the reports waiting or taken and not yet confirmed.
+    private(set) var bytes = 0
+    let budget: Int
+    /// The default budget of log and progress reports waiting to go out.
+    static let defaultBudget = 4 << 20
     private var acks: [DeliveryAck] = []
     private(set) var busy = 0
     /// Reports taken by the publisher and not yet confirmed (or put back).
@@ -15,12 +24,27 @@ final class WorkerMailbox: @unchecked Sendable {
     /// Wakes the publisher thread when reports are posted.
     let publisherWakeup = AMQPWakeup()
 
-    func post(_ report: OutgoingReport) {
+    init(budget: Int = WorkerMailbox.defaultBudget) { self.budget = budget }
+
+    /// Posts a report that must go out (a result, a start), whatever the budget.
+    func post(_ report: OutgoingReport) { _ = add(report, always: true) }
+
+    /// Posts a report that may be dropped (a log line, progress) if the budget has room for it;
+    /// returns false, taking nothing, if not.
+    func offer(_ report: OutgoingReport) -> Bool { add(report, always: false) }
+
+    private func add(_ report: OutgoingReport, always: Bool) -> Bool {
         condition.lock()
+        guard always || bytes + report.body.count <= budget else {
+            condition.unlock()
+            return false
+        }
         let first = reports.isEmpty
         reports.append(report)
+        bytes += report.body.count
         condition.unlock()
         if first { publisherWakeup.signal() }
+        return true
     }
 
     /// Takes up to `limit` reports, oldest first, without waiting.
@@ -49,6 +73,7 @@ final class WorkerMailbox: @unchecked Sendable {
         guard !items.isEmpty else { return }
         condition.lock()
         publishing = max(0, publishing - items.count)
+        bytes = max(0, bytes - items.reduce(0) { $0 + $1.body.count })
         let due = items.compactMap(\.ack)
         acks.append(contentsOf: due)
         condition.unlock()

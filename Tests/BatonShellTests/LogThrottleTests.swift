@@ -26,4 +26,27 @@ struct LogThrottleTests {
         #expect(LogThrottle.droppedLine(1).hasPrefix("1 log line dropped"))
         #expect(LogThrottle.droppedLine(7).hasPrefix("7 log lines dropped"))
     }
+
+    @Test func linesRefusedByAFullOutboxAreCountedWithTheRest() {
+        let throttle = LogThrottle(burst: 5, perSecond: 1)
+        let start = Date(timeIntervalSince1970: 1_000)
+        #expect(throttle.allow(at: start).allowed)
+        throttle.dropped(1)  // let through by the rate, refused by the outbox
+        #expect(!LogThrottle(burst: 0, perSecond: 0).allow(at: start).allowed)
+        let next = throttle.allow(at: start)
+        #expect(next.allowed && next.droppedBefore == 1)
+    }
+
+    @Test func aLongLineIsCutAtACharacterBoundaryAndSaysHowMuch() {
+        let short = String(repeating: "a", count: LogThrottle.maxLineBytes)
+        #expect(LogThrottle.clipped(short) == short)
+        for filler in ["a", "é", "日", "🎉"] {
+            let line = String(repeating: filler, count: LogThrottle.maxLineBytes + 1)
+            let cut = LogThrottle.clipped(line)
+            #expect(cut.utf8.count <= LogThrottle.maxLineBytes, "\(filler)")
+            let kept = try! #require(cut.components(separatedBy: " … (").first)
+            #expect(kept.allSatisfy { String($0) == filler }, "no character is split: \(filler)")
+            #expect(cut.hasSuffix(" … (\(line.utf8.count - kept.utf8.count) more bytes cut)") && kept.count < line.count, "\(filler)")
+        }
+    }
 }

@@ -56,4 +56,23 @@ struct WorkerMailboxTests {
         #expect(mailbox.takeAcks().map(\.receipt) == Self.receipts([1, 2, 3, 4]))
         #expect(mailbox.isIdle)
     }
+
+    /// Log and progress reports are refused while the reports not yet confirmed fill the budget;
+    /// results are always taken; confirmed reports give their bytes back.
+    @Test func logAndProgressAreRefusedBeyondTheBudgetResultsNever() {
+        let mailbox = WorkerMailbox(budget: 10)
+        let line = OutgoingReport(body: Array("0123".utf8), ack: nil)
+        #expect(mailbox.offer(line) && mailbox.offer(line))
+        #expect(!mailbox.offer(line), "12 bytes would be over 10")
+        mailbox.post(Self.report(1))
+        #expect(mailbox.bytes == 10)
+        let taken = mailbox.takeReports(limit: 10)
+        #expect(taken.count == 3)
+        #expect(!mailbox.offer(line), "taken is not yet confirmed")
+        mailbox.putBack(taken)
+        #expect(mailbox.bytes == 10, "put back: still held")
+        mailbox.confirmed(mailbox.takeReports(limit: 10))
+        #expect(mailbox.bytes == 0)
+        #expect(mailbox.offer(line))
+    }
 }
