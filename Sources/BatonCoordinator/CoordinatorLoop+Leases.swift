@@ -19,6 +19,11 @@ extension CoordinatorLoop {
             return
         }
         if metrics != nil { watch(beat) }
+        if let holding = beat.holding, !beat.stopping {
+            reconciler.held(
+                holding.prefix(WorkerHeartbeat.holdingLimit).map { .init(runID: $0.runID, key: $0.key, attempt: $0.attempt) },
+                interval: beat.interval, at: now())
+        }
         if beat.stopping {
             leases.stopped(beat.id)
             logger.info("worker \(beat.id) stopped")

@@ -9,6 +9,8 @@ import Foundation
 /// - it came back unroutable (no queue was bound for its routing key: the queue was deleted);
 /// - its queue holds no task at all while it waited there longer than `grace` without a worker
 ///   starting it (the queue was deleted, then declared again, or purged);
+/// - but never while a worker's heartbeat says it holds the attempt (`held`): a task a worker took
+///   and keeps waiting for a slot is not in its queue's count either;
 /// - its queue holds fewer tasks than this coordinator has waiting there, and it is among the
 ///   oldest of those that waited longer than `longWait` (a purge, then new tasks came).
 /// Each node goes out again at most once per back-off (`grace`, doubling, up to `maxBackoff`), and at
@@ -73,6 +75,11 @@ struct LostTaskReconciler: Sendable {
     private var lastPass: Date?
     /// The watched tasks of each queue, as the pass's `queuesToCheck` found them.
     private var byQueue: [QueueName: [Attempt]] = [:]
+    /// Attempts a worker's heartbeat said it holds, until when that holds (a few of its intervals).
+    private var heldUntil: [Attempt: Date] = [:]
+    /// The longest heartbeat interval heard with holdings: a task is not taken for lost before a
+    /// heartbeat could have said a worker holds it.
+    private var beatInterval = 0.0
 
     init(settings: Settings = Settings()) { self.settings = settings }
 
@@ -93,6 +100,18 @@ struct LostTaskReconciler: Sendable {
         lost[queue] = min(lost[queue] ?? at, at)
     }
 
+    /// A worker's heartbeat (sent every `interval` seconds) lists the attempts it holds: none of them
+    /// is taken for lost for three of its intervals.
+    mutating func held(_ attempts: [Attempt], interval: Double, at now: Date) {
+        let until = now.addingTimeInterval(3 * interval)
+        for attempt in attempts where watched[attempt] != nil { heldUntil[attempt] = max(heldUntil[attempt] ?? until, until) }
+        beatInterval = max(beatInterval, min(interval, 60))
+    }
+
+    /// Seconds a task waits before it may be taken for lost: `grace`, or longer than two heartbeats
+    /// of the slowest worker that lists what it holds.
+    private var wait: Double { max(settings.grace, 2 * beatInterval + 1) }
+
     /// Whether a pass is due now.
     func isDue(now: Date) -> Bool {
         if lost.values.contains(where: { $0 <= now }) { return true }
@@ -106,10 +125,11 @@ struct LostTaskReconciler: Sendable {
     mutating func queuesToCheck(now: Date, stillQueued: (Attempt) -> Bool) -> [QueueName] {
         lastPass = now
         watched = watched.filter { stillQueued($0.key) }
+        heldUntil = heldUntil.filter { $0.value > now && watched[$0.key] != nil }
         byQueue = [:]
         for (attempt, entry) in watched { byQueue[entry.queue, default: []].append(attempt) }
         var queues = Set(lost.filter { $0.value <= now }.keys)
-        for entry in watched.values where entry.notBefore <= now && now.timeIntervalSince(entry.since) >= settings.grace {
+        for entry in watched.values where entry.notBefore <= now && now.timeIntervalSince(entry.since) >= wait {
             queues.insert(entry.queue)
         }
         return queues.sorted { ($0.pool, $0.procedure) < ($1.pool, $1.procedure) }
@@ -122,7 +142,8 @@ struct LostTaskReconciler: Sendable {
         if wasLost { lost[queue] = nil }
         let waiting = (byQueue[queue] ?? []).compactMap { attempt in watched[attempt].map { (key: attempt, value: $0) } }
             .sorted { ($0.value.since, $0.key) < ($1.value.since, $1.key) }
-        let old = waiting.filter { now.timeIntervalSince($0.value.since) >= settings.grace }
+        // Those a worker holds are neither in the queue nor lost.
+        let old = waiting.filter { now.timeIntervalSince($0.value.since) >= wait && !(heldUntil[$0.key].map { $0 > now } ?? false) }
         var chosen: [(Attempt, Reason)] = []
         for (attempt, entry) in waiting where entry.returned { chosen.append((attempt, .returned)) }
         if depth == 0 || wasLost {
@@ -151,6 +172,7 @@ struct LostTaskReconciler: Sendable {
     mutating func reset() {
         watched = [:]
         byQueue = [:]
+        heldUntil = [:]
         lost = [:]
         lastPass = nil
     }

@@ -26,7 +26,14 @@ final class ReportPublisher: @unchecked Sendable {
     /// Reports taken and not yet confirmed, at most.
     static let window = 1_000
 
-    init(configuration: WorkerConfiguration, mailbox: WorkerMailbox, startedAt: Date) {
+    /// The attempts the worker holds (`TaskConsumer.holding`), listed in each heartbeat.
+    private let holding: @Sendable () -> [HeldAttempt]
+
+    init(
+        configuration: WorkerConfiguration, mailbox: WorkerMailbox, startedAt: Date,
+        holding: @escaping @Sendable () -> [HeldAttempt] = { [] }
+    ) {
+        self.holding = holding
         self.configuration = configuration
         self.mailbox = mailbox
         self.startedAt = startedAt
@@ -131,6 +138,6 @@ final class ReportPublisher: @unchecked Sendable {
             pools: configuration.pools, procedures: configuration.registry.names,
             slots: configuration.concurrency, startedAt: startedAt, busy: busyNow(),
             interval: configuration.heartbeatInterval, stopping: stopping,
-            schemas: withSchemas ? configuration.registry.schemas : nil)
+            schemas: withSchemas ? configuration.registry.schemas : nil, holding: stopping ? nil : holding())
     }
 }

@@ -16,7 +16,8 @@ public final class SteppedWorker: @unchecked Sendable {
     public init(configuration: WorkerConfiguration) {
         mailbox = WorkerMailbox(budget: configuration.outboxBytes)
         consumer = TaskConsumer(configuration: configuration, mailbox: mailbox)
-        publisher = ReportPublisher(configuration: configuration, mailbox: mailbox, startedAt: configuration.clock())
+        publisher = ReportPublisher(
+            configuration: configuration, mailbox: mailbox, startedAt: configuration.clock(), holding: { [consumer] in consumer.holding() })
     }
 
     /// One turn of the consumer (take one message, send due acks); false once it has finished.

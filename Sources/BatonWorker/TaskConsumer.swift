@@ -50,6 +50,17 @@ final class TaskConsumer: @unchecked Sendable {
 
     private func now() -> Date { configuration.clock() }
 
+    /// The attempts this worker holds on its current connection: running, or waiting for a slot
+    /// (a heartbeat lists them, so the coordinator does not take a prefetched task for lost).
+    func holding() -> [HeldAttempt] {
+        lock.withLock {
+            let waiting = slots.waiting.filter { $0.ack.generation == generation }.map { AttemptID($0.task) }
+            return (Array(running.keys) + waiting).prefix(WorkerHeartbeat.holdingLimit).map {
+                HeldAttempt(runID: $0.runID, key: $0.key, attempt: $0.attempt)
+            }
+        }
+    }
+
     /// Consumes until `draining` is set, then stops taking work and returns once
     /// everything taken was reported and acked, or the grace period ran out.
     func run(draining: StopSignal) {

@@ -23,7 +23,8 @@ public struct Worker: Service {
         let draining = StopSignal()
         let consumerDone = StopSignal()
         let consumer = TaskConsumer(configuration: configuration, mailbox: mailbox)
-        let publisher = ReportPublisher(configuration: configuration, mailbox: mailbox, startedAt: Date())
+        let publisher = ReportPublisher(
+            configuration: configuration, mailbox: mailbox, startedAt: Date(), holding: { [consumer] in consumer.holding() })
         try await withTaskCancellationHandler {
             try await withGracefulShutdownHandler {
                 async let consuming: Void = DedicatedThread.run(name: "baton-worker-consume") {

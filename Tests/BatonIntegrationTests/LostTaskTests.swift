@@ -41,6 +41,24 @@ extension Integration {
             #expect(try RabbitMQControl.connections(vhost: vhost).contains(consumer), "the worker's task connection was kept")
         }
 
+        /// A worker with 1 slot takes 4 tasks (its prefetch): 3 wait in it for the slot, so the queue
+        /// is empty while they wait past the grace (10 s). Its heartbeats list them: none is taken for
+        /// lost and published again (before, all went out again, and a copy could run twice).
+        @Test("tasks a worker holds waiting for its slot are not taken for lost, however empty their queue")
+        func heldTasksAreNotLost() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.startCoordinator()
+            _ = try cluster.startWorker(concurrency: 1)
+            let store = try TestCluster.store()
+            defer { store.close() }
+            let nodes: [(key: String, value: JSON)] = (0..<3).map { ("nap-\($0)", ["procedure": "baton.sleep", "input": ["seconds": 6]]) }
+            let runID = try TestCluster.submit(["name": "held", "nodes": .object(JSONObject(nodes))])
+            #expect(try TestCluster.waitForRun(runID, store: store, seconds: 40) == "succeeded")
+            #expect(try store.nodes(ofRun: runID).allSatisfy { $0.attempts == 1 })
+            #expect(!cluster.log("coordinator").contains("lost task(s) again"), "nothing was published again")
+        }
+
         @Test("rabbitmqctl delete_queue under a backlog of 30 sleeps on 2 slots: the run succeeds within 60 s")
         func deletedQueue() throws {
             try backlogSurvives("delete") { try RabbitMQControl.deleteQueue($0, vhost: $1) }

@@ -113,4 +113,30 @@ struct LostTaskReconcilerTests {
         let got12 = r.decide(queue: Self.queue, depth: 0, now: now.addingTimeInterval(5), budget: 100)
         #expect(got12.count == 30)
     }
+
+    /// Tasks a worker took and keeps waiting for a slot are not in the queue's count: while its
+    /// heartbeats list them they are not lost, however empty the queue; once it stops listing them
+    /// (three of its intervals on), they are.
+    @Test func attemptsAWorkerHoldsAreNotLostWhileItsHeartbeatsSaySo() {
+        var r = Self.watching(4)
+        r.held([Self.attempt("n0"), Self.attempt("n1"), Self.attempt("other")], interval: 5, at: Self.t0.addingTimeInterval(4))
+        let now = Self.t0.addingTimeInterval(15)
+        #expect(r.queuesToCheck(now: now) { _ in true } == [Self.queue])
+        let lost = r.decide(queue: Self.queue, depth: 0, now: now, budget: 100)
+        #expect(lost.map(\.attempt) == [Self.attempt("n2"), Self.attempt("n3")], "n0 and n1 are held")
+        // No heartbeat lists n0 after t0+4: it is lost after t0+19; n1 is listed again and is not.
+        r.held([Self.attempt("n1")], interval: 5, at: Self.t0.addingTimeInterval(14))
+        let later = Self.t0.addingTimeInterval(20)
+        _ = r.queuesToCheck(now: later) { _ in true }
+        #expect(r.decide(queue: Self.queue, depth: 0, now: later, budget: 100).map(\.attempt) == [Self.attempt("n0")])
+    }
+
+    /// A worker whose heartbeats come every 30 s could not have said it holds a task taken 10 s ago:
+    /// tasks wait longer than two of its intervals before they may be taken for lost.
+    @Test func theWaitCoversTwoHeartbeatsOfTheSlowestWorker() {
+        var r = Self.watching(1)
+        r.held([], interval: 30, at: Self.t0)
+        #expect(r.queuesToCheck(now: Self.t0.addingTimeInterval(20)) { _ in true }.isEmpty)
+        #expect(r.queuesToCheck(now: Self.t0.addingTimeInterval(62)) { _ in true } == [Self.queue])
+    }
 }

@@ -97,6 +97,16 @@ struct WireFixtureTests {
             + #""stopping":true,"v":1}"#
         #expect(try WorkerHeartbeat(decoding: Array(beatText.utf8)) == beat)
         #expect(String(decoding: beat.encoded(), as: UTF8.self) == beatText, "unchanged")
+
+        let holding = WorkerHeartbeat(
+            id: "w-1", host: "h", pid: 42, pools: ["default"], procedures: ["baton.sleep"], slots: 1,
+            startedAt: Date(timeIntervalSince1970: 1_700_000_000), busy: 1, interval: 5,
+            holding: [HeldAttempt(runID: "r-1", key: "a", attempt: 1), HeldAttempt(runID: "r-1", key: "b/c", attempt: 2)])
+        let holdingText =
+            #"{"busy":1,"holding":[{"attempt":1,"key":"a","run_id":"r-1"},{"attempt":2,"key":"b/c","run_id":"r-1"}],"host":"h","id":"w-1","#
+            + #""interval":5,"pid":42,"pools":["default"],"procedures":["baton.sleep"],"slots":1,"started_at":1700000000,"v":1}"#
+        #expect(try WorkerHeartbeat(decoding: Array(holdingText.utf8)) == holding)
+        #expect(String(decoding: holding.encoded(), as: UTF8.self) == holdingText, "unchanged")
     }
 
     private func event(_ text: String) throws -> String { "\(try ReportMessage(decoding: Array(text.utf8)).event)" }

@@ -145,7 +145,9 @@ enum WireSamples {
         return WorkerHeartbeat(
             id: string(&rng), host: string(&rng), pid: int(&rng), pools: (0..<Int.random(in: 0...3, using: &rng)).map { _ in string(&rng) },
             procedures: (0..<Int.random(in: 0...3, using: &rng)).map { _ in string(&rng) }, slots: int(&rng), startedAt: date(&rng),
-            busy: int(&rng), interval: double(&rng), stopping: Bool.random(using: &rng), schemas: schemas)
+            busy: int(&rng), interval: double(&rng), stopping: Bool.random(using: &rng), schemas: schemas,
+            holding: Bool.random(using: &rng)
+                ? nil : (0..<Int.random(in: 0...3, using: &rng)).map { _ in HeldAttempt(runID: string(&rng), key: string(&rng), attempt: int(&rng)) })
     }
 
     static func control(_ rng: inout RNG) -> ControlMessage {

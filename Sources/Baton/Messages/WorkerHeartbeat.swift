@@ -18,6 +18,12 @@ public struct WorkerHeartbeat: Codable, Sendable, Equatable {
     public internal(set) var stopping: Bool
     /// The input and output schema of each procedure served, or nil in a heartbeat that does not carry them.
     public internal(set) var schemas: [String: ProcedureSchema]?
+    /// The attempts the worker holds (running, or taken and waiting for a slot), at most
+    /// `holdingLimit`; nil from a worker that does not say (one from before it).
+    public internal(set) var holding: [HeldAttempt]?
+
+    /// Most attempts one heartbeat lists as held (a worker's prefetch is usually far fewer).
+    public static let holdingLimit = 2_000
 
     /// A worker sends its schemas in its first heartbeat and then in every this-many-th: they are a
     /// few kilobytes that rarely change, so every heartbeat would write them to the database for nothing;
@@ -26,7 +32,8 @@ public struct WorkerHeartbeat: Codable, Sendable, Equatable {
 
     public init(
         id: String, host: String, pid: Int, pools: [String], procedures: [String], slots: Int, startedAt: Date,
-        busy: Int = 0, interval: Double = 5, stopping: Bool = false, schemas: [String: ProcedureSchema]? = nil
+        busy: Int = 0, interval: Double = 5, stopping: Bool = false, schemas: [String: ProcedureSchema]? = nil,
+        holding: [HeldAttempt]? = nil
     ) {
         self.id = id
         self.host = host
@@ -39,13 +46,14 @@ public struct WorkerHeartbeat: Codable, Sendable, Equatable {
         self.interval = interval
         self.stopping = stopping
         self.schemas = schemas
+        self.holding = holding.map { Array($0.prefix(Self.holdingLimit)) }
     }
 
     /// The same heartbeat with `schemas` in place of its own.
     public func carrying(schemas: [String: ProcedureSchema]?) -> WorkerHeartbeat {
         WorkerHeartbeat(
             id: id, host: host, pid: pid, pools: pools, procedures: procedures, slots: slots, startedAt: startedAt, busy: busy,
-            interval: interval, stopping: stopping, schemas: schemas)
+            interval: interval, stopping: stopping, schemas: schemas, holding: holding)
     }
 
 }
@@ -60,6 +68,9 @@ extension WorkerHeartbeat: WireMessage {
     /// Every member, in wire order (times in seconds since 1970).
     static func members<C: WireCoder>(_ c: inout C, _ m: inout WorkerHeartbeat) throws {
         try c.required("busy", &m.busy)
+        // The attempts it holds (`HeldAttempt`); readers that predate it ignore it, and one this build
+        // cannot read is dropped, not the heartbeat.
+        try c.tolerated("holding", &m.holding)
         try c.required("host", &m.host)
         try c.required("id", &m.id)
         try c.required("interval", &m.interval)
