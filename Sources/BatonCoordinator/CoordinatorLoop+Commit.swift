@@ -16,7 +16,7 @@ extension CoordinatorLoop {
         let chunks = whole.chunks(maxCommands: Self.chunkCommands, maxBytes: configuration.commitBytes)
         for (index, chunk) in chunks.enumerated() {
             // The reports are acked with the last piece, once everything they led to is recorded.
-            try commit(chunk, ackUpTo: index == chunks.count - 1 ? tag : nil)
+            try commit(chunk, ackUpTo: index == chunks.count - 1 ? tag : nil, witnessed: whole.order)
         }
         if heldOutputBytes > configuration.memoryBudget / 2 { offloadOutputs() }
     }
@@ -34,11 +34,21 @@ extension CoordinatorLoop {
         metrics?.outputsOffloaded(bytes: freed)
     }
 
-    func commit(_ chunk: PendingBatch, ackUpTo tag: BrokerReceipt?) throws {
+    /// Records `chunk`, then publishes and acks up to `tag`: the reports of the runs `witnessed` in
+    /// the batch are acked only if every one of those runs that failed as a whole has its failure
+    /// written. If one is not yet, nothing is acked (the error reconnects, and the reports come back):
+    /// a run failed in memory only would lose the results its next owner needs to go on.
+    func commit(_ chunk: PendingBatch, ackUpTo tag: BrokerReceipt?, witnessed: [String] = []) throws {
         let clock = ContinuousClock()
         let began = clock.now
         var number: Int64?
         let batch = try record(chunk, number: &number)
+        if tag != nil, witnessed.contains(where: { unrecordedFailures[$0] != nil }) {
+            try recordFailures()
+            if let id = witnessed.first(where: { unrecordedFailures[$0] != nil }) {
+                throw CoordinatorError("run \(id) failed, but its failure is not recorded yet: its reports are not acked until it is")
+            }
+        }
         try finishCommit(batch, number: number, ackUpTo: tag, began: began, applied: clock.now)
     }
 
