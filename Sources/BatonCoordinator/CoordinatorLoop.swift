@@ -249,11 +249,10 @@ final class CoordinatorLoop: @unchecked Sendable {
         reconciler.reset()
 
         // Leases count from the last heartbeat the database saw, so a restart forgets no worker.
-        leases = LeaseTracker(lease: configuration.lease)
         let now = now()
-        for worker in try store.liveWorkers(within: 24 * 3600) {
-            leases.heard(worker.id, at: now.addingTimeInterval(-worker.secondsSinceSeen))
-        }
+        var lastSeen: [String: Date] = [:]
+        for worker in try store.liveWorkers(within: 24 * 3600) { lastSeen[worker.id] = now.addingTimeInterval(-worker.secondsSinceSeen) }
+        leases = LeaseTracker(lease: configuration.lease, lastSeen: lastSeen, connectedAt: now)
         runs = [:]
         pending = PendingBatch()
         uncommittedCache = [:]

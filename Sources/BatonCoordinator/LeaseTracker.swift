@@ -25,6 +25,16 @@ struct LeaseTracker: Sendable {
 
     init(lease: Double) { self.lease = lease }
 
+    /// A coordinator that just (re)connected, at `now`, with the workers' last heartbeats the
+    /// database saw: it has not listened yet, and may have missed a block of publishers that held
+    /// their heartbeats back (its broker connection is new, and knows nothing of earlier blocks), so no
+    /// lease runs out for `graceAfterBlock`, as after a block.
+    init(lease: Double, lastSeen: [String: Date], connectedAt now: Date) {
+        self.lease = lease
+        seen = lastSeen
+        holdUntil = now.addingTimeInterval(graceAfterBlock)
+    }
+
     /// A heartbeat from `worker` at `now`.
     mutating func heard(_ worker: String, at now: Date) { seen[worker] = now }
 
@@ -51,6 +61,11 @@ struct LeaseTracker: Sendable {
     mutating func brokerFlow(_ flow: BrokerFlow, at now: Date) {
         if let seen = blocksSeen, flow.blocks > seen.count, blockedSince == nil {
             brokerBlocked(true, at: seen.at)
+        }
+        // Blocked at the first look: the block may have begun before this coordinator connected, and
+        // all the silence it knows of may be the block's.
+        if blocksSeen == nil, flow.blocked != nil, blockedSince == nil {
+            brokerBlocked(true, at: min(now, seen.values.min() ?? now))
         }
         blocksSeen = (flow.blocks, now)
         brokerBlocked(flow.blocked != nil, at: now)

@@ -90,6 +90,30 @@ struct CoordinatorDecisionTests {
         #expect(leases.expired(at: at(30.5)) == ["a"])
     }
 
+    /// A coordinator that (re)connects mid-block: its broker connection is new and knows nothing of
+    /// the block's start, and the heartbeats the database saw are from before it. All that silence
+    /// may be the block's (found by the simulator with --blocked-publishers, seed 87).
+    @Test func aCoordinatorThatConnectsDuringABlockHoldsTheLeasesUntilItsGraceAfter() {
+        func at(_ seconds: Double) -> Date { t0.addingTimeInterval(seconds) }
+        var leases = LeaseTracker(lease: 10, lastSeen: ["a": at(0), "b": at(3)], connectedAt: at(15))
+        leases.brokerFlow(BrokerFlow(blocked: "low on memory", blocks: 1), at: at(15))
+        #expect(leases.expired(at: at(40)).isEmpty, "blocked")
+        leases.brokerFlow(BrokerFlow(blocked: nil, blocks: 1), at: at(50))
+        #expect(leases.expired(at: at(54)).isEmpty, "the grace after the block")
+        #expect(leases.expired(at: at(60.5)) == ["a"], "a was last heard as the silence began: a lease after the block ended")
+    }
+
+    /// Just connected, not blocked: the coordinator has not listened yet (a block may have just
+    /// ended), so no lease runs out for half a lease; then the silent ones do.
+    @Test func aCoordinatorJustConnectedListensBeforeAnyLeaseRunsOut() {
+        func at(_ seconds: Double) -> Date { t0.addingTimeInterval(seconds) }
+        var leases = LeaseTracker(lease: 10, lastSeen: ["a": at(0)], connectedAt: at(30))
+        leases.brokerFlow(BrokerFlow(blocked: nil, blocks: 0), at: at(30))
+        #expect(leases.expired(at: at(34)).isEmpty)
+        leases.heard("b", at: at(34))
+        #expect(leases.expired(at: at(35.5)) == ["a"])
+    }
+
     @Test func batchesWaitOnlyWhenEmptyAndStopWhenFull() {
         let policy = ReceivePolicy(batchSize: 3)
         #expect(policy.wait(received: 0, hasPending: false, nextWakeUp: nil, now: t0) == 0.05)
