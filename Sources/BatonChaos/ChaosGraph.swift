@@ -55,6 +55,7 @@ struct ChaosGraph {
             values.append(sum)
         }
         Self.addComposites(to: &nodes, expected: &expected, secondsPerNode: secondsPerNode)
+        Self.addBigOutputs(to: &nodes, expected: &expected, after: "n-\(max(sources, count / 2))")
         document = ["name": .string("chaos-\(count)"), "nodes": .object(JSONObject(nodes))]
         self.expected = expected
         self.mutexed = mutexed
