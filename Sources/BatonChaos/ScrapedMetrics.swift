@@ -12,11 +12,12 @@ struct ScrapedMetrics {
         }
     }
 
-    /// The sum of every sample of `name` (with or without labels).
-    func sum(_ name: String) -> Double {
+    /// The sum of every sample of `name` (with or without labels), or of those whose labels hold `label` (`reason="wrong_token"`).
+    func sum(_ name: String, label: String? = nil) -> Double {
         var total = 0.0
         for text in texts {
             for line in text.split(separator: "\n") where line.hasPrefix(name + "{") || line.hasPrefix(name + " ") {
+                if let label, !line.prefix(while: { $0 != " " }).contains(label) { continue }
                 total += line.split(separator: " ").last.flatMap { Double(String($0)) } ?? 0
             }
         }

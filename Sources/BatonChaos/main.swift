@@ -9,7 +9,7 @@
 // off by iptables rules on OS users of their own (ChaosFirewall; loopback only, removed at the end,
 // also on failure, SIGINT and SIGTERM): a worker from RabbitMQ, a coordinator from PostgreSQL (its
 // partitions must go to the others within the cut, nodes go on succeeding, and it takes partitions
-// back after the heal), the coordinator added mid-run from RabbitMQ; for 8 s each, one outbound,
+// back after the heal), then the coordinator added mid-run from RabbitMQ; for 8 s each, one outbound,
 // one inbound, one both ways (by the seed). Results are forged by hand for running nodes (no token,
 // a wrong token) three times; the coordinators must count refusals (baton_reports_refused_total).
 // On --rabbit-cluster (nodes of the suite's own: alarms are broker-global) a memory alarm and then a
@@ -203,7 +203,7 @@ if !options.noNetworkCuts {
                 "coordinator \(postgresVictim) from PostgreSQL", user: users.postgres, ports: postgresPorts, directions[1], start: 4,
                 seconds: cutSeconds),
             CutFault(
-                "coordinator \(options.coordinators) from RabbitMQ", user: users.broker, ports: brokerPorts, directions[2], start: 17,
+                "coordinator \(options.coordinators) from RabbitMQ", user: users.broker, ports: brokerPorts, directions[2], start: 12,
                 seconds: cutSeconds),
         ]
     } catch {
@@ -224,7 +224,7 @@ var problems: [String] = []
 var forgeRounds = 0, forged = 0
 let forgeAt = [6.0, 13, 20]
 var alarms: [BrokerAlarm] = []
-let alarmAt = [26.0, 33], alarmSeconds = 5.0
+let alarmAt = [17.0, 23], alarmSeconds = 5.0
 var alarmRaisedAt: Double?
 var succeededNow = 0, busiestRun = 0
 /// The PostgreSQL cut's victim: the partitions it held when cut, the nodes succeeded then, and when it took partitions back.
@@ -419,6 +419,7 @@ let exited = cluster.coordinators.enumerated().filter { $0.element?.isRunning ==
 if cluster.cutWorker?.isRunning == false { problems.append("the worker cut off from RabbitMQ exited: see \(logs.path)/worker-cut.log") }
 let scraped = ScrapedMetrics(ports: cluster.metricsPorts.enumerated().filter { cluster.coordinators[$0.offset]?.isRunning == true }.map(\.element))
 let refused = Int(scraped.sum("baton_reports_refused_total"))
+let refusedWrong = Int(scraped.sum("baton_reports_refused_total", label: #"reason="wrong_token""#))
 let offloaded = Int(scraped.sum("baton_coordinator_outputs_offloaded_bytes_total"))
 if forged == 0 {
     problems.append("no report could be forged (no node was running at \(forgeAt.map { "\(Int($0)) s" }.joined(separator: ", "))?)")
@@ -484,7 +485,7 @@ let ok =
     && overlapping == 0
     && allFaults
 print(
-    "chaos: faults \(faults) (worker kills \(workerKills), coordinator kills \(coordinatorKills), coordinator stops past the lease \(coordinatorFreezes), coordinators added \(coordinatorsAdded), \(options.rabbitCluster ? "rabbitmq node kills" : "rabbitmq restarts") \(rabbitRestarts), postgres restarts \(postgresRestarts), task queues lost \(queueLosses), \(cutSummary), \(alarmSummary), forged reports \(forged) refused \(refused)), big outputs offloaded \(offloaded) bytes, nodes \(options.nodes), runs \(options.runCount), coordinators \(options.coordinators)+1, lost \(lost), duplicated \(duplicated), wrong \(wrong), stuck \(stuck), mutex overlaps \(overlapping), run \(finalStatus), seconds \(Int(seconds.rounded())), seed \(options.seed)"
+    "chaos: faults \(faults) (worker kills \(workerKills), coordinator kills \(coordinatorKills), coordinator stops past the lease \(coordinatorFreezes), coordinators added \(coordinatorsAdded), \(options.rabbitCluster ? "rabbitmq node kills" : "rabbitmq restarts") \(rabbitRestarts), postgres restarts \(postgresRestarts), task queues lost \(queueLosses), \(cutSummary), \(alarmSummary), forged reports \(forged) refused \(refused) (\(refused - refusedWrong) without a token, \(refusedWrong) with a wrong one)), big outputs offloaded \(offloaded) bytes, nodes \(options.nodes), runs \(options.runCount), coordinators \(options.coordinators)+1, lost \(lost), duplicated \(duplicated), wrong \(wrong), stuck \(stuck), mutex overlaps \(overlapping), run \(finalStatus), seconds \(Int(seconds.rounded())), seed \(options.seed)"
 )
 print(ok ? "chaos: 1 passed, 0 failed" : "chaos: 0 passed, 1 failed")
 exit(ok ? 0 : 1)
