@@ -1,5 +1,5 @@
-// The chaos suite (not a unit test): seeded random graphs of fan-outs, chains and joins, each with
-// a run of big outputs (a 2 MiB output injected whole into four nodes, past the coordinators' small
+// The chaos suite (not a unit test): seeded random graphs of fan-outs, chains and joins, every other
+// one with a run of big outputs (a 2 MiB output injected whole into four nodes, past the coordinators' small
 // memory budget and commit cut), several runs spread over the partitions of several coordinators,
 // run on the real services while workers are killed with SIGKILL about every second and replaced,
 // a coordinator is killed with SIGKILL and restarted, another is stopped (SIGSTOP) for longer than
@@ -212,7 +212,9 @@ if !options.noNetworkCuts {
 }
 let postgresCut = cuts.count > 1 ? cuts[1] : nil
 let graphs = (0..<options.runCount).map { i in
-    ChaosGraph(nodes: options.nodes / options.runCount, seed: options.seed &+ UInt64(i), secondsPerNode: options.secondsPerNode)
+    // Every other run carries the big outputs: enough for the coordinators' memory budget, at half the bytes.
+    ChaosGraph(
+        nodes: options.nodes / options.runCount, seed: options.seed &+ UInt64(i), secondsPerNode: options.secondsPerNode, bigOutputs: i % 2 == 0)
 }
 say(
     "seed \(options.seed), \(options.nodes) nodes in \(options.runCount) runs, \(options.coordinators) coordinators, \(options.workers) workers, dispatch window \(options.dispatchWindow), logs in \(logs.path)"
