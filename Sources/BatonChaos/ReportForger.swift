@@ -35,7 +35,7 @@ struct ReportForger {
                     published += 1
                 }
             }
-            try amqp.waitForConfirms()
+            try amqp.waitForConfirms(timeout: 5)
             return published
         } catch {
             say("could not forge reports: \(error)")

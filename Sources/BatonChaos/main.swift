@@ -303,7 +303,7 @@ do {
             }
             if postgresCut?.healedAt != nil && takenBackAt == nil && !heldPartitions(of: postgresVictim).isEmpty { takenBackAt = elapsed }
         }
-        if forgeRounds < forgeAt.count && elapsed >= forgeAt[forgeRounds] {
+        if forgeRounds < forgeAt.count && elapsed >= forgeAt[forgeRounds] && alarmRaisedAt == nil {  // not into a blocked broker
             let runID = runIDs[busiestRun]
             let count = db.use { try forger.forge(runID: runID, nodes: $0.nodes(ofRun: runID), limit: 4) } ?? 0
             say("forged \(count) result report(s) (no token, a wrong token) for running nodes of run \(runID) at \(Int(elapsed)) s")
