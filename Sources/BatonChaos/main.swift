@@ -79,6 +79,7 @@ func say(_ message: String) {
 }
 
 let options = Options.parseOrExit()
+ChaosCleanup.shared.install()
 let env = ProcessInfo.processInfo.environment
 let databaseURL = env["BATON_DATABASE_URL"] ?? "postgresql://postgres@127.0.0.1:5432/baton_chaos"
 var amqpURL = env["BATON_AMQP_URL"] ?? "amqp://guest:guest@127.0.0.1:5672/baton-chaos"
@@ -141,6 +142,8 @@ if options.rabbitCluster {
         fail("cannot start the RabbitMQ cluster (deploy/local/rabbit-cluster.sh up)")
     }
     amqpURL = script("rabbit-cluster.sh", ["urls"]).stdout
+    let clusterScript = root.appendingPathComponent("deploy/local/rabbit-cluster.sh").path
+    ChaosCleanup.shared.add(last: true) { _ = Command.run(["/bin/bash", clusterScript, "down"]) }
 }
 do {
     let store = try Store(url: databaseURL)
@@ -169,7 +172,6 @@ processEnv["BATON_DATABASE_URL"] = databaseURL
 processEnv["BATON_AMQP_URL"] = amqpURL
 processEnv["BATON_LOG_LEVEL"] = "warning"
 let cluster = ChaosProcesses(batonPath: batonPath, environment: processEnv, logDirectory: logs, dispatchWindow: options.dispatchWindow)
-ChaosCleanup.shared.install()
 ChaosCleanup.shared.add { cluster.killEverything() }
 var rng = SplitMix64(seed: options.seed)
 let killed = Int(rng.next() % UInt64(options.coordinators))
@@ -240,7 +242,7 @@ let db = Reconnecting()
 @MainActor func heldPartitions(of slot: Int) -> Set<Int> {
     guard slot < cluster.coordinators.count, let pid = cluster.coordinators[slot]?.processIdentifier else { return [] }
     let leases = db.use { try $0.partitionLeases() } ?? []
-    return Set(leases.filter { !$0.isFree && $0.owner.map(ownerPid) == pid }.map(\.partition))
+    return Set(leases.filter { !$0.isFree && $0.owner.flatMap(ownerPid) == pid }.map(\.partition))
 }
 
 func ownerPid(_ owner: String) -> Int32? {
@@ -255,12 +257,12 @@ func ownerPid(_ owner: String) -> Int32? {
 @MainActor func checkLost(_ held: Set<Int>, by slot: Int, succeededDuring: Int) {
     let pid = cluster.coordinators[slot]?.processIdentifier
     let leases = db.use { try $0.partitionLeases() }.map { $0.filter { held.contains($0.partition) } } ?? []
-    let kept = leases.filter { !$0.isFree && $0.owner.map(ownerPid) == pid }.map(\.partition)
+    let kept = leases.filter { !$0.isFree && $0.owner.flatMap(ownerPid) == pid }.map(\.partition)
     if !kept.isEmpty {
         problems.append("coordinator \(slot) still held partitions \(kept) after \(Int(cutSeconds)) s cut off from PostgreSQL")
     }
     if succeededDuring <= 0 { problems.append("no node succeeded while coordinator \(slot) was cut off from PostgreSQL") }
-    let taken = leases.filter { !$0.isFree && $0.owner.map(ownerPid) != pid }.count
+    let taken = leases.filter { !$0.isFree && $0.owner.flatMap(ownerPid) != pid }.count
     say(
         "during the cut of coordinator \(slot) from PostgreSQL, it lost \(held.count - kept.count) of its \(held.count) partitions, the others took \(taken), and \(succeededDuring) nodes succeeded"
     )
