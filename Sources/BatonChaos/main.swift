@@ -92,31 +92,13 @@ while root.path != "/" && !FileManager.default.fileExists(atPath: root.appending
 }
 
 /// Runs deploy/local/NAME with `arguments` (a service restart, a node kill); returns its exit status
-/// and stdout. posix_spawn and waitpid, not Foundation's Process: the script leaves a daemon behind,
-/// and Process.waitUntilExit was seen to miss the script's own exit then.
+/// and stdout.
 @MainActor @discardableResult
 func script(_ name: String, _ arguments: [String]) -> (status: Int32, stdout: String) {
     let path = root.appendingPathComponent("deploy/local/\(name)").path
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("baton-chaos-script-\(getpid()).out").path
-    var pid: pid_t = 0
-    let args: [String] = ["/bin/bash", path] + arguments
-    let argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
-    defer { for arg in argv { free(arg) } }
-    var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    guard posix_spawn(&pid, "/bin/bash", &actions, nil, argv, environ) == 0 else {
-        say("cannot run \(path) \(arguments.joined(separator: " "))")
-        return (-1, "")
-    }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-    if status != 0 { say("\(path) \(arguments.joined(separator: " ")) exited with status \(status)") }
-    let stdout = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-    try? FileManager.default.removeItem(atPath: output)
-    return (status, stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+    let result = Command.run(["/bin/bash", path] + arguments)
+    if result.status != 0 { say("\(path) \(arguments.joined(separator: " ")) exited with status \(result.status)") }
+    return (result.status, result.stdout)
 }
 
 @MainActor func services(_ command: String) { script("services.sh", [command]) }
