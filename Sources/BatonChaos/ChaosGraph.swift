@@ -2,7 +2,8 @@ import Baton
 
 /// A seeded random graph of fan-outs, chains and joins whose every output the
 /// chaos suite can compute by itself: sources echo `{"v": i}`, every other node
-/// adds the values it references plus its own index, modulo a prime.
+/// adds the values it references plus its own index, modulo a prime. With
+/// `bigOutputs`, a run of big outputs too (`ChaosGraph+BigOutputs`).
 struct ChaosGraph {
     /// Keeps the sums of joins of joins from outgrowing 64 bits.
     static let modulo: Int64 = 1_000_000_007
@@ -14,7 +15,7 @@ struct ChaosGraph {
     let mutexed: Set<String>
     static let mutex = "chaos"
 
-    init(nodes count: Int, seed: UInt64, secondsPerNode: Double) {
+    init(nodes count: Int, seed: UInt64, secondsPerNode: Double, bigOutputs: Bool = false) {
         var rng = SplitMix64(seed: seed)
         var nodes: [(key: String, value: JSON)] = []
         var expected: [String: JSON] = [:]
@@ -55,6 +56,7 @@ struct ChaosGraph {
             values.append(sum)
         }
         Self.addComposites(to: &nodes, expected: &expected, secondsPerNode: secondsPerNode)
+        if bigOutputs { Self.addBigOutputs(to: &nodes, expected: &expected, after: "n-\(max(sources, count / 2))") }
         document = ["name": .string("chaos-\(count)"), "nodes": .object(JSONObject(nodes))]
         self.expected = expected
         self.mutexed = mutexed

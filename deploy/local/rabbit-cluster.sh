@@ -15,6 +15,8 @@
 #   deploy/local/rabbit-cluster.sh leader QUEUE [VHOST]   print N of the node leading quorum queue QUEUE
 #                                                  (vhost baton-cluster by default); non-zero if unknown
 #   deploy/local/rabbit-cluster.sh urls            print the AMQP URL list of the three nodes
+#   deploy/local/rabbit-cluster.sh ctl N ARGS…     rabbitmqctl against node N (e.g. set_vm_memory_high_watermark
+#                                                  0.0000001: the chaos suite's alarms, on this cluster only)
 #
 # The nodes share the Erlang cookie of the main node (/var/lib/rabbitmq/.erlang.cookie): Debian's
 # wrappers run both rabbitmq-server and rabbitmqctl as the rabbitmq user (su resets HOME to
@@ -253,6 +255,7 @@ case "$cmd" in
     kill) check_node "${1:-}"; kill_node "$1" ;;
     start) check_node "${1:-}"; start_node "$1" ;;
     leader) [ -n "${1:-}" ] || die "usage: leader QUEUE [VHOST]"; leader "$1" "${2:-}" ;;
+    ctl) check_node "${1:-}"; n="$1"; shift; ctl "$n" "$@" ;;
     urls) echo "amqp://guest:guest@127.0.0.1:5681/$VHOST_DEFAULT,127.0.0.1:5682,127.0.0.1:5683" ;;
-    *) die "unknown command '$cmd' (use up, down, reset, status, kill N, start N, leader QUEUE [VHOST], urls)" ;;
+    *) die "unknown command '$cmd' (use up, down, reset, status, kill N, start N, leader QUEUE [VHOST], urls, ctl N ARGS…)" ;;
 esac

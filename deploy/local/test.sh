@@ -52,8 +52,10 @@ BATON_AMQP_URL="${BATON_TEST_AMQP_URL:-amqp://guest:guest@127.0.0.1:5672/baton-t
 # The README's walkthrough, literally: a worker package of its own beside `baton worker --demo`.
 "$ROOT/deploy/local/walkthrough.sh"
 if [ "${BATON_SKIP_CHAOS:-0}" != 1 ]; then
-    # Short form: 1,000 nodes under worker SIGKILLs, a coordinator kill, RabbitMQ and PostgreSQL restarts.
+    # Short form: 1,000 nodes under worker SIGKILLs, a coordinator kill, RabbitMQ and PostgreSQL restarts, a task
+    # queue lost, big outputs, forged reports, and processes cut off from PostgreSQL or RabbitMQ alone (iptables, as root).
     "$(swift build --show-bin-path)/BatonChaos" --time-limit 400
-    # The same on a three-node RabbitMQ cluster with quorum queues: the node leading the task queue is killed with -9.
+    # The same on a three-node RabbitMQ cluster with quorum queues: the node leading the task queue is killed with -9,
+    # and (the cluster being the suite's own) a memory and a disk alarm block publishers for 5 s each.
     "$(swift build --show-bin-path)/BatonChaos" --rabbit-cluster --time-limit 400
 fi
