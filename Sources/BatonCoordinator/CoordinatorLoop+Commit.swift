@@ -13,11 +13,14 @@ extension CoordinatorLoop {
     func commit(ackUpTo tag: BrokerReceipt?) throws {
         let whole = pending
         pending = PendingBatch()
+        let refused = refusedInBatch
+        refusedInBatch = []  // if the commit fails, the reports come back and are judged again
         let chunks = whole.chunks(maxCommands: Self.chunkCommands, maxBytes: configuration.commitBytes)
         for (index, chunk) in chunks.enumerated() {
             // The reports are acked with the last piece, once everything they led to is recorded.
             try commit(chunk, ackUpTo: index == chunks.count - 1 ? tag : nil, witnessed: whole.order)
         }
+        tellRefusals(refused)
         if heldOutputBytes > configuration.memoryBudget / 2 { offloadOutputs() }
     }
 

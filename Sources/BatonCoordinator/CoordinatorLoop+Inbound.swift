@@ -59,10 +59,18 @@ extension CoordinatorLoop {
     }
 
     /// Counts and logs (at most one line per `RefusalLog.interval`) a report refused by `ReportCheck`.
+    /// A report refused for its token: counted and logged once the batch's commit proved this
+    /// coordinator's view of the run current (`tellRefusals`). A coordinator that lost the run's
+    /// partition unawares (stopped past its lease) judges by a stale token, and its commit fails.
     func refused(_ refusal: ReportCheck.Refusal, kind: String, runID: String, key: String, attempt: Int) {
-        metrics?.reportRefused(refusal)
-        if let line = refusals.refused(refusal, what: "\(kind) report of run \(runID) node \(key) attempt \(attempt)", at: now()) {
-            logger.warning("\(line)")
+        refusedInBatch.append((refusal, "\(kind) report of run \(runID) node \(key) attempt \(attempt)"))
+    }
+
+    /// Counts and logs (rate-limited) the reports refused in the batch just committed.
+    func tellRefusals(_ refused: [(ReportCheck.Refusal, String)]) {
+        for (refusal, what) in refused {
+            metrics?.reportRefused(refusal)
+            if let line = refusals.refused(refusal, what: what, at: now()) { logger.warning("\(line)") }
         }
     }
 

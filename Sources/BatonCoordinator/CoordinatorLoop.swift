@@ -70,6 +70,8 @@ final class CoordinatorLoop: @unchecked Sendable {
     var lastReport: BrokerReceipt?
     /// Reports refused for their token, to log at a bounded rate.
     var refusals = RefusalLog()
+    /// Reports refused since the last commit, told once it succeeds (`tellRefusals`).
+    var refusedInBatch: [(ReportCheck.Refusal, String)] = []
     /// Bytes of the messages received in this batch (bounded by `configuration.batchBytes`).
     private var batchBytes = 0
     /// About the bytes of outputs the cached runs hold (results received, runs loaded), against the
@@ -255,6 +257,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         leases = LeaseTracker(lease: configuration.lease, lastSeen: lastSeen, connectedAt: now)
         runs = [:]
         pending = PendingBatch()
+        refusedInBatch = []
         uncommittedCache = [:]
         holdsChanged = true
         try balance(reclaiming: true)
