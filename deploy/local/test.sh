@@ -26,6 +26,13 @@ if ! command -v faketime >/dev/null; then
     "${AS_ROOT[@]}" apt-get update -qq
     DEBIAN_FRONTEND=noninteractive "${AS_ROOT[@]}" apt-get install -y -qq faketime >/dev/null
 fi
+# The chaos suite cuts single processes off from PostgreSQL or RabbitMQ with iptables rules of its own.
+if [ "${BATON_SKIP_CHAOS:-0}" != 1 ] && ! command -v iptables >/dev/null && [ ! -x /usr/sbin/iptables ]; then
+    echo "test: installing iptables (Debian's package) for the chaos suite's network cuts" >&2
+    if [ "$(id -u)" = 0 ]; then AS_ROOT=(); else AS_ROOT=(sudo); fi
+    "${AS_ROOT[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${AS_ROOT[@]}" apt-get install -y -qq iptables >/dev/null
+fi
 # The tracing test's OTLP receiver (deploy/local/otlp-receiver.py) decodes spans with PyPI's opentelemetry-proto.
 if ! python3 -c 'import opentelemetry.proto' 2>/dev/null; then
     echo "test: installing opentelemetry-proto (PyPI) for the tracing test's OTLP receiver" >&2
