@@ -28,20 +28,25 @@ public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable 
         guard isOpen else { return }
         isOpen = false
         ending = "server closed the connection unexpectedly"
-        store.endSession(self)
+        if !store.severed.contains(id) { store.endSession(self) }
     }
 
     public func close() {
         guard isOpen else { return }
         isOpen = false
         ending = "connection is closed"
-        store.endSession(self)
+        if !store.severed.contains(id) { store.endSession(self) }  // cut off, the database does not hear of it
     }
 
     /// Runs `body` as call `operation` of this session: fails if the session ended or a fault is due.
     private func call<T>(_ operation: MemoryStore.Operation, writes: Bool = false, _ body: () throws -> T) throws -> T {
         guard isOpen else {
             throw DatabaseError.connection(ending, sqlState: ending == "connection is closed" ? "08003" : "08006")
+        }
+        if store.severed.contains(id) {
+            isOpen = false
+            ending = "could not receive data from server: Connection timed out"
+            throw DatabaseError.connection(ending, sqlState: "08006")
         }
         guard let fault = store.takeFault(operation, connection: id) else { return try body() }
         if fault.afterCommit && writes { _ = try body() }
@@ -99,7 +104,10 @@ public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable 
     }
 
     public func nodeOutput(run runID: String, key: String) throws -> JSON? {
-        try call(.loadRun) { store.nodes(ofRun: runID).first { $0.key == key }?.output }
+        try call(.loadRun) {
+            store.outputsReadBack += 1
+            return store.nodes(ofRun: runID).first { $0.key == key }?.output
+        }
     }
 
     public func cacheLookup(_ lookup: CacheLookup, now: Date) throws -> CacheHit? {

@@ -42,6 +42,12 @@ struct SimCommand: ParsableCommand {
         inversion: .prefixedNo,
         help: "Now and then a task queue is deleted or purged under load (--no-queue-loss: never, as before that fault existed).")
     var queueLoss = true
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Now and then a coordinator is cut off from the store alone, or a process from the broker alone, and heals later (--no-process-cuts: never)."
+    )
+    var processCuts = true
     @Flag(help: "Coordinators do not look for queued nodes whose task the broker lost (shows the stranded queue the fix prevents).")
     var noReconcile = false
     @Option(help: "Stop after this many seconds of real time, with a summary of the seeds run (0: no limit).") var timeLimit = 0.0
@@ -73,6 +79,7 @@ struct SimCommand: ParsableCommand {
         options.signals = signals
         if !queueLoss { options.queueLossRate = 0 }
         options.reconcileLostTasks = !noReconcile
+        options.processCuts = processCuts
         if let seed {
             options.keepTrace = true
             let report = ClusterSimulation(seed: seed, options: options).run()
@@ -112,5 +119,6 @@ struct SimCommand: ParsableCommand {
             + " --queue-type \(report.queueType.rawValue)\(poisonAmongOthers ? " --poison-among-others" : "")"
             + "\(schedules ? " --schedules" : "")\(signals ? "" : " --no-signals")"
             + "\(queueLoss ? "" : " --no-queue-loss")\(noReconcile ? " --no-reconcile" : "")\(blockedPublishers ? " --blocked-publishers" : "")"
+            + "\(processCuts ? "" : " --no-process-cuts")"
     }
 }
