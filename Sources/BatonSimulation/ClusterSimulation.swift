@@ -94,7 +94,9 @@ public final class ClusterSimulation {
         store.maxStatementBytes = SimulationOptions.maxStatementBytes
         broker = MemoryBroker(queueType: queueType)
         broker.quorumDefects = options.quorumDefects
-        faultMix = options.faultMix == .uniform ? .uniform(rate: options.faultRate) : .swarm(seed: seed, rate: options.faultRate, disabled: options.disabledFaults)
+        faultMix =
+            options.faultMix == .uniform
+            ? .uniform(rate: options.faultRate) : .swarm(seed: seed, rate: options.faultRate, disabled: options.disabledFaults)
         report = SimulationReport(seed: seed)
         report.faultMix = faultMix.line
         report.queueType = queueType
@@ -133,7 +135,7 @@ public final class ClusterSimulation {
         configuration.id = name
         configuration.reconcileLostTasks = options.reconcileLostTasks
         // Small byte budgets, so that batches are cut by bytes and bounded in bytes (the catalog's outputs are small).
-        configuration.commitBytes = SimulationOptions.commitBytes
+        configuration.commitBytes = options.commitBytes
         configuration.memoryBudget = SimulationOptions.memoryBudget
         configuration.offloadMinimumBytes = 0
         configuration.partitionLease = partitionLease
@@ -191,7 +193,16 @@ public final class ClusterSimulation {
         if options.schedules { store.addSchedule(ScheduleInvariants.schedule) }
         // A quorum run's two graphs of its own take the place of two drawn ones (a seed costs about as much).
         let poison = options.poisonAmongOthers ? SimulationGraph.poison(in: "default") : SimulationGraph.poison
-        let own = queueType == .quorum ? [SimulationGraph.bands, poison] : []
+        var own = queueType == .quorum ? [SimulationGraph.bands, poison] : []
+        // Half the seeds also submit big outputs, injected into many nodes (the memory budget and byte-cut
+        // commits), in place of a drawn graph.
+        if options.bigOutputs && bigRandom.chance(0.5) {
+            let sizes = SimulationOptions.bigOutputBytes
+            let bytes = Int(exp(log(Double(sizes.lowerBound)) + bigRandom.unit() * log(Double(sizes.upperBound) / Double(sizes.lowerBound))))
+            let dependents = 2 + bigRandom.index(SimulationOptions.mostDependents - 1)
+            own.append(.bigOutputs(bytes: bytes, dependents: dependents))
+            trace("big outputs of \(bytes) bytes, injected into \(dependents) nodes")
+        }
         for _ in 0..<max(1, options.runs - own.count) {
             let graph = catalog[random.index(catalog.count)]
             submit(graph)
@@ -202,20 +213,13 @@ public final class ClusterSimulation {
             submit(.signal)
             submit(.signalTimeout)
         }
-        // Half the seeds also submit big outputs, injected into many nodes (the memory budget and byte-cut commits).
-        if options.bigOutputs && bigRandom.chance(0.5) {
-            let sizes = SimulationOptions.bigOutputBytes
-            let bytes = Int(exp(log(Double(sizes.lowerBound)) + bigRandom.unit() * log(Double(sizes.upperBound) / Double(sizes.lowerBound))))
-            let dependents = 2 + bigRandom.index(SimulationOptions.mostDependents - 1)
-            submit(.bigOutputs(bytes: bytes, dependents: dependents))
-            trace("big outputs of \(bytes) bytes, injected into \(dependents) nodes")
-        }
         while step < options.steps && report.violations.isEmpty {
             takeStep()
         }
         faultsOn = false
         confirmsHeldFor = 0
         if blockedFor > 0 { unblockPublishers() }
+        shortenCuts()
         while !unsentSignals.isEmpty { sendSignal(0) }  // what was not sent under faults goes now, or its run could not end
         let healEnd = clock.now.addingTimeInterval(options.healSeconds)
         var healed = 0
@@ -328,7 +332,8 @@ public final class ClusterSimulation {
             report.mostOutputBytesHeld = max(report.mostOutputBytesHeld, held)
             if held > SimulationOptions.memoryBudget + Self.budgetSlack {
                 checker.violate(
-                    "\(c.name) holds \(held) bytes of outputs in memory, over its budget of \(SimulationOptions.memoryBudget) (slack \(Self.budgetSlack))")
+                    "\(c.name) holds \(held) bytes of outputs in memory, over its budget of \(SimulationOptions.memoryBudget) (slack \(Self.budgetSlack))"
+                )
             }
         }
     }

@@ -34,11 +34,12 @@ extension MemoryStore {
         severed.formUnion(ids.filter { connections[$0] != nil })
     }
 
-    /// The network is back for the sessions `ids`: those cut off end now, as the database learns that
-    /// their peer is gone.
+    /// The network is back for the sessions `ids`: one its client gave up (a call failed on it, or it was
+    /// closed) ends now, as the database learns that its peer is gone; one its client never used during
+    /// the cut goes on (nothing was sent, so nothing broke), on both sides.
     public func heal(_ ids: some Sequence<Int>) {
         for id in ids where severed.remove(id) != nil {
-            if let connection = connections[id] { endSession(connection) }
+            if let connection = connections[id], !connection.isOpen { endSession(connection) }
         }
     }
 

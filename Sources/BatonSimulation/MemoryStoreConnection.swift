@@ -17,6 +17,8 @@ public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable 
     /// Notifications not read yet.
     var inbox: [StoreNotification] = []
     public var fence: PartitionFence?
+    /// Whether the last call failed with a fault injected (`failNext`, `faultHook`) rather than for what it sent.
+    private var injectedFailure = false
 
     init(store: MemoryStore, id: Int) {
         self.store = store
@@ -48,7 +50,9 @@ public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable 
             ending = "could not receive data from server: Connection timed out"
             throw DatabaseError.connection(ending, sqlState: "08006")
         }
+        injectedFailure = false
         guard let fault = store.takeFault(operation, connection: id) else { return try body() }
+        injectedFailure = true
         if fault.afterCommit && writes { _ = try body() }
         if fault.failure == .reconnect { dropConnection() }
         throw fault.error
@@ -98,7 +102,10 @@ public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable 
                     confirmedPartitions: confirmedPartitions, holds: holds, now: now, fence: fence)
             }
         } catch {
-            store.failedToApply(batch)
+            // Only what the batch itself caused counts: injected failures are passing ones (or one-off data
+            // errors) by design, and stack up while no commit goes in (a store cut), so a batch may rightly
+            // meet many in a row, each after a back-off.
+            if !injectedFailure { store.failedToApply(batch) }
             throw error
         }
     }

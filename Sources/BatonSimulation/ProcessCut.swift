@@ -16,7 +16,7 @@ struct ProcessCut {
     /// The coordinator's index, for a coordinator.
     let coordinator: Int?
     let began: Date
-    let until: Date
+    var until: Date
     /// For a cut from the broker: when the broker notices the connections are gone (its heartbeat
     /// times out); until then it holds their unacked deliveries.
     let noticeAt: Date

@@ -36,7 +36,7 @@ public struct SimulationOptions: Sendable {
     /// Cut one process off from the store alone or from the broker alone now and then (`store-cut`,
     /// `broker-cut`); off with `baton-sim --no-process-cuts`.
     public var processCuts = true
-    /// Half the seeds (drawn from a stream of their own) also submit a graph of big outputs
+    /// Half the seeds (drawn from a stream of their own) submit a graph of big outputs in place of a drawn one
     /// (`SimulationGraph.bigOutputs`, sizes drawn per seed), so that outputs are dropped from memory and
     /// read back, and commits are cut by bytes; off with `baton-sim --no-big-outputs`.
     public var bigOutputs = true
@@ -62,17 +62,17 @@ public struct SimulationOptions: Sendable {
     public var keepTrace = false
     public var traceTail = 40
 
-    /// The coordinators' `--commit-bytes` and `--memory-budget`, and the store's statement limit, in
+    /// The coordinators' `--commit-bytes` (`baton-sim --commit-bytes`) and `--memory-budget`, and the store's statement limit, in
     /// the simulator: small, so that the big outputs' batches (`bigOutputs`) are cut by bytes (below the
     /// statement limit, which a piece over it would break), and outputs (of any size) are dropped from
     /// memory and read back from the store often.
-    static let commitBytes = 96 << 10
+    public var commitBytes = 96 << 10
     static let memoryBudget = 64 << 10
     static let maxStatementBytes = 256 << 10
     /// The sizes of the big outputs (`bigOutputs`): a seed draws one between these, log-uniformly, and
     /// from 2 to `mostDependents` nodes that inject it.
     static let bigOutputBytes = (1 << 10)...(40 << 10)
-    static let mostDependents = 12
+    static let mostDependents = 8
 
     public init() {}
 
