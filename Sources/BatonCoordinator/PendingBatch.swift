@@ -113,9 +113,9 @@ struct PendingBatch: Sendable {
     /// message limit, and workers start on the first piece while the next is written. A piece ends only
     /// before a node's change, an event or a run's status, never between a change and the dispatch,
     /// children or cache row that go with it; one command larger than `maxBytes` is a piece of its own.
-    /// A batch with admission changes stays whole (a hold and the queued node it admits are recorded together).
+    /// The runs with admission changes stay whole, together with every hold change, in the first piece
+    /// (a hold and the queued node it admits are recorded together); the other runs are cut as usual.
     func chunks(maxCommands: Int, maxBytes: Int = .max) -> [PendingBatch] {
-        guard holds.isEmpty else { return [self] }
         var total = 0
         var count = 0
         for runID in order {
@@ -125,6 +125,7 @@ struct PendingBatch: Sendable {
             }
         }
         guard count > maxCommands || total > maxBytes else { return [self] }
+        guard holds.isEmpty else { return holdingFirst(maxCommands: maxCommands, maxBytes: maxBytes) }
         var parts: [PendingBatch] = []
         var part = PendingBatch()
         part.heartbeats = heartbeats
@@ -170,5 +171,21 @@ struct PendingBatch: Sendable {
             }
         }
         return out
+    }
+
+    /// `chunks` of a batch with admission changes: the runs they concern, the holds and the bookkeeping
+    /// in one piece, then the other runs cut by count and bytes.
+    private func holdingFirst(maxCommands: Int, maxBytes: Int) -> [PendingBatch] {
+        let holding = Set(holds.map(\.runID))
+        guard order.contains(where: { !holding.contains($0) }) else { return [self] }
+        var first = self
+        var rest = PendingBatch()
+        for runID in order where !holding.contains(runID) {
+            rest.witness(runID)
+            rest.record(runID, commands[runID]!)
+            first.commands[runID] = nil
+            first.order.removeAll { $0 == runID }
+        }
+        return [first] + rest.chunks(maxCommands: maxCommands, maxBytes: maxBytes)
     }
 }

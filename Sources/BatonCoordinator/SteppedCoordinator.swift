@@ -19,6 +19,10 @@ public final class SteppedCoordinator: @unchecked Sendable {
     /// True while it leads and is connected.
     public var isLeading: Bool { loop.connected && loop.store != nil }
 
+    /// About the bytes of the outputs it holds in memory, as `RunState.heldOutputBytes` counts them:
+    /// what its memory budget (`CoordinatorConfiguration.memoryBudget`) bounds.
+    public var heldOutputBytes: Int { loop.runs.values.reduce(0) { $0 + $1.heldOutputBytes } }
+
     /// Unfinished runs it holds in memory.
     public var cachedRuns: Int { loop.runs.count }
 

@@ -24,30 +24,30 @@ public final class ClusterSimulation {
     public let queueType: QueueType
     /// The workers' `--delivery-limit`.
     let workerLimit: Int
-    private var random: SeededRandom
+    var random: SeededRandom
     private let processRandom: RandomSource
     /// The coordinators' attempt tokens: a stream of its own, so drawing them moves no other choice.
     private let tokenRandom: RandomSource
-    private var coordinators: [SimulatedCoordinator] = []
-    private var workers: [SimulatedWorker] = []
-    private var checker = InvariantChecker()
-    private var submitted: [InvariantChecker.Submitted] = []
-    private var report: SimulationReport
-    private var step = 0
+    var coordinators: [SimulatedCoordinator] = []
+    var workers: [SimulatedWorker] = []
+    var checker = InvariantChecker()
+    var submitted: [InvariantChecker.Submitted] = []
+    var report: SimulationReport
+    var step = 0
     /// While above zero, confirms are held back (a slow broker).
-    private var confirmsHeldFor = 0
+    var confirmsHeldFor = 0
     /// The coordinators' worker lease, in seconds.
-    private let coordinatorLease = 10.0
+    let coordinatorLease = 10.0
     /// While above zero, the broker blocks publishers (a memory or disk alarm).
-    private var blockedFor = 0
+    var blockedFor = 0
     /// During a block and its grace after: how many `lease_expired` events there were when it began
     /// (none may be added: nothing is re-run because the broker blocked publishers), and when the grace ends.
     /// (A worker that crashed or paused meanwhile may rightly lose its lease: the watch then ends.)
-    private var blockWatch: (expired: Int, until: Date?)?
+    var blockWatch: (expired: Int, until: Date?)?
     /// The stream of flow-control faults: a stream of its own, so a seed runs as it did before them until
     /// its first block.
-    private var flowRandom: SeededRandom
-    private var faultsOn = true
+    var flowRandom: SeededRandom
+    var faultsOn = true
     /// This seed's chance per step of each fault kind.
     let faultMix: FaultMix
     /// Signals (`SimulationGraph.signals`) not sent yet, and the stream of every signal choice: a
@@ -55,11 +55,21 @@ public final class ClusterSimulation {
     private var unsentSignals: [(runID: String, key: String, value: JSON)] = []
     private var signalRandom: SeededRandom
     /// The stream of task queues lost (`FaultKind.taskQueueLost`): of its own, so the other faults are drawn as before.
-    private var lossRandom: SeededRandom
+    var lossRandom: SeededRandom
     /// Publishes the `forged-report` fault's reports (`ReportForger`).
-    private lazy var forger = ReportForger(broker: broker)
+    lazy var forger = ReportForger(broker: broker)
     /// The forger's choices: a stream of its own, so the other faults are drawn as before it existed.
-    private var forgeRandom: SeededRandom
+    var forgeRandom: SeededRandom
+    /// The stream of process cuts (`FaultKind.storeCut`, `.brokerCut`): of its own, as the forger's.
+    var cutRandom: SeededRandom
+    /// Cuts in force, and healed ones whose take-back is still watched.
+    var cuts: [ProcessCut] = []
+    /// Who opened each store session, and who is cut off from the store.
+    let storeSessions = StoreSessionOwners()
+    /// Whether this seed submits big outputs, and their sizes: a stream of its own.
+    var bigRandom: SeededRandom
+    /// The coordinators' partition lease, in seconds.
+    let partitionLease = 10.0
 
     public init(seed: UInt64, options: SimulationOptions = SimulationOptions()) {
         self.seed = seed
@@ -71,6 +81,8 @@ public final class ClusterSimulation {
         processRandom = RandomSource(seed: seed ^ 0x5EED)
         tokenRandom = RandomSource(seed: seed ^ 0x70CE_4E45)
         forgeRandom = SeededRandom(seed: seed ^ 0xF0F6_ED00)
+        cutRandom = SeededRandom(seed: seed ^ 0xC07_0FF0)
+        bigRandom = SeededRandom(seed: seed ^ 0xB16_B7E5)
         let clock = self.clock
         queueType = options.queueType.queueType(seed: seed)
         // Classic runs keep the limit they always had; a quorum run's is drawn from a stream of its own.
@@ -82,7 +94,9 @@ public final class ClusterSimulation {
         store.maxStatementBytes = SimulationOptions.maxStatementBytes
         broker = MemoryBroker(queueType: queueType)
         broker.quorumDefects = options.quorumDefects
-        faultMix = options.faultMix == .uniform ? .uniform(rate: options.faultRate) : .swarm(seed: seed, rate: options.faultRate)
+        faultMix =
+            options.faultMix == .uniform
+            ? .uniform(rate: options.faultRate) : .swarm(seed: seed, rate: options.faultRate, disabled: options.disabledFaults)
         report = SimulationReport(seed: seed)
         report.faultMix = faultMix.line
         report.queueType = queueType
@@ -121,10 +135,13 @@ public final class ClusterSimulation {
         configuration.id = name
         configuration.reconcileLostTasks = options.reconcileLostTasks
         // Small byte budgets, so that batches are cut by bytes and bounded in bytes (the catalog's outputs are small).
-        configuration.commitBytes = SimulationOptions.commitBytes
+        configuration.commitBytes = options.commitBytes
         configuration.memoryBudget = SimulationOptions.memoryBudget
         configuration.offloadMinimumBytes = 0
-        configuration.makeStore = { try store.connect() }
+        configuration.partitionLease = partitionLease
+        // Cut off from the store (`FaultKind.storeCut`), it cannot open a session.
+        let sessions = storeSessions
+        configuration.makeStore = { try sessions.connect(store, coordinator: index) }
         configuration.makeBroker = { broker.coordinatorConnection(name: name) }
         configuration.clock = { clock.now }
         configuration.random = { random.unit() }
@@ -176,7 +193,16 @@ public final class ClusterSimulation {
         if options.schedules { store.addSchedule(ScheduleInvariants.schedule) }
         // A quorum run's two graphs of its own take the place of two drawn ones (a seed costs about as much).
         let poison = options.poisonAmongOthers ? SimulationGraph.poison(in: "default") : SimulationGraph.poison
-        let own = queueType == .quorum ? [SimulationGraph.bands, poison] : []
+        var own = queueType == .quorum ? [SimulationGraph.bands, poison] : []
+        // Half the seeds also submit big outputs, injected into many nodes (the memory budget and byte-cut
+        // commits), in place of a drawn graph.
+        if options.bigOutputs && bigRandom.chance(0.5) {
+            let sizes = SimulationOptions.bigOutputBytes
+            let bytes = Int(exp(log(Double(sizes.lowerBound)) + bigRandom.unit() * log(Double(sizes.upperBound) / Double(sizes.lowerBound))))
+            let dependents = 2 + bigRandom.index(SimulationOptions.mostDependents - 1)
+            own.append(.bigOutputs(bytes: bytes, dependents: dependents))
+            trace("big outputs of \(bytes) bytes, injected into \(dependents) nodes")
+        }
         for _ in 0..<max(1, options.runs - own.count) {
             let graph = catalog[random.index(catalog.count)]
             submit(graph)
@@ -193,6 +219,7 @@ public final class ClusterSimulation {
         faultsOn = false
         confirmsHeldFor = 0
         if blockedFor > 0 { unblockPublishers() }
+        shortenCuts()
         while !unsentSignals.isEmpty { sendSignal(0) }  // what was not sent under faults goes now, or its run could not end
         let healEnd = clock.now.addingTimeInterval(options.healSeconds)
         var healed = 0
@@ -221,6 +248,7 @@ public final class ClusterSimulation {
             sum + store.events(ofRun: run.runID).filter { $0.kind == "dead_lettered_unstarted" }.count
         }
         report.steps = step
+        report.outputsReadBack = store.outputsReadBack
         return report
     }
 
@@ -250,7 +278,7 @@ public final class ClusterSimulation {
         }
     }
 
-    private func trace(_ line: String) {
+    func trace(_ line: String) {
         let stamped = String(format: "%6d %9.3f ", step, clock.now.timeIntervalSince1970 - 1_800_000_000) + line
         report.trace.append(stamped)
         if !options.keepTrace && report.trace.count > options.traceTail * 2 { report.trace.removeFirst(report.trace.count - options.traceTail) }
@@ -262,15 +290,17 @@ public final class ClusterSimulation {
         if faultsOn, let kind = faultMix.draw(&random) { inject(kind) }
         // Under the uniform mix, the kinds newer than it come from streams of their own (a seed runs as before
         // them until their first strike); the swarm draws them as any other kind.
-        if faultMix.uniform && options.blockedPublishers && faultsOn && blockedFor == 0 && flowRandom.chance(options.faultRate / 12) {
-            blockPublishers()
+        if faultsOn && faultMix.uniform {
+            for fault in ownStreamFaults where fault.rate > 0 {
+                if self[keyPath: fault.stream].chance(fault.rate) { inject(fault.kind) }
+            }
         }
-        if faultMix.uniform && faultsOn && options.queueLossRate > 0 && lossRandom.chance(options.queueLossRate) { loseTaskQueue() }
-        if faultMix.uniform && faultsOn && forgeRandom.chance(options.faultRate / Double(FaultKind.uniformKinds.count)) { forge() }
         restartWhatIsDue()
         act()
         checker.check(store: store, runs: submitted)
         checkBlockWatch()
+        checkCuts()
+        checkBudget()
         report.violations = checker.violations
         if !report.violations.isEmpty { trace("VIOLATION: " + report.violations[0]) }
     }
@@ -293,36 +323,26 @@ public final class ClusterSimulation {
         }
     }
 
-    // MARK: - Flow control
-
-    private var leaseExpiries: Int { store.tables.events.values.reduce(0) { $0 + $1.count { $0.kind == "lease_expired" } } }
-
-    /// The broker blocks every publisher for a while, longer than a lease now and then.
-    private func blockPublishers() {
-        blockedFor = 100 + flowRandom.index(900)
-        broker.blocksPublishers = "low on memory"
-        if blockWatch == nil { blockWatch = (leaseExpiries, nil) }
-        trace("FAULT the broker blocks publishers for \(blockedFor) steps")
-        count(.blockedPublishers)
-    }
-
-    private func unblockPublishers() {
-        blockedFor = 0
-        broker.blocksPublishers = nil
-        // The coordinators hold expiry for half a lease after they see the block end.
-        blockWatch?.until = clock.now.addingTimeInterval(coordinatorLease / 2)
-        trace("the broker takes publishes again")
-    }
-
-    /// Nothing is re-run because the broker blocked publishers: no lease runs out during a block, nor in
-    /// the grace after it.
-    private func checkBlockWatch() {
-        guard let watch = blockWatch else { return }
-        if leaseExpiries > watch.expired {
-            checker.violate("a lease expired while the broker blocked publishers (or within the grace after): an attempt was re-run")
+    /// The coordinator stays within its budget: the bytes of outputs each holds in memory, as
+    /// `RunState` counts them, never exceed its memory budget by more than `budgetSlack`.
+    private func checkBudget() {
+        for c in coordinators {
+            guard let process = c.process else { continue }
+            let held = process.heldOutputBytes
+            report.mostOutputBytesHeld = max(report.mostOutputBytesHeld, held)
+            if held > SimulationOptions.memoryBudget + Self.budgetSlack {
+                checker.violate(
+                    "\(c.name) holds \(held) bytes of outputs in memory, over its budget of \(SimulationOptions.memoryBudget) (slack \(Self.budgetSlack))"
+                )
+            }
         }
-        if let until = watch.until, clock.now >= until { blockWatch = nil }
     }
+
+    /// How far beyond its memory budget a coordinator's outputs may be after a step: it drops them after
+    /// a commit once past half the budget, so it holds up to half the budget, then the reports of one
+    /// batch (bounded in bytes, `CoordinatorConfiguration.batchBytes`, at least 1 MiB) and the runs it
+    /// loads before the next commit.
+    static let budgetSlack = 1 << 20
 
     /// Picks what moves: a coordinator's turn, a worker's consumer or publisher turn, an attempt that
     /// ends, the broker delivering confirms, or the clock.
@@ -415,120 +435,5 @@ public final class ClusterSimulation {
                 }
             }
         }
-    }
-
-    // MARK: - Faults
-
-    /// The `forged-report` fault: a report about a queued or running attempt, without its token (with
-    /// one guessed when the coordinators accept reports without one, in an upgrade's window).
-    private func forge() {
-        let open = submitted.flatMap { store.nodes(ofRun: $0.runID) }.filter { $0.status == .queued || $0.status == .running }
-        guard !open.isEmpty else { return }
-        let row = open[forgeRandom.index(open.count)]
-        let partition = RunPartition.of(row.runID, count: options.partitions)
-        let lenient = options.legacyWorkers > 0 || options.acceptUntokenedReports
-        trace("FAULT " + forger.forge(row, partition: partition, now: clock.now, alwaysGuess: lenient, random: &forgeRandom))
-        count(.forgedReport)
-    }
-
-    private func count(_ fault: FaultKind) { report.faults[fault.rawValue, default: 0] += 1 }
-
-    /// Injects a fault of `kind` (`FaultMix.draw` chose it); a kind that finds nothing to strike does nothing.
-    private func inject(_ kind: FaultKind) {
-        switch kind {
-        case .coordinatorCrash:
-            let live = coordinators.filter(\.isUp)
-            guard !live.isEmpty else { return }
-            let c = live[random.index(live.count)]
-            trace("FAULT \(c.name) crashes")
-            c.crash(restartAfter: 5 + random.index(40))
-        case .workerCrash:
-            let live = workers.filter(\.isUp)
-            guard live.count > 1 else { return }  // one stays up, or nothing would ever run
-            let w = live[random.index(live.count)]
-            trace("FAULT \(w.name) crashes")
-            w.crash(restartAfter: 5 + random.index(60))
-            blockWatch = nil
-        case .connectionLost:
-            let names = broker.connectionNames
-            guard !names.isEmpty else { return }
-            let name = names[random.index(names.count)]
-            let keep = random.chance(0.5)
-            trace("FAULT connection \(name) lost (unconfirmed publishes \(keep ? "arrive" : "lost"))")
-            broker.drop(name, keepUnconfirmed: keep)
-        case .publishFailsMidBatch:
-            let names = broker.connectionNames.filter { $0.hasSuffix("-publish") || $0.hasSuffix("-reports") }
-            guard !names.isEmpty else { return }
-            let name = names[random.index(names.count)]
-            let after = random.index(4)
-            trace("FAULT a publish on \(name) fails after \(after) more")
-            broker.failPublish(of: name, after: after, keepUnconfirmed: random.chance(0.5))
-        case .commitFails:
-            let failures: [(StoreFailure, String)] = [
-                (.retry, "40001"), (.retry, "40P01"), (.retry, "53100"), (.retry, "57014"), (.retry, "55P03"),
-                (.reconnect, "08006"), (.rejectData, "22023"), (.fatal, "42501"),
-            ]
-            let (failure, code) = failures[random.index(failures.count)]
-            // A data error once: the batch fails and is split, and every part goes in (a second one could
-            // fail a run's own part, which fails that run: right, but not what these graphs expect).
-            let times = failure == .rejectData || failure == .fatal ? 1 : 1 + random.index(3)
-            trace("FAULT the next \(times) commit(s) fail with SQLSTATE \(code)")
-            store.failNext(.apply, with: failure, count: times, sqlState: code)
-        case .duplicateDelivery:
-            let held = broker.allUnacked
-            guard !held.isEmpty else { return }
-            let delivery = held[random.index(held.count)]
-            trace("FAULT a delivery to \(delivery.connection) is given out again")
-            broker.duplicate(delivery)
-        case .delayedConfirms:
-            confirmsHeldFor = 10 + random.index(100)
-            trace("FAULT confirms held for \(confirmsHeldFor) steps")
-        case .clockJump:
-            let seconds = 1 + random.unit() * 20
-            trace(String(format: "FAULT the clock jumps %.1f s", seconds))
-            clock.advance(seconds)
-        case .pausedProcess:
-            let steps = 10 + random.index(200)
-            if random.chance(0.5), let c = coordinators.filter(\.isUp).randomElement(using: &random) {
-                trace("FAULT \(c.name) pauses for \(steps) steps")
-                c.pausedFor = steps
-            } else if let w = workers.filter(\.isUp).randomElement(using: &random) {
-                trace("FAULT \(w.name) pauses for \(steps) steps")
-                w.pausedFor = steps
-                blockWatch = nil
-            } else {
-                return
-            }
-        case .leaseLapse:
-            guard let owner = store.lapseLeases(ofOwnerOf: random.index(options.partitions)) else { return }
-            trace("FAULT \(owner) stalls past its lease: its partitions are free")
-        case .storeSessionsLost:
-            trace("FAULT the database restarts: every session ends")
-            store.dropConnections()
-        case .blockedPublishers:
-            guard options.blockedPublishers else { return }
-            if blockedFor == 0 { blockPublishers() }
-        case .taskQueueLost:
-            if options.queueLossRate > 0 { loseTaskQueue() }
-            return
-        case .forgedReport:
-            forge()
-            return
-        }
-        count(kind)
-    }
-
-    /// A task queue is deleted (its consumers cancelled) or purged, under load: one that holds tasks
-    /// or has consumers, if any does.
-    private func loseTaskQueue() {
-        let names = broker.taskQueueNames
-        guard !names.isEmpty else { return }
-        let name = names[lossRandom.index(names.count)]
-        if lossRandom.chance(0.5) {
-            trace("FAULT task queue \(name) deleted (\(broker.deleteQueue(name)) tasks lost)")
-        } else {
-            trace("FAULT task queue \(name) purged (\(broker.purge(name)) tasks lost)")
-        }
-        count(.taskQueueLost)
     }
 }

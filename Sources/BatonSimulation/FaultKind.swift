@@ -23,6 +23,14 @@ enum FaultKind: String, CaseIterable, Sendable {
     /// Someone with the broker's login but no worker publishes a report about a queued or running
     /// attempt, naming its run, node and attempt (all the dashboard shows) but not its token.
     case forgedReport = "forged-report"
+    /// One coordinator is cut off from the store alone, its broker link kept (a network fault between
+    /// its host and PostgreSQL): its calls fail, its new sessions are refused, but the database keeps its
+    /// sessions until the network heals, a few seconds to three partition leases later.
+    case storeCut = "store-cut"
+    /// One process, a coordinator or a worker, is cut off from the broker alone, its store link kept:
+    /// its calls fail and it cannot connect, and the broker holds its connections (and their unacked
+    /// deliveries) until its heartbeat times out, then gives them to others; it heals later.
+    case brokerCut = "broker-cut"
 }
 
 extension FaultKind {

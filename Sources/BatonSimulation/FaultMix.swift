@@ -31,12 +31,14 @@ struct FaultMix: Sendable, Equatable {
 
     /// `seed`'s own mix around `rate`: each kind off (`offChance`) or at the uniform mix's chance times
     /// a factor from 1/`spread` to `spread`, log-uniformly.
-    static func swarm(seed: UInt64, rate: Double) -> FaultMix {
+    /// Kinds in `disabled` (turned off by the options) are off in every seed; the others' chances stay as
+    /// they were.
+    static func swarm(seed: UInt64, rate: Double, disabled: Set<FaultKind> = []) -> FaultMix {
         let each = rate / Double(FaultKind.uniformKinds.count)
         return FaultMix(
             chances: FaultKind.allCases.map { kind in
                 var random = SeededRandom(seed: seed ^ 0x5A4A_3F00_0000_0000 ^ Self.nameHash(kind.rawValue))
-                guard !random.chance(offChance) else { return (kind, 0) }
+                guard !random.chance(offChance), !disabled.contains(kind) else { return (kind, 0) }
                 return (kind, each * exp((random.unit() * 2 - 1) * log(spread)))
             }, uniform: false)
     }

@@ -18,7 +18,7 @@ struct InvariantChecker {
     /// The quorum queues' own checks, in a quorum run.
     var quorum: QuorumInvariants?
     /// Ended nodes as first seen ended: status and output, which must never change.
-    private var ended: [String: (status: NodeStatus, output: String)] = [:]
+    private var ended: [String: (status: NodeStatus, output: JSON?)] = [:]
     private(set) var nodesEnded = 0
     /// The value each signal node was sent (accepted by the store), by run id + "/" + key.
     private var signalsSent: [String: JSON] = [:]
@@ -161,15 +161,15 @@ struct InvariantChecker {
                     )
                 }
                 if row.status.isTerminal {
-                    let output = row.output?.serialized() ?? "null"
+                    // Compared as values, serialized only to say how they differ (big outputs cost to serialize at every step).
                     if let first = ended[id] {
-                        if first.status != row.status || first.output != output {
+                        if first.status != row.status || first.output != row.output {
                             violate(
-                                "run \(run.runID) node \(row.key) ended \(first.status.rawValue) with \(first.output), then became \(row.status.rawValue) with \(output)"
+                                "run \(run.runID) node \(row.key) ended \(first.status.rawValue) with \((first.output?.serialized() ?? "null").prefix(300)), then became \(row.status.rawValue) with \((row.output?.serialized() ?? "null").prefix(300))"
                             )
                         }
                     } else {
-                        ended[id] = (row.status, output)
+                        ended[id] = (row.status, row.output)
                         nodesEnded += 1
                     }
                 } else if let first = ended[id] {
@@ -236,7 +236,9 @@ struct InvariantChecker {
             for (key, expected) in run.graph.outputs.sorted(by: { $0.key < $1.key }) {
                 let got = store.node(key, ofRun: run.runID)?.output ?? .null
                 if !Self.same(got, expected) {
-                    violate("run \(run.runID) (\(run.graph.name)) node \(key): output \(got.serialized()), expected \(expected.serialized())")
+                    violate(
+                        "run \(run.runID) (\(run.graph.name)) node \(key): output \(got.serialized().prefix(300)), expected \(expected.serialized().prefix(300))"
+                    )
                 }
             }
         }

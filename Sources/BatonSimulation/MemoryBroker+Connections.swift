@@ -9,7 +9,7 @@ extension MemoryBroker {
 
     /// Opens a connection named `name` for the handle `owner`.
     func open(name: String, owner: String) throws -> MemoryConnection {
-        guard !refusesConnections else {
+        guard !refusesConnections, !cutOff.contains(where: { owner.hasPrefix($0) }) else {
             throw AMQPError.simulated(.connectionFailed, "broker unreachable (simulated)", operation: "connect")
         }
         let connection = MemoryConnection(id: nextConnectionID, name: name, owner: owner)
@@ -26,13 +26,13 @@ extension MemoryBroker {
 
     /// Throws `.connectionLost` unless `connection` is live.
     func require(_ connection: MemoryConnection?, _ operation: String) throws -> MemoryConnection {
-        guard let connection, connection.alive else { throw Self.lost(operation) }
+        guard let connection, connection.usable else { throw Self.lost(operation) }
         return connection
     }
 
     /// Closes `connection` as its client does: publishes already sent still arrive.
     func close(_ connection: MemoryConnection?) {
-        guard let connection else { return }
+        guard let connection, !connection.severed else { return }  // a close the broker never hears of
         disconnect(connection, keepUnconfirmed: true)
     }
 

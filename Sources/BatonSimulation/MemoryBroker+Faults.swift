@@ -6,8 +6,34 @@ import BatonAMQP
 /// nil means every live connection.
 extension MemoryBroker {
     private func live(_ name: String?) -> [MemoryConnection] {
-        guard let name else { return connections }
-        return connections.filter { $0.answers(to: name) }
+        guard let name else { return connections.filter { !$0.severed } }
+        return connections.filter { $0.answers(to: name) && !$0.severed }
+    }
+
+    /// Cuts the network between the broker and one process: every connection whose handle's name
+    /// starts with `prefix` (such as `worker-2.`). Its client's calls fail as a lost connection and
+    /// its new connections are refused, but the broker holds the old ones, their unacked deliveries
+    /// and consumers (which still take deliveries nobody receives), until it notices (`noticeCut`,
+    /// its heartbeat timeout). Publishes in flight on them neither arrive nor are confirmed meanwhile.
+    public func cut(_ prefix: String) {
+        cutOff.insert(prefix)
+        for connection in connections where connection.owner.hasPrefix(prefix) { connection.severed = true }
+    }
+
+    /// The broker notices that the connections cut off under `prefix` are gone (its heartbeat timed
+    /// out): they end as with `drop` (publishes in flight arrive if `keepUnconfirmed`). Returns how many.
+    @discardableResult
+    public func noticeCut(_ prefix: String, keepUnconfirmed: Bool) -> Int {
+        let gone = connections.filter { $0.severed && $0.owner.hasPrefix(prefix) }
+        for connection in gone { disconnect(connection, keepUnconfirmed: keepUnconfirmed) }
+        return gone.count
+    }
+
+    /// The network is back under `prefix`: connections cut off and not noticed yet end now (their
+    /// clients gave them up), and the process may connect again.
+    public func healCut(_ prefix: String) {
+        noticeCut(prefix, keepUnconfirmed: false)
+        cutOff.remove(prefix)
     }
 
     /// Publishes in flight reach their queues (and consumers), without being confirmed yet.

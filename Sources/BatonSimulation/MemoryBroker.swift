@@ -67,6 +67,8 @@ public final class MemoryBroker: @unchecked Sendable {
     public internal(set) var protocolErrors: [String] = []
     /// While true, connecting fails (`.connectionFailed`): the broker is down or unreachable.
     public var refusesConnections = false
+    /// Prefixes of handle names cut off from the broker (`cut`): their connections are refused.
+    public internal(set) var cutOff: Set<String> = []
     /// Why the broker blocks publishers (a memory or disk alarm), or nil: while set, publishes stay in
     /// flight (they neither arrive nor are confirmed), and a wait for confirms times out.
     public var blocksPublishers: String? {

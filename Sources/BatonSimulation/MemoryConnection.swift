@@ -14,6 +14,11 @@ final class MemoryConnection {
     /// The name of the handle that opened it (the coordinator's two connections share one).
     let owner: String
     var alive = true
+    /// The network between it and its client is cut (`MemoryBroker.cut`): the broker still holds it (and
+    /// delivers to its consumers) until it notices, but nothing the client does reaches the broker.
+    var severed = false
+    /// Whether its client can use it: alive and not cut off.
+    var usable: Bool { alive && !severed }
     /// Ordered by number.
     private(set) var channels: [MemoryChannel] = []
     /// Sent by the broker, not yet taken by `receive`, in the order sent.

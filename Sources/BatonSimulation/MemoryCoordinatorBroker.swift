@@ -164,7 +164,7 @@ public final class MemoryCoordinatorBroker: CoordinatorBroker, @unchecked Sendab
     }
 
     public func takeReturned() -> [[UInt8]] {
-        guard let publisher, publisher.alive else { return [] }
+        guard let publisher, publisher.usable else { return [] }
         let returned = publisher.returned
         publisher.returned = []
         // No queue was bound: the next publish to it declares it again, as over RabbitMQ.

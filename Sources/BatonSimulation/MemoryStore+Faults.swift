@@ -18,8 +18,33 @@ extension MemoryStore {
     /// Ends every open session, as a database restart does: each later call on them fails with a
     /// connection error.
     public func dropConnections() {
-        for id in connections.keys.sorted() { connections[id]!.dropConnection() }
+        for id in connections.keys.sorted() {
+            let connection = connections[id]!
+            connection.dropConnection()
+            endSession(connection)  // a session cut off ends too: the server restarted
+        }
+        severed = []
     }
+
+    /// Cuts the network between the database and the sessions `ids` (one process's): each later call
+    /// on them fails with a connection error, as the client's socket times out, but the database does
+    /// not see them end (unlike `dropConnections`): it keeps their sessions, and whatever was
+    /// announced on them, until `heal`.
+    public func sever(_ ids: some Sequence<Int>) {
+        severed.formUnion(ids.filter { connections[$0] != nil })
+    }
+
+    /// The network is back for the sessions `ids`: one its client gave up (a call failed on it, or it was
+    /// closed) ends now, as the database learns that its peer is gone; one its client never used during
+    /// the cut goes on (nothing was sent, so nothing broke), on both sides.
+    public func heal(_ ids: some Sequence<Int>) {
+        for id in ids where severed.remove(id) != nil {
+            if let connection = connections[id], !connection.isOpen { endSession(connection) }
+        }
+    }
+
+    /// The sessions still open on the database's side (a session cut off counts until healed).
+    public var openSessions: [Int] { connections.keys.sorted() }
 
     /// The fault for a call of `operation` on connection `connection`, if one is due (consumed).
     func takeFault(_ operation: Operation, connection: Int) -> MemoryStoreFault? {

@@ -24,6 +24,8 @@ public final class MemoryStore: @unchecked Sendable {
     var listeners: [Int: MemoryStoreConnection] = [:]
     /// Open connections, by id.
     var connections: [Int: MemoryStoreConnection] = [:]
+    /// Sessions cut off from the network (`sever`): their calls fail, but they stay open here.
+    var severed: Set<Int> = []
     // Sequences: like PostgreSQL's, they are not rolled back with a failed transaction.
     var runsSubmitted = 0
     var nextEventID: Int64 = 1
@@ -50,6 +52,8 @@ public final class MemoryStore: @unchecked Sendable {
     /// again unchanged without end shows here (`InvariantChecker`).
     var failedBatches: [String: Int] = [:]
     public internal(set) var mostFailuresOfOneBatch = 0
+    /// Outputs read back one at a time (`nodeOutput`: a coordinator had dropped them from memory).
+    public internal(set) var outputsReadBack = 0
 
     /// A database with no runs whose clock is `clock` (by default, one fixed instant).
     public init(clock: @escaping () -> Date = { Date(timeIntervalSince1970: 1_800_000_000) }) {

@@ -17,6 +17,8 @@ public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable 
     /// Notifications not read yet.
     var inbox: [StoreNotification] = []
     public var fence: PartitionFence?
+    /// Whether the last call failed with a fault injected (`failNext`, `faultHook`) rather than for what it sent.
+    private var injectedFailure = false
 
     init(store: MemoryStore, id: Int) {
         self.store = store
@@ -28,14 +30,14 @@ public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable 
         guard isOpen else { return }
         isOpen = false
         ending = "server closed the connection unexpectedly"
-        store.endSession(self)
+        if !store.severed.contains(id) { store.endSession(self) }
     }
 
     public func close() {
         guard isOpen else { return }
         isOpen = false
         ending = "connection is closed"
-        store.endSession(self)
+        if !store.severed.contains(id) { store.endSession(self) }  // cut off, the database does not hear of it
     }
 
     /// Runs `body` as call `operation` of this session: fails if the session ended or a fault is due.
@@ -43,7 +45,14 @@ public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable 
         guard isOpen else {
             throw DatabaseError.connection(ending, sqlState: ending == "connection is closed" ? "08003" : "08006")
         }
+        if store.severed.contains(id) {
+            isOpen = false
+            ending = "could not receive data from server: Connection timed out"
+            throw DatabaseError.connection(ending, sqlState: "08006")
+        }
+        injectedFailure = false
         guard let fault = store.takeFault(operation, connection: id) else { return try body() }
+        injectedFailure = true
         if fault.afterCommit && writes { _ = try body() }
         if fault.failure == .reconnect { dropConnection() }
         throw fault.error
@@ -93,13 +102,19 @@ public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable 
                     confirmedPartitions: confirmedPartitions, holds: holds, now: now, fence: fence)
             }
         } catch {
-            store.failedToApply(batch)
+            // Only what the batch itself caused counts: injected failures are passing ones (or one-off data
+            // errors) by design, and stack up while no commit goes in (a store cut), so a batch may rightly
+            // meet many in a row, each after a back-off.
+            if !injectedFailure { store.failedToApply(batch) }
             throw error
         }
     }
 
     public func nodeOutput(run runID: String, key: String) throws -> JSON? {
-        try call(.loadRun) { store.nodes(ofRun: runID).first { $0.key == key }?.output }
+        try call(.loadRun) {
+            store.outputsReadBack += 1
+            return store.nodes(ofRun: runID).first { $0.key == key }?.output
+        }
     }
 
     public func cacheLookup(_ lookup: CacheLookup, now: Date) throws -> CacheHit? {

@@ -63,7 +63,7 @@ public final class MemoryWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable
     }
 
     public func stopConsuming() {
-        guard let connection, connection.alive else { return }
+        guard let connection, connection.usable else { return }
         broker.cancelConsumers(connection, channel: Channel.tasks)
     }
 
@@ -75,7 +75,7 @@ public final class MemoryWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable
 
     /// The next message sent to this connection, at once (`timeout` and `wakeup` are ignored).
     public func receive(timeout: Double, wakeup: AMQPWakeup?) throws -> WorkerInbound? {
-        if let connection, connection.alive, !connection.cancelled.isEmpty {
+        if let connection, connection.usable, !connection.cancelled.isEmpty {
             return .cancelled(queue: connection.cancelled.removeFirst().queue)
         }
         guard let inbound = try broker.receive(connection) else { return nil }

@@ -33,6 +33,13 @@ public struct SimulationOptions: Sendable {
     /// Also block publishers now and then (`blocked-publishers`, a broker alarm). Off by default until
     /// the seeds it fails are understood (issue 31: seeds 1 and 12 of `--blocked-publishers`).
     public var blockedPublishers = false
+    /// Cut one process off from the store alone or from the broker alone now and then (`store-cut`,
+    /// `broker-cut`); off with `baton-sim --no-process-cuts`.
+    public var processCuts = true
+    /// Half the seeds (drawn from a stream of their own) submit a graph of big outputs in place of a drawn one
+    /// (`SimulationGraph.bigOutputs`, sizes drawn per seed), so that outputs are dropped from memory and
+    /// read back, and commits are cut by bytes; off with `baton-sim --no-big-outputs`.
+    public var bigOutputs = true
     /// Classic or quorum queues, or (`mixed`, the default) each seed draws one.
     public var queueType = SimulationQueueType.mixed
     /// Quorum queues broken on purpose (tests of the invariants only).
@@ -55,12 +62,26 @@ public struct SimulationOptions: Sendable {
     public var keepTrace = false
     public var traceTail = 40
 
-    /// The coordinators' `--commit-bytes` and `--memory-budget`, and the store's statement limit, in
-    /// the simulator: small, so batches are cut and bounded in bytes at the catalog's sizes, and outputs
-    /// (of any size) are dropped from memory and read back from the store often.
-    static let commitBytes = 64 << 20
+    /// The coordinators' `--commit-bytes` (`baton-sim --commit-bytes`) and `--memory-budget`, and the store's statement limit, in
+    /// the simulator: small, so that the big outputs' batches (`bigOutputs`) are cut by bytes (below the
+    /// statement limit, which a piece over it would break), and outputs (of any size) are dropped from
+    /// memory and read back from the store often.
+    public var commitBytes = 96 << 10
     static let memoryBudget = 64 << 10
     static let maxStatementBytes = 256 << 10
+    /// The sizes of the big outputs (`bigOutputs`): a seed draws one between these, log-uniformly, and
+    /// from 2 to `mostDependents` nodes that inject it.
+    static let bigOutputBytes = (1 << 10)...(40 << 10)
+    static let mostDependents = 8
 
     public init() {}
+
+    /// The fault kinds these options turn off: the swarm gives them no chance.
+    var disabledFaults: Set<FaultKind> {
+        var off: Set<FaultKind> = []
+        if !blockedPublishers { off.insert(.blockedPublishers) }
+        if queueLossRate <= 0 { off.insert(.taskQueueLost) }
+        if !processCuts { off.formUnion([.storeCut, .brokerCut]) }
+        return off
+    }
 }

@@ -20,6 +20,10 @@ public struct SimulationReport: Sendable {
     public var bandChoices = 0
     /// With `schedules`: the due times fired.
     public var scheduleFirings = 0
+    /// Outputs dropped from a coordinator's memory and read back from the store (`Store.nodeOutput`).
+    public var outputsReadBack = 0
+    /// The most bytes of outputs one coordinator held in memory after a step (as `RunState` counts them).
+    public var mostOutputBytesHeld = 0
     /// Guarantees broken, one line each; empty when the seed passed.
     public var violations: [String] = []
     /// The steps taken (all of them with `keepTrace`, else the last ones).

@@ -42,8 +42,21 @@ struct SimCommand: ParsableCommand {
         inversion: .prefixedNo,
         help: "Now and then a task queue is deleted or purged under load (--no-queue-loss: never, as before that fault existed).")
     var queueLoss = true
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Now and then a coordinator is cut off from the store alone, or a process from the broker alone, and heals later (--no-process-cuts: never)."
+    )
+    var processCuts = true
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Half the seeds submit a graph of big outputs injected into many nodes, under a small memory budget (--no-big-outputs: none do)."
+    )
+    var bigOutputs = true
     @Flag(help: "Coordinators do not look for queued nodes whose task the broker lost (shows the stranded queue the fix prevents).")
     var noReconcile = false
+    @Option(help: "The coordinators' --commit-bytes, in bytes (the statement limit is 262144).") var commitBytes = 96 << 10
     @Option(help: "Stop after this many seconds of real time, with a summary of the seeds run (0: no limit).") var timeLimit = 0.0
 
     func validate() throws {
@@ -54,6 +67,7 @@ struct SimCommand: ParsableCommand {
         guard coordinators >= 1, coordinators <= 16 else { throw ValidationError("--coordinators must be from 1 to 16") }
         guard partitions >= 1, partitions <= 1024 else { throw ValidationError("--partitions must be from 1 to 1024") }
         guard legacyWorkers >= 0, legacyWorkers <= 3 else { throw ValidationError("--legacy-workers must be from 0 to 3") }
+        guard commitBytes >= 1_024 else { throw ValidationError("--commit-bytes must be at least 1024") }
     }
 
     func run() throws {
@@ -73,6 +87,9 @@ struct SimCommand: ParsableCommand {
         options.signals = signals
         if !queueLoss { options.queueLossRate = 0 }
         options.reconcileLostTasks = !noReconcile
+        options.processCuts = processCuts
+        options.bigOutputs = bigOutputs
+        options.commitBytes = commitBytes
         if let seed {
             options.keepTrace = true
             let report = ClusterSimulation(seed: seed, options: options).run()
@@ -112,5 +129,7 @@ struct SimCommand: ParsableCommand {
             + " --queue-type \(report.queueType.rawValue)\(poisonAmongOthers ? " --poison-among-others" : "")"
             + "\(schedules ? " --schedules" : "")\(signals ? "" : " --no-signals")"
             + "\(queueLoss ? "" : " --no-queue-loss")\(noReconcile ? " --no-reconcile" : "")\(blockedPublishers ? " --blocked-publishers" : "")"
+            + "\(processCuts ? "" : " --no-process-cuts")\(bigOutputs ? "" : " --no-big-outputs")"
+            + "\(commitBytes == SimulationOptions().commitBytes ? "" : " --commit-bytes \(commitBytes)")"
     }
 }

@@ -289,4 +289,32 @@ struct CoordinatorDecisionTests {
             })
         #expect(batch.chunks(maxCommands: 2).count == 1)
     }
+
+    /// Found by the simulator (seed 21, big outputs beside a rate-limited run): one run's hold kept the whole
+    /// batch in one statement, over the statement limit, and the run of big outputs beside it failed for it.
+    @Test func theRunsBesideAnAdmissionChangeAreStillCutByBytes() {
+        let big = JSON.string(String(repeating: "x", count: 40 << 10))
+        var batch = PendingBatch()
+        batch.hold(.told(runID: "r1", seq: 1))
+        batch.record("r1", [.node(NodeChange(key: "a", status: .queued, attempt: 1))])
+        for i in 0..<8 {
+            batch.record(
+                "r2",
+                [
+                    .node(NodeChange(key: "n\(i)", status: .queued, attempt: 1, input: big)),
+                    .dispatch(TaskDispatch(runID: "r2", key: "n\(i)", attempt: 1, procedure: "p", input: big, pool: "default", priority: 0)),
+                ])
+        }
+        batch.handledRequests = [3]
+        let limit = 96 << 10
+        let parts = batch.chunks(maxCommands: 5_000, maxBytes: limit)
+        #expect(parts.count > 2)
+        #expect(parts[0].order == ["r1"] && parts[0].holdChanges == batch.holdChanges && parts[0].handledRequests == [3])
+        #expect(parts.dropFirst().allSatisfy { $0.holdChanges.isEmpty && $0.handledRequests.isEmpty && $0.order == ["r2"] })
+        for part in parts {
+            #expect(part.runs.flatMap(\.commands).reduce(0) { $0 + $1.estimatedBytes } <= limit)
+        }
+        #expect(parts.flatMap(\.publications) == batch.publications, "the same tasks, in the same order")
+        #expect(parts.reduce(0) { $0 + $1.commandCount } == batch.commandCount)
+    }
 }

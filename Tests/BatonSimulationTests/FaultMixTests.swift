@@ -35,6 +35,26 @@ struct FaultMixTests {
         }
     }
 
+    /// A kind the options turn off (`--blocked-publishers` not given, `--no-queue-loss`,
+    /// `--no-process-cuts`) is off in every seed's mix, and printed so; the others keep their chances.
+    @Test func aKindTurnedOffIsOffInEverySeedsMix() {
+        let off: Set<FaultKind> = [.blockedPublishers, .storeCut]
+        for seed in UInt64(1)...50 {
+            let all = FaultMix.swarm(seed: seed, rate: 0.02)
+            let mix = FaultMix.swarm(seed: seed, rate: 0.02, disabled: off)
+            for ((kind, chance), (_, before)) in zip(mix.chances, all.chances) {
+                #expect(chance == (off.contains(kind) ? 0 : before), "\(kind) in seed \(seed)")
+            }
+            #expect(mix.line.contains("blocked-publishers off") && mix.line.contains("store-cut off"))
+        }
+        #expect(SimulationOptions().disabledFaults == [.blockedPublishers], "blocked publishers are off by default")
+        var options = SimulationOptions()
+        options.processCuts = false
+        options.queueLossRate = 0
+        options.blockedPublishers = true
+        #expect(options.disabledFaults == [.storeCut, .brokerCut, .taskQueueLost])
+    }
+
     @Test func theSwarmDrawsOnlyTheKindsItHasInProportion() throws {
         let mix = try #require((1...100).map { FaultMix.swarm(seed: $0, rate: 0.02) }.first { mix in mix.chances.contains { $0.chance == 0 } })
         var random = SeededRandom(seed: 3)

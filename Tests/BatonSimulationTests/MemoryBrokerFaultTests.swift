@@ -27,6 +27,29 @@ struct MemoryBrokerFaultTests {
         #expect(again.allSatisfy { $0.redelivered })
     }
 
+    /// A process cut off from the broker (`cut`, the `broker-cut` fault): its calls fail and it cannot
+    /// connect, but the broker holds its unacked tasks until it notices (`noticeCut`), then redelivers
+    /// them to others; healed, the process connects again.
+    @Test func aCutOffWorkersTasksComeBackOnlyOnceTheBrokerNotices() throws {
+        let f = try MemoryBrokerFixture()
+        let w1 = try f.worker("worker-1.1-tasks")
+        try f.publish(["t1", "t2"])
+        let taken = try w1.drainTasks()
+        #expect(taken.map(\.text) == ["t1", "t2"])
+        f.broker.cut("worker-1.")
+        #expect(throws: AMQPError.self) { try w1.ack(taken[0].receipt) }
+        #expect(throws: AMQPError.self) { try w1.connect(pools: ["p"], procedures: ["a"], prefetch: 10, consume: true) }
+        let w2 = try f.worker("worker-2.1-tasks")
+        #expect(try w2.drainTasks().isEmpty, "the broker still holds them with the cut-off connection")
+        #expect(f.broker.noticeCut("worker-1.", keepUnconfirmed: false) == 1)
+        #expect(try w2.drainTasks().map(\.text) == ["t1", "t2"])
+        #expect(f.broker.acks.isEmpty)
+        f.broker.healCut("worker-1.")
+        try w1.connect(pools: ["p"], procedures: ["a"], prefetch: 10, consume: true)
+        try f.publish(["t3"])
+        #expect(try (w1.drainTasks() + w2.drainTasks()).map(\.text) == ["t3"])
+    }
+
     @Test func aRequeuedTaskGoesBackToItsPlace() throws {
         let f = try MemoryBrokerFixture()
         let worker = try f.worker("w1", prefetch: 1)

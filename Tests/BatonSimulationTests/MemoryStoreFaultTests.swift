@@ -85,6 +85,46 @@ struct MemoryStoreFaultTests {
         #expect(!second.isOpen)
     }
 
+    /// A session cut off from the network (`sever`, the `store-cut` fault) fails every call as a lost
+    /// connection, but the database keeps it: its coordinator is not gone, so its partitions stay held
+    /// until their lease runs out. When the network heals, the session ends.
+    @Test func aSeveredSessionKeepsItsPartitionsUntilTheirLeaseRunsOut() throws {
+        var now = Self.at
+        let database = MemoryStore(clock: { now })
+        let cut = try database.connect()
+        let other = try database.connect()
+        #expect(try cut.announce(CoordinatorAnnouncement(id: "a", host: "h", pid: 1, leaseSeconds: 10)) == ["a"])
+        #expect(try cut.acquirePartitions([0, 1], coordinator: "a", leaseSeconds: 10).count == 2)
+        database.sever([cut.id])
+        let error = #expect(throws: PostgresError.self) { try cut.renewPartitions([0: 1, 1: 1], coordinator: "a", leaseSeconds: 10) }
+        #expect(error.map(StoreFailure.init) == .reconnect)
+        #expect(!cut.isOpen)
+        cut.close()  // the client gives it up; the database does not hear of it
+        #expect(database.openSessions.contains(cut.id))
+        #expect(try other.acquirePartitions([0], coordinator: "b", leaseSeconds: 10).isEmpty, "held until the lease runs out")
+        now = now.addingTimeInterval(10.5)
+        #expect(try other.acquirePartitions([0, 1], coordinator: "b", leaseSeconds: 10) == [0: 2, 1: 2])
+        database.heal([cut.id])
+        #expect(!database.openSessions.contains(cut.id), "healed, the database learns the session is gone")
+        #expect(database.openSessions == [other.id])
+    }
+
+    /// A session its client did not use during a cut goes on once it heals, on both sides (nothing was
+    /// sent, so nothing broke). Seed 826 found the twin ending it on the database's side only: the client
+    /// went on writing on a session the database had ended, so a coordinator cut off again later could
+    /// not be cut off (its session was no longer counted as open) and took partitions while cut.
+    @Test func aSessionUnusedDuringACutGoesOnOnceHealed() throws {
+        let database = MemoryStore()
+        let quiet = try database.connect()
+        database.sever([quiet.id])
+        database.heal([quiet.id])
+        #expect(quiet.isOpen)
+        #expect(database.openSessions == [quiet.id])
+        #expect((try? quiet.partitionLeases()) != nil, "it still answers")
+        database.sever([quiet.id])
+        #expect(throws: PostgresError.self) { try quiet.partitionCount() }
+    }
+
     /// Dispatching batches get increasing numbers; a queued attempt counts as published once its batch is confirmed.
     @Test func confirmedBatchesMarkQueuedAttemptsPublished() throws {
         let database = MemoryStore()

@@ -56,6 +56,8 @@ struct QuorumSimulationTests {
         options.quorumDefects = [defect]
         options.quorumWorkerLimit = 50
         options.faultMix = .uniform  // the seeds' schedules from before the swarm
+        options.processCuts = false  // nor the kinds and graphs added since
+        options.bigOutputs = false
         let reports = await Self.simulate(1...6, options)
         let caught = reports.filter { $0.violations.contains { $0.contains(expected) } }
         #expect(!caught.isEmpty, "no seed caught \(defect): \(reports.map { $0.violations.first ?? "passed" })")
@@ -75,6 +77,8 @@ struct QuorumSimulationTests {
         options.poisonAmongOthers = true
         options.signals = false  // the schedule that found it, without the signal graphs (which change every seed's draws)
         options.faultMix = .uniform  // and with the fault mix of before the swarm
+        options.processCuts = false  // nor the kinds and graphs added since
+        options.bigOutputs = false
         let reports = await Self.simulate(57...57, options)
         for report in reports {
             #expect(report.passed, "seed \(report.seed): \(report.violations)")
@@ -93,6 +97,8 @@ struct QuorumSimulationTests {
         options.poisonAmongOthers = true
         options.signals = false  // the schedules that show it, without the signal graphs
         options.faultMix = .uniform  // and with the fault mix of before the swarm
+        options.processCuts = false  // nor the kinds and graphs added since
+        options.bigOutputs = false
         let reports = await Self.simulate(2...4, options)
         let lost = reports.compactMap { report in report.violations.first { $0.contains("ended failed") && $0.contains("dead-lettered") } }
         #expect(!lost.contains { $0.contains("never started") }, "\(lost)")
@@ -108,6 +114,8 @@ struct QuorumSimulationTests {
         options.steps = 1_500
         options.quorumWorkerLimit = 50
         options.faultMix = .uniform
+        options.processCuts = false  // nor the kinds and graphs added since
+        options.bigOutputs = false
         let reports = await Self.simulate(1...3, options)
         let failed = reports.filter { !$0.passed }.map { "seed \($0.seed): \($0.violations[0])" }
         #expect(failed.isEmpty, "\(failed)")
