@@ -30,9 +30,8 @@ public struct SimulationOptions: Sendable {
     /// Coordinators find queued nodes whose task the broker lost and publish them again; off only to
     /// show that the simulator finds the stranded queue without it (`baton-sim --no-reconcile`).
     public var reconcileLostTasks = true
-    /// Also block publishers now and then (`blocked-publishers`, a broker alarm). Off by default until
-    /// the seeds it fails are understood (issue 31: seeds 1 and 12 of `--blocked-publishers`).
-    public var blockedPublishers = false
+    /// Block publishers now and then (`blocked-publishers`, a broker alarm; `--no-blocked-publishers`: never).
+    public var blockedPublishers = true
     /// Cut one process off from the store alone or from the broker alone now and then (`store-cut`,
     /// `broker-cut`); off with `baton-sim --no-process-cuts`.
     public var processCuts = true

@@ -30,8 +30,12 @@ struct SimCommand: ParsableCommand {
     var queueType = SimulationQueueType.mixed
     @Flag(help: "With quorum queues, put the task that kills its workers in the default pool, among the others' tasks.")
     var poisonAmongOthers = false
-    @Flag(help: "Also let the broker block publishers now and then (a memory or disk alarm), checking that nothing is re-run for it.")
-    var blockedPublishers = false
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Now and then the broker blocks publishers (a memory or disk alarm), checking that nothing is re-run for it (--no-blocked-publishers: never, as before that fault existed)."
+    )
+    var blockedPublishers = true
     @Flag(help: "Add a schedule firing every second (catch-up all) and check each due time fired exactly once, none missed.")
     var schedules = false
     @Flag(
@@ -128,7 +132,7 @@ struct SimCommand: ParsableCommand {
             + " --coordinators \(coordinators) --partitions \(partitions) --legacy-workers \(legacyWorkers)"
             + " --queue-type \(report.queueType.rawValue)\(poisonAmongOthers ? " --poison-among-others" : "")"
             + "\(schedules ? " --schedules" : "")\(signals ? "" : " --no-signals")"
-            + "\(queueLoss ? "" : " --no-queue-loss")\(noReconcile ? " --no-reconcile" : "")\(blockedPublishers ? " --blocked-publishers" : "")"
+            + "\(queueLoss ? "" : " --no-queue-loss")\(noReconcile ? " --no-reconcile" : "")\(blockedPublishers ? "" : " --no-blocked-publishers")"
             + "\(processCuts ? "" : " --no-process-cuts")\(bigOutputs ? "" : " --no-big-outputs")"
             + "\(commitBytes == SimulationOptions().commitBytes ? "" : " --commit-bytes \(commitBytes)")"
     }

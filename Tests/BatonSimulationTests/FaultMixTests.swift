@@ -35,7 +35,7 @@ struct FaultMixTests {
         }
     }
 
-    /// A kind the options turn off (`--blocked-publishers` not given, `--no-queue-loss`,
+    /// A kind the options turn off (`--no-blocked-publishers`, `--no-queue-loss`,
     /// `--no-process-cuts`) is off in every seed's mix, and printed so; the others keep their chances.
     @Test func aKindTurnedOffIsOffInEverySeedsMix() {
         let off: Set<FaultKind> = [.blockedPublishers, .storeCut]
@@ -47,12 +47,12 @@ struct FaultMixTests {
             }
             #expect(mix.line.contains("blocked-publishers off") && mix.line.contains("store-cut off"))
         }
-        #expect(SimulationOptions().disabledFaults == [.blockedPublishers], "blocked publishers are off by default")
+        #expect(SimulationOptions().disabledFaults.isEmpty, "every kind is on by default")
         var options = SimulationOptions()
         options.processCuts = false
         options.queueLossRate = 0
-        options.blockedPublishers = true
-        #expect(options.disabledFaults == [.storeCut, .brokerCut, .taskQueueLost])
+        options.blockedPublishers = false
+        #expect(options.disabledFaults == [.storeCut, .brokerCut, .taskQueueLost, .blockedPublishers])
     }
 
     @Test func theSwarmDrawsOnlyTheKindsItHasInProportion() throws {

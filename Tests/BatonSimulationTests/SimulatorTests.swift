@@ -28,7 +28,7 @@ struct SimulatorTests {
 
     /// What a seed pinned under the uniform mix leaves out to replay as it was found: the kinds and graphs
     /// added since (process cuts, big outputs) would change its course after their first strike.
-    static let asFound = ["--no-process-cuts", "--no-big-outputs"]
+    static let asFound = ["--no-process-cuts", "--no-big-outputs", "--no-blocked-publishers"]
 
     @Test func aSeedReplaysByteForByte() throws {
         let first = try Self.sim(["--seed", "7", "--steps", "1500"])
@@ -134,7 +134,7 @@ struct SimulatorTests {
     /// time that step set (`MemoryStore.firstDue(ofSchedule:)`).
     @Test(arguments: ["1027", "1039", "1085"])
     func aScheduleCatchesUpAfterAnEarlyClockJump(_ seed: String) throws {
-        let result = try Self.sim(["--seed", seed, "--steps", "2000", "--fault-mix", "swarm", "--schedules"])
+        let result = try Self.sim(["--seed", seed, "--steps", "2000", "--fault-mix", "swarm", "--schedules", "--no-blocked-publishers"])
         #expect(result.status == 0, "\(result.stdout.suffix(600))")
         #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
     }
@@ -147,7 +147,7 @@ struct SimulatorTests {
     /// was then: blocked publishers with a chance, no process cuts, no big outputs.)
     @Test func aRunFailedForItsDataKeepsItsResultsUntilTheFailureIsWritten() throws {
         let result = try Self.sim([
-            "--seed", "777", "--steps", "2000", "--fault-mix", "swarm", "--blocked-publishers", "--no-process-cuts", "--no-big-outputs",
+            "--seed", "777", "--steps", "2000", "--fault-mix", "swarm", "--no-process-cuts", "--no-big-outputs",
         ])
         #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
     }
@@ -162,7 +162,7 @@ struct SimulatorTests {
         let summary = try #require(result.stdout.split(separator: "\n").last)
         #expect(summary.contains("store-cut ") && summary.contains("broker-cut "), "\(summary)")
         #expect(summary.hasSuffix("violations 0"), "\(summary)")
-        let traced = try Self.sim(["--seed", "3", "--steps", "3000", "--fault-rate", "0.004"])
+        let traced = try Self.sim(["--seed", "3", "--steps", "3000", "--fault-rate", "0.004", "--no-blocked-publishers"])
         #expect(traced.stdout.contains("healed, holds partitions again"), "a take-back was watched: \(traced.stdout.suffix(600))")
     }
 
@@ -188,7 +188,7 @@ struct SimulatorTests {
     ///   Only failures a batch causes itself (its size, a lost partition) count now.
     @Test(arguments: ["826", "1177", "454"])
     func aSeedOfTheProcessCutsPasses(_ seed: String) throws {
-        let result = try Self.sim(["--seed", seed, "--steps", "2000", "--fault-mix", "swarm"])
+        let result = try Self.sim(["--seed", seed, "--steps", "2000", "--fault-mix", "swarm", "--no-blocked-publishers"])
         #expect(result.status == 0, "\(result.stdout.suffix(1_000))")
         #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
         #expect(result.stdout.contains("is cut off from the store"))
