@@ -42,6 +42,36 @@ struct DispatchWindowTests {
         #expect(h.state.nodes["join"]?.output == ["all": .array((0..<10).map { .int(Int64($0)) })])
     }
 
+    /// Issue 31: one big output injected into many nodes. The window counts the bytes of the inputs
+    /// out as well: a slice at a time goes out (one alone when its input is over the bound), so the
+    /// coordinator never builds, holds and publishes them all at once.
+    @Test func theWindowAlsoBoundsTheBytesOfTheInputsOut() throws {
+        let big = String(repeating: "x", count: 1_000)
+        var nodes: [(key: String, value: JSON)] = [("big", ["procedure": "baton.echo", "input": ["s": .string(big)]])]
+        for i in 0..<10 { nodes.append(("inject\(i)", ["procedure": "baton.echo", "input": ["copy": ["$from": "big"], "i": .int(Int64(i))]])) }
+        var h = Harness(try GraphDecoder().decode(["nodes": .object(JSONObject(nodes))]))
+        h.state.dispatchWindowBytes = 2_500  // two inputs of about 1 KB each, not three
+        var out = h.start().dispatches
+        #expect(out.map(\.key) == ["big"])
+        out = h.succeed("big", out[0].input).dispatches
+        #expect(out.count == 3, "the third takes the bytes out past the bound; the next waits: \(out.map(\.key))")
+        var finished = 1
+        while let task = out.first {
+            out.removeFirst()
+            out += h.succeed(task.key, task.input).dispatches
+            finished += 1
+            let queued = h.state.nodes.values.filter { $0.status == .queued || $0.status == .running }.count
+            #expect(queued <= 3)
+        }
+        #expect(finished == 11 && h.state.status == .succeeded)
+
+        // An input over the bound alone still goes out, alone.
+        var alone = Harness(try GraphDecoder().decode(["nodes": .object(JSONObject(nodes))]))
+        alone.state.dispatchWindowBytes = 100
+        let first = alone.start().dispatches
+        #expect(alone.succeed("big", first[0].input).dispatches.count == 1)
+    }
+
     @Test func heldNodesGoOutHighestPriorityFirst() throws {
         var h = Harness(try Self.fanOut(6, priorities: [4: 9, 5: 5]))
         h.state.dispatchWindow = 1

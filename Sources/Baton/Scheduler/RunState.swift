@@ -25,12 +25,15 @@ public struct RunState: Sendable {
     /// Set by a cancel request: the run ends `cancelled`.
     var cancelRequested = false
     /// Nodes with a task out (see `RunState+Window`), and ready nodes waiting for room among them.
-    var outstanding: Set<String> = []
+    var outstanding: OutstandingTasks = []
     var ready = ReadyQueue()
     /// The names of the workers that ran the run's nodes, so each node's state shares one copy of its worker's name.
     var workerNames: Set<String> = []
     /// At most this many nodes of the run have a task out at once (see `RunState+Window`).
     public var dispatchWindow = RunState.defaultDispatchWindow
+    /// Nor more than about this many bytes of inputs (a task whose input alone is larger still goes
+    /// out, alone): a fan-out of big injected inputs is published, held and committed a slice at a time.
+    public var dispatchWindowBytes = RunState.defaultDispatchWindowBytes
     /// The bounds on nodes (counting children added at run time), nesting and inputs.
     public var limits = GraphLimits()
     /// Reads the stored output of a node whose output was dropped from memory (`offloadOutputs`);
@@ -81,7 +84,7 @@ public struct RunState: Sendable {
             let open = graph.nodes[key]!.dependencies.reduce(0) { $0 + (nodes[$1]?.status.isTerminal ?? true ? 0 : 1) }
             if nodes[key]!.openDependencies != open { nodes[key]!.openDependencies = open }  // in place: no copy of the node is held here
             let node = nodes[key]!
-            if hasTask(key, node) { outstanding.insert(key) }
+            if hasTask(key, node) { outstanding.insert(key, bytes: node.input?.estimatedBytes ?? 0) }
             if !node.status.isTerminal { remaining += 1 }
             timers.set(key, at: Self.wakeUp(node))
         }
