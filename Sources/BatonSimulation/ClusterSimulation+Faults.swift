@@ -187,6 +187,16 @@ extension ClusterSimulation {
                 link: .broker, process: process, coordinator: nil, began: clock.now, until: clock.now.addingTimeInterval(seconds),
                 noticeAt: clock.now.addingTimeInterval(notice), held: [], faultsBefore: faultsStruck))
         trace(String(format: "FAULT %@ is cut off from the broker for %.1f s (noticed after %.1f s)", process, seconds, notice))
+        if process.hasPrefix("worker-") { blockWatch = nil }  // its silence is the cut's, not a block's
+    }
+
+    /// A worker cut off from the broker now, or healed less than a lease ago: its lease may run out
+    /// for the cut, whatever the broker's flow control does.
+    var aWorkerIsSilencedByACut: Bool {
+        cuts.contains { cut in
+            cut.link == .broker && cut.process.hasPrefix("worker-")
+                && (cut.healed.map { clock.now.timeIntervalSince($0) < coordinatorLease } ?? true)
+        }
     }
 
     /// What must hold around the cuts, checked after every step, and their ends. A coordinator cut
@@ -309,7 +319,7 @@ extension ClusterSimulation {
     func blockPublishers() {
         blockedFor = 100 + flowRandom.index(900)
         broker.blocksPublishers = "low on memory"
-        if blockWatch == nil { blockWatch = (leaseExpiries, nil) }
+        if blockWatch == nil && !aWorkerIsSilencedByACut { blockWatch = (leaseExpiries, nil) }
         trace("FAULT the broker blocks publishers for \(blockedFor) steps")
         count(.blockedPublishers)
     }

@@ -194,6 +194,29 @@ struct SimulatorTests {
         #expect(result.stdout.contains("is cut off from the store"))
     }
 
+    /// Found by the long run on the final code of issue 31 (seeds 1 to about 3,000), not fixed yet.
+    /// 193 and 5251: with worker crashes and lost connections on every 70th step or so, and the broker
+    /// blocking publishers (so results wait unacked, exposed to every crash), an ordinary task reaches
+    /// the delivery limit (21 deliveries) and is dead-lettered as if it killed its workers: the limit
+    /// cannot tell deaths it caused from deaths it only saw. 870: a coordinator healed from a store cut
+    /// at the end of the faults holds no partition 25 s later (its peers' back-off and the idle clock
+    /// leave it few turns; whether the bound or the balancing is wrong is not found yet).
+    @Test(arguments: ["193", "5251", "870"])
+    func seedsOfTheLongRunNotYetFixed(_ seed: String) throws {
+        let result = try Self.sim(["--seed", seed, "--steps", "2000"])
+        withKnownIssue("seed \(seed) of the long run of issue 31") {
+            #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
+        }
+    }
+
+    /// Seed 1652 of the long run: a worker cut off from the broker lost its lease while the broker
+    /// also blocked publishers; the invariant that nothing is re-run for a block blamed the block. A
+    /// worker silenced by a cut now excuses the block's watch, as a crashed or paused one does.
+    @Test func aWorkerCutOffFromTheBrokerDuringABlockLosesItsLeaseForTheCut() throws {
+        let result = try Self.sim(["--seed", "1652", "--steps", "2000"])
+        #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
+    }
+
     /// Upgrading: one worker of three publishes as before partitions, under faults.
     @Test func theShortFormWithALegacyWorkerPasses() throws {
         let result = try Self.sim(["--seeds", "20", "--first-seed", "500", "--steps", "1500", "--legacy-workers", "1"])
