@@ -314,7 +314,10 @@ do {
             if alarm.clear() { say("cleared the \(alarm.kind.rawValue) alarm at \(Int(elapsed)) s") }
             alarmRaisedAt = nil
         }
-        if Date().timeIntervalSince(lastWorkerKill) >= 1 {
+        // No worker is killed while an alarm blocks publishers: the results it holds back wait unacked,
+        // and every kill would count one more delivery of those tasks, towards the delivery limit
+        // (a task dead-lettered for deaths it only saw; the simulator's seeds 193 and 5251).
+        if alarmRaisedAt == nil, Date().timeIntervalSince(lastWorkerKill) >= 1 {
             do {
                 try cluster.killWorker(Int(rng.next() % 1000))
                 workerKills += 1
