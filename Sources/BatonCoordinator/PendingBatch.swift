@@ -184,8 +184,8 @@ struct PendingBatch: Sendable {
             rest.witness(runID)
             rest.record(runID, commands[runID]!)
             first.commands[runID] = nil
-            first.order.removeAll { $0 == runID }
         }
+        first.order = order.filter(holding.contains)
         return [first] + rest.chunks(maxCommands: maxCommands, maxBytes: maxBytes)
     }
 }

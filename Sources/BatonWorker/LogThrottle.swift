@@ -61,7 +61,7 @@ final class LogThrottle: @unchecked Sendable {
         let utf8 = line.utf8
         guard utf8.count > maxLineBytes else { return line }
         var end = utf8.index(utf8.startIndex, offsetBy: maxLineBytes - 64)
-        while end > utf8.startIndex && !line.unicodeScalars.indices.contains(end) && UTF8.isContinuation(utf8[end]) {
+        while end > utf8.startIndex && UTF8.isContinuation(utf8[end]) {
             end = utf8.index(before: end)
         }
         let kept = String(line[..<end])
