@@ -20,6 +20,8 @@ public final class AMQPWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable {
     /// Where tasks are published back: `baton.requeue`, or (a broker whose topology is from before
     /// it) the exchange they came from.
     private var requeueExchange: String?
+    /// Tasks published again whose originals wait for the copies' confirms (on `Channel.republish`).
+    private var copies = CopiesAwaitingConfirm()
 
     /// How often a missing task queue is checked for.
     static let probeInterval = 1.0
@@ -103,6 +105,7 @@ public final class AMQPWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable {
     public func close() {
         connection?.close()
         connection = nil
+        copies.removeAll()
     }
 
     private func require() throws -> AMQPConnection {
@@ -159,25 +162,47 @@ public final class AMQPWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable {
 
     public func republish(_ task: InboundTask, deliveries: Int) throws {
         let c = try require()
-        try c.publish(
+        let sequence = try c.publish(
             exchange: requeueExchange ?? task.exchange, routingKey: task.routingKey, body: task.body, persistent: true,
             priority: task.priority, headers: [BatonTopology.deliveriesHeader: .int(Int64(deliveries))], channel: Channel.republish)
-        try c.waitForConfirms(channel: Channel.republish)
-        try ack(task.receipt)
+        try awaitConfirm(of: task, copy: sequence, on: c)
+    }
+
+    /// Acks `task` once its copy, publish `sequence`, is confirmed: waits a moment for it (the usual
+    /// case), then leaves it to `settleCopies`. A block of publishers holds the confirm back for as long
+    /// as it lasts; closing the connection for it would hand back every task held, each counted.
+    private func awaitConfirm(of task: InboundTask, copy sequence: UInt64, on c: AMQPConnection) throws {
+        copies.add(task.receipt, copy: sequence)
+        try settle(on: c, wait: Self.confirmWait)
+    }
+
+    /// How long `republish` and `deadLetter` wait for their copy's confirm before leaving it to later turns.
+    static let confirmWait = 0.2
+
+    public func settleCopies() throws {
+        guard !copies.isEmpty, let connection else { return }
+        try settle(on: connection, wait: 0)
+    }
+
+    /// Acks the originals of the copies confirmed so far; then, if some still wait and `wait` is
+    /// above zero, waits up to that long for the socket and acks those confirmed by then.
+    private func settle(on c: AMQPConnection, wait: Double) throws {
+        for original in copies.confirmed(through: try c.readConfirms(channel: Channel.republish, timeout: 0)) { try ack(original) }
+        guard wait > 0, !copies.isEmpty else { return }
+        for original in copies.confirmed(through: try c.readConfirms(channel: Channel.republish, timeout: wait)) { try ack(original) }
     }
 
     public func deadLetter(_ task: InboundTask, deliveries: Int) throws {
         guard task.countedByBroker else { return try reject(task.receipt, requeue: false) }  // the header carries the count
         // The queue's own count does not go with a rejected message: a copy says it, then the original is acked.
         let c = try require()
-        try c.publish(
+        let sequence = try c.publish(
             exchange: BatonTopology.deadExchange, routingKey: task.routingKey, body: task.body, persistent: true,
             headers: [
                 BatonTopology.deliveriesHeader: .int(Int64(deliveries)),
                 BatonTopology.firstDeathQueueHeader: .string(BatonTopology.taskQueue(routingKey: task.routingKey)),
             ], channel: Channel.republish)
-        try c.waitForConfirms(channel: Channel.republish)
-        try ack(task.receipt)
+        try awaitConfirm(of: task, copy: sequence, on: c)
     }
 
     public func handBack(_ tasks: [InboundTask]) throws {

@@ -21,10 +21,17 @@ public protocol WorkerTaskBroker: AnyObject {
     func ack(_ receipt: BrokerReceipt) throws
     /// Rejects a task: back to its queue (`requeue`), or to the dead-letter queue.
     func reject(_ receipt: BrokerReceipt, requeue: Bool) throws
-    /// Publishes `task` again carrying `deliveries` as its count (confirmed), then acks this copy.
+    /// Publishes `task` again carrying `deliveries` as its count, and acks this copy once the broker
+    /// confirmed the new one: at once if it did, else at a later `settleCopies` (while the broker
+    /// blocks publishers, for as long as the block lasts; the connection stays open meanwhile).
     func republish(_ task: InboundTask, deliveries: Int) throws
-    /// Sends a task past the delivery limit to the dead-letter queue, saying after how many deliveries.
+    /// Sends a task past the delivery limit to the dead-letter queue, saying after how many
+    /// deliveries (a copy, whose original is acked as `republish`'s is).
     func deadLetter(_ task: InboundTask, deliveries: Int) throws
+    /// Acks the tasks whose copies (`republish`, `deadLetter`) the broker confirmed since, without
+    /// waiting for the others. Throws if the broker refused a copy (the connection is then closed,
+    /// and its originals go back to their queues).
+    func settleCopies() throws
     /// Publishes tasks that never ran back to their queues as they came (confirmed), then acks the copies.
     func handBack(_ tasks: [InboundTask]) throws
     /// True when `receive` cannot be woken by a `wakeup` (TLS): callers then poll more often.

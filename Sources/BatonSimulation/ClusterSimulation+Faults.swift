@@ -23,6 +23,8 @@ extension ClusterSimulation {
 
     /// Injects a fault of `kind` (`FaultMix.draw` chose it); a kind that finds nothing to strike does nothing.
     func inject(_ kind: FaultKind) {
+        broker.faultsReturning = true
+        defer { broker.faultsReturning = false }
         switch kind {
         case .coordinatorCrash:
             let live = coordinators.filter(\.isUp)
@@ -207,6 +209,8 @@ extension ClusterSimulation {
     /// off from the broker costs nothing but redelivery: the checks of every step say so.
     func checkCuts() {
         let now = clock.now
+        broker.faultsReturning = true  // what the broker returns as it notices or heals a cut is the cut's doing
+        defer { broker.faultsReturning = false }
         for index in cuts.indices.reversed() {
             var cut = cuts[index]
             var done = false

@@ -229,7 +229,7 @@ public final class ClusterSimulation {
         }
         refuseLateSignals()
         checker.checkStranded(store: store, runs: submitted) { [broker] in broker.holdsTask(runID: $0, key: $1, attempt: $2) }
-        checker.finish(store: store, runs: submitted)
+        report.faultDeadLetters = checker.finish(store: store, runs: submitted, deadLetteredByFaults: broker.deadLetteredByFaults)
         if options.schedules {
             let (violations, fired) = ScheduleInvariants.check(store: store)
             for line in violations { checker.violate(line) }

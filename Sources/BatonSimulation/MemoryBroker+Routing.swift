@@ -1,3 +1,4 @@
+import Baton
 import BatonAMQP
 
 /// Where messages go: routing through the exchanges, pushing to consumers, returning what a lost
@@ -111,7 +112,9 @@ extension MemoryBroker {
             guard !settled.contains(message.id), !queue.holds(message.id) else { return }
             let count = (returns[message.id] ?? 0) + 1
             returns[message.id] = count
+            if faultsReturning { faultReturns[message.id, default: 0] += 1 }
             if count > limit && !quorumDefects.contains(.unlimited) {
+                noteDeadLetter(message)
                 message.deliveryCount = count - 1  // its last delivery's: the coordinator counts that delivery too
                 settle(message.id, in: queue)
                 deadLetter(message, from: queue.name)
@@ -119,6 +122,15 @@ extension MemoryBroker {
             }
         }
         queue.insert(message, order: unacked.order)
+    }
+
+    /// `message` is dead-lettered past a delivery limit (the queue's, or a worker's own): if every
+    /// return of it so far was an injected fault's, the faults alone reached the limit.
+    func noteDeadLetter(_ message: MemoryMessage) {
+        guard let returned = returns[message.id], faultReturns[message.id] == returned,
+            let task = try? TaskDispatch(decoding: message.body)
+        else { return }
+        deadLetteredByFaults.append((task.runID, task.key))
     }
 
     /// A delivery from `queue` was acked or dead-lettered: in a quorum task queue, the message is

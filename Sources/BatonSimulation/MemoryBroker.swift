@@ -80,6 +80,15 @@ public final class MemoryBroker: @unchecked Sendable {
     public internal(set) var queueType: QueueType
     /// How often each message (by id, every copy of it) came back to a quorum task queue.
     var returns: [Int: Int] = [:]
+    /// Whether the returns happening now are an injected fault's doing (a crash, a lost connection, a
+    /// cut, a delivery given out again): the simulator sets it around its faults, never around a
+    /// worker killed by the task it ran nor around what a client closes of its own accord.
+    public var faultsReturning = false
+    /// How many of each quorum task message's returns (`returns`) an injected fault caused.
+    var faultReturns: [Int: Int] = [:]
+    /// Tasks dead-lettered past the delivery limit with every return an injected fault's: the faults
+    /// alone reached the limit, so their nodes failing as poison is the documented end, not a defect.
+    public internal(set) var deadLetteredByFaults: [(runID: String, key: String)] = []
     /// Messages of quorum task queues acked or dead-lettered: a quorum queue holds one message, so
     /// a copy given out again (`duplicate`) is gone with it, and a stale copy's return is dropped.
     var settled: Set<Int> = []

@@ -17,6 +17,8 @@ public final class MemoryWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable
     private var share: Int?
     /// Tasks taken on the current connection and not yet done with, in the order taken.
     public private(set) var held: [MemoryHeldTask] = []
+    /// Tasks published again whose originals wait for the copies' confirms.
+    private var copies = CopiesAwaitingConfirm()
 
     private enum Channel {
         static let tasks = BatonTopology.WorkerChannel.tasks
@@ -71,6 +73,7 @@ public final class MemoryWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable
         broker.close(connection)
         connection = nil
         held = []
+        copies.removeAll()
     }
 
     /// The next message sent to this connection, at once (`timeout` and `wakeup` are ignored).
@@ -132,11 +135,24 @@ public final class MemoryWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable
 
     public func republish(_ task: InboundTask, deliveries: Int) throws {
         let c = try broker.require(connection, "republish")
-        _ = try broker.publish(
+        let sequence = try broker.publish(
             c, channel: Channel.republish, exchange: BatonTopology.tasksExchange, routingKey: task.route, body: task.body,
             persistent: true, priority: task.taskPriority, deliveries: deliveries)
-        try broker.waitForConfirms(c, channel: Channel.republish)
-        try ack(task.receipt)
+        try awaitConfirm(of: task, copy: sequence, on: c)
+    }
+
+    /// Acks `task` once its copy is confirmed: at once unless the broker blocks publishers (a wait
+    /// for a confirm that comes), else at a later `settleCopies`, as the production broker does.
+    private func awaitConfirm(of task: InboundTask, copy sequence: UInt64, on c: MemoryConnection) throws {
+        copies.add(task.receipt, copy: sequence)
+        if broker.blocksPublishers == nil { try broker.waitForConfirms(c, channel: Channel.republish) }
+        try settleCopies()
+    }
+
+    public func settleCopies() throws {
+        guard !copies.isEmpty else { return }
+        let through = try broker.confirmed(connection, channel: Channel.republish)
+        for original in copies.confirmed(through: through) { try ack(original) }
     }
 
     /// Classic: the count travels in the header, so the task is rejected. Quorum: the queue's own
@@ -144,11 +160,11 @@ public final class MemoryWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable
     public func deadLetter(_ task: InboundTask, deliveries: Int) throws {
         guard task.countedByBroker else { return try reject(task.receipt, requeue: false) }
         let c = try broker.require(connection, "dead-letter")
-        _ = try broker.publish(
+        if let original = held.first(where: { $0.tag == MemoryReceipt(task.receipt).tag }) { broker.noteDeadLetter(original.message) }
+        let sequence = try broker.publish(
             c, channel: Channel.republish, exchange: BatonTopology.deadExchange, routingKey: task.route, body: task.body,
             persistent: true, deliveries: deliveries, deathQueue: BatonTopology.taskQueue(routingKey: task.route))
-        try broker.waitForConfirms(c, channel: Channel.republish)
-        try ack(task.receipt)
+        try awaitConfirm(of: task, copy: sequence, on: c)
     }
 
     public func handBack(_ tasks: [InboundTask]) throws {

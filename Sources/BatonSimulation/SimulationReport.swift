@@ -16,6 +16,9 @@ public struct SimulationReport: Sendable {
     public var fencedWrites = 0
     /// Attempts dead-lettered before they started and dispatched again (`dead_lettered_unstarted` events).
     public var unstartedDeadLetters = 0
+    /// Runs failed by a task dead-lettered past the delivery limit whose every return was an
+    /// injected fault's (`MemoryBroker.deadLetteredByFaults`): the faults alone reached the limit.
+    public var faultDeadLetters = 0
     /// Quorum: attempts started while their worker held a task of another band (the priority-band check's cases).
     public var bandChoices = 0
     /// With `schedules`: the due times fired.

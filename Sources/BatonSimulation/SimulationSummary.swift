@@ -12,6 +12,7 @@ public struct SimulationSummary: Sendable {
     public var partitionMoves = 0
     public var fencedWrites = 0
     public var unstartedDeadLetters = 0
+    public var faultDeadLetters = 0
     public var scheduleFirings = 0
     public var outputsReadBack = 0
     public var mostOutputBytesHeld = 0
@@ -30,6 +31,7 @@ public struct SimulationSummary: Sendable {
         partitionMoves += report.partitionMoves
         fencedWrites += report.fencedWrites
         unstartedDeadLetters += report.unstartedDeadLetters
+        faultDeadLetters += report.faultDeadLetters
         scheduleFirings += report.scheduleFirings
         outputsReadBack += report.outputsReadBack
         mostOutputBytesHeld = max(mostOutputBytesHeld, report.mostOutputBytesHeld)
@@ -43,6 +45,7 @@ public struct SimulationSummary: Sendable {
         return
             "seeds \(seeds), quorum \(quorumSeeds) (band choices \(bandChoices)), steps \(steps), faults \(total) (\(kinds)), runs \(runsEnded) ended, nodes \(nodesEnded) ended, "
             + "partition moves \(partitionMoves), fenced writes \(fencedWrites), unstarted dead letters \(unstartedDeadLetters), "
+            + (faultDeadLetters > 0 ? "runs failed by faults' dead letters \(faultDeadLetters), " : "")
             + (scheduleFirings > 0 ? "schedule firings \(scheduleFirings), " : "")
             + "outputs read back \(outputsReadBack), most output bytes held \(mostOutputBytesHeld), violations \(violations)"
     }

@@ -102,6 +102,9 @@ final class TaskConsumer: @unchecked Sendable {
         do {
             if !connected { try connect(consume: !intake.isDraining); backoff.reset() }
             try sendAcks()
+            // Tasks published again are acked once their copies are confirmed, which a block of
+            // publishers delays: waited for here, turn after turn, never by closing the connection.
+            try broker.settleCopies()
             if !lostQueues.isEmpty && !intake.isDraining { try resumeLostQueues() }
             // The publisher wakes this wait when acks are due; over TLS it cannot, so poll often then.
             let timeout = wait ?? (mailbox.hasAcksComing && broker.needsPolling ? 0.005 : 0.05)

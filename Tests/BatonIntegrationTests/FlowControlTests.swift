@@ -1,4 +1,5 @@
 import Baton
+import BatonAMQP
 import BatonPostgres
 import BatonStore
 import Foundation
@@ -72,6 +73,64 @@ extension Integration {
             defer { sql.close() }
             #expect(try sql.query("select count(*) as n from baton.events where kind = 'lease_expired'").int(0, "n") == 0)
             #expect(!cluster.log("coordinator").contains("missed its lease"))
+        }
+
+        /// A worker publishes a redelivered task again (with its count) while the broker blocks
+        /// publishers: the copy's confirm waits for the alarm's end, turn after turn, and the worker
+        /// keeps its connection, so the other task it holds does not go back with one more delivery
+        /// counted. Before, the worker waited 30 s for the confirm, then closed the connection and
+        /// handed back every task it held (a dense alarm and crashes dead-lettered ordinary tasks so).
+        @Test func aTaskPublishedAgainDuringAnAlarmWaitsWithoutHandingBackTheOthers() throws {
+            _ = try Self.node(["up"])
+            defer { _ = try? Self.node(["down"]) }
+            defer { _ = try? Self.node(["ctl", "set_vm_memory_high_watermark", "0.4"]) }
+            let url = "amqp://guest:guest@127.0.0.1:\(Self.nodeEnvironment["BATON_RMQ_NODE_PORT"]!)/baton"
+            let admin = try AMQPConnection(url: url, connectionName: "flow-admin")
+            defer { admin.close() }
+            try BatonTopology.declareCommon(on: admin)
+            try BatonTopology.declareTaskQueues(pool: "flow", procedure: "p", on: admin)
+            let route = BatonTopology.routingKey(pool: "flow", procedure: "p")
+            let queue = BatonTopology.taskQueue(routingKey: route)
+            for body in ["first", "second"] { try admin.publish(exchange: BatonTopology.tasksExchange, routingKey: route, body: Array(body.utf8)) }
+            let worker = AMQPWorkerTaskBroker(url: url, connectionName: "flow-worker", heartbeatSeconds: 30)
+            defer { worker.close() }
+            try worker.connect(pools: ["flow"], procedures: ["p"], prefetch: 4, consume: true)
+            var held: [InboundTask] = []
+            try TestCluster.waitUntil(10, "both tasks delivered") {
+                if case let .task(task) = try worker.receive(timeout: 0.2, wakeup: nil) { held.append(task) }
+                return held.count == 2
+            }
+            _ = try Self.node(["ctl", "set_vm_memory_high_watermark", "0.0000001"])
+            // The admin's own publish is held too, and it hears `connection.blocked`.
+            try admin.enableConfirms()
+            try admin.publish(exchange: "", routingKey: "flow-nowhere", body: Array("probe".utf8))
+            try TestCluster.waitUntil(20, "the broker to block publishers") {
+                _ = try? admin.readConfirms(timeout: 0.2)
+                return admin.blockedReason != nil
+            }
+            let started = ContinuousClock.now
+            try worker.republish(held[0], deliveries: 2)
+            #expect(ContinuousClock.now - started < .seconds(5), "republish waited for the alarm's end")
+            // Nothing comes back while the alarm lasts: the connection and both tasks stay.
+            let waitedOut = ContinuousClock.now
+            while ContinuousClock.now - waitedOut < .seconds(3) {
+                try worker.settleCopies()
+                #expect(try worker.receive(timeout: 0.2, wakeup: nil) == nil, "a task came back during the alarm")
+            }
+            _ = try Self.node(["ctl", "set_vm_memory_high_watermark", "0.4"])
+            var copy: InboundTask?
+            try TestCluster.waitUntil(30, "the copy, once the alarm is over") {
+                try worker.settleCopies()
+                if case let .task(task) = try worker.receive(timeout: 0.2, wakeup: nil) { copy = task }
+                return copy != nil
+            }
+            #expect(copy.map { String(decoding: $0.body, as: UTF8.self) } == "first")
+            #expect(copy?.deliveries == 2 && copy?.redelivered == false)
+            try worker.ack(held[1].receipt)
+            try worker.ack(copy!.receipt)
+            worker.close()
+            // The original was acked once its copy was confirmed: nothing is left to go back.
+            try TestCluster.waitUntil(10, "the queue empty") { try admin.declareQueue(name: queue, passive: true).messageCount == 0 }
         }
     }
 }
