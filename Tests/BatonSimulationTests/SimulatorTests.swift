@@ -214,6 +214,15 @@ struct SimulatorTests {
         #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
     }
 
+    /// Seed 465 under the uniform mix with 4 KiB commit pieces: a coordinator stopped between two
+    /// pieces of one run's commit, storing a spawned graph's last node's end but not its spawning
+    /// node's; resumed, nothing decided that node, and the run stood still for ever. A resumed run now
+    /// decides every parent whose children ended.
+    @Test func aParentWhoseChildrenEndedInAnEarlierPieceIsDecidedOnResume() throws {
+        let result = try Self.sim(["--seed", "465", "--steps", "2000", "--fault-mix", "uniform", "--commit-bytes", "4096"])
+        #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
+    }
+
     /// Seed 1652 of the long run: a worker cut off from the broker lost its lease while the broker
     /// also blocked publishers; the invariant that nothing is re-run for a block blamed the block. A
     /// worker silenced by a cut now excuses the block's watch, as a crashed or paused one does.

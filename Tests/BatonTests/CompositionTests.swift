@@ -277,6 +277,51 @@ struct CompositionTests {
         #expect(again.state.nodes["g"]?.output == ["last": 5])
     }
 
+    /// A commit cut into pieces (by bytes) may store a child's end and lose the next piece, which
+    /// ended its parent, to a crash: restored so, the parent is decided on start and the run goes on
+    /// (simulator seed 465 with 4 KiB commit pieces stood still for ever).
+    @Test func aRestoredRunDecidesAParentWhoseLastChildEndedInAnEarlierPiece() throws {
+        var h = Harness(try graph(Self.group))
+        h.start()
+        h.succeed("base", ["v": 3])
+        h.succeed("g/x", 4)
+        let running = try #require(h.state.nodes["g"])
+        h.succeed("g/y", 5)
+        var fragments: [(parent: String, fragment: GroupSpec)] = []
+        for command in h.log { if case let .expand(parent, fragment, _) = command { fragments.append((parent, fragment)) } }
+        var stored = h.state.nodes
+        stored["g"] = running  // the piece that ended g (and queued `after`) was lost
+        stored["after"] = NodeState()
+        let restored = RunState(runID: "run-1", graph: try graph(Self.group), status: .running, nodes: stored, fragments: fragments)
+        var again = Harness(state: restored)
+        #expect(again.start().dispatches.map(\.key) == ["after"])
+        #expect(again.state.nodes["g"]?.status == .succeeded)
+        #expect(again.state.nodes["g"]?.output == ["last": 5])
+        again.succeed("after", 5)
+        #expect(again.state.status == .succeeded)
+    }
+
+    /// The same for a spawning node, whose spawned graph ended in a piece before its own end.
+    @Test func aRestoredRunDecidesASpawningNodeWhoseGraphEnded() throws {
+        let document = #"{"nodes": {"f": {"procedure": "p"}, "after": {"procedure": "p", "input": {"$from": "f"}}}}"#
+        var h = Harness(try graph(document))
+        h.start()
+        h.send(.result(NodeResult(key: "f", attempt: 1, outcome: .spawned(Self.fib.document), worker: "w")))
+        h.succeed("f/a", 1)
+        h.succeed("f/b", 2)
+        let running = try #require(h.state.nodes["f"])
+        h.succeed("f/sum", 3)
+        var fragments: [(parent: String, fragment: GroupSpec)] = []
+        for command in h.log { if case let .expand(parent, fragment, _) = command { fragments.append((parent, fragment)) } }
+        var stored = h.state.nodes
+        stored["f"] = running
+        stored["after"] = NodeState()
+        let restored = RunState(runID: "run-1", graph: try graph(document), status: .running, nodes: stored, fragments: fragments)
+        var again = Harness(state: restored)
+        #expect(again.start().dispatches.map(\.key) == ["after"])
+        #expect(again.state.nodes["f"]?.output == 3)
+    }
+
     @Test func retryingAFailedRunStartsAFailedGroupAfresh() throws {
         var h = Harness(try graph(#"{"nodes": {"g": {"group": {"nodes": {"a": {"procedure": "p"}}}}}}"#))
         h.start()

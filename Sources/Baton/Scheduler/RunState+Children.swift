@@ -167,6 +167,20 @@ extension RunState {
         return free + finish(parent, into: &out)
     }
 
+    /// On resume: a parent still running whose children all ended (or, for a map that fails fast, one
+    /// of which failed) is decided now. A commit cut into pieces can store a child's end and lose the
+    /// next piece, which ended its parent, to a crash or a lost partition in between.
+    mutating func resumeParent(_ parent: String, into out: inout Commands) -> [String] {
+        guard let keys = children[parent], !keys.isEmpty, nodes[parent]?.status == .running else { return [] }
+        if case let .map(spec) = graph.nodes[parent]!.kind, spec.failure == .failFast,
+            let bad = keys.first(where: { nodes[$0]!.status == .failed || nodes[$0]!.status == .cancelled })
+        {
+            return childEnded(parent, bad, into: &out)
+        }
+        guard keys.allSatisfy({ nodes[$0]!.status.isTerminal }) else { return [] }
+        return finish(parent, into: &out)
+    }
+
     /// Every child has ended: the parent succeeds with its output, or fails.
     private mutating func finish(_ parent: String, into out: inout Commands) -> [String] {
         let keys = children[parent] ?? []

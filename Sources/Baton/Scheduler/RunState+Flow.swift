@@ -12,7 +12,9 @@ extension RunState {
             let node = nodes[key]!
             switch node.status {
             case .running:
-                break  // a worker has it; if that worker is gone, its lease runs out and the node goes out again
+                // A worker has it (if that worker is gone, its lease runs out and the node goes out again),
+                // or it is a parent, decided now if its children ended.
+                ready += resumeParent(key, into: &out)
             case .queued where node.publishedAttempt == node.attempt:
                 break  // the broker confirmed it: publishing it again would only multiply the backlog
             case .queued:
@@ -24,7 +26,8 @@ extension RunState {
                 break
             }
         }
-        evaluate(ready, into: &out)
+        var seen = Set<String>()
+        evaluate(ready.filter { seen.insert($0).inserted }, into: &out)
     }
 
     /// The task of queued node `key` as it was published: its stored attempt, phase and input.
