@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: the format check, services up (installed if
 # needed), Chromium for the dashboard's browser tests, every unit and integration test,
-# the cluster simulator's short form, the README's custom-worker walkthrough, then the chaos
+# the cluster simulator's short form, the README's custom-worker walkthrough (its release build in the
+# background beside the tests), then the chaos
 # suite's short form (on one broker, then on a three-node RabbitMQ cluster).
 # Integration tests get a database and a RabbitMQ vhost of their own (and the
 # chaos suite another pair), so a demo running beside them is not disturbed.
@@ -47,6 +48,12 @@ if grep -E "^$ROOT/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:" "$ROOT/.data/b
     echo "test: Baton's sources build with warnings (above); fix them" >&2
     exit 1
 fi
+# The README's walkthrough builds a worker package of its own in release (minutes of compiling, no
+# services): that part goes in the background, niced, beside the integration tests, which mostly wait.
+WALK="$(mktemp -d /tmp/baton-walkthrough.XXXXXX)"
+setsid nice -n 15 "$ROOT/deploy/local/walkthrough.sh" --prepare "$WALK" > "$ROOT/.data/walkthrough-prepare.log" 2>&1 &
+WALK_PID=$!
+trap 'kill -- -"$WALK_PID" 2>/dev/null || true' EXIT  # its whole process group: the builds it started too
 BATON_DATABASE_URL="${BATON_TEST_DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/baton_test}" \
 BATON_AMQP_URL="${BATON_TEST_AMQP_URL:-amqp://guest:guest@127.0.0.1:5672/baton-test}" \
     swift test --skip-build "$@"
@@ -57,7 +64,14 @@ BATON_AMQP_URL="${BATON_TEST_AMQP_URL:-amqp://guest:guest@127.0.0.1:5672/baton-t
 # And with a schedule firing every (virtual) second across the same faults: each due time fired once, none missed.
 "$(swift build --show-bin-path)/baton-sim" --schedules --seeds 30 --first-seed 1001 --steps 2000 --time-limit 45
 # The README's walkthrough, literally: a worker package of its own beside `baton worker --demo`.
-"$ROOT/deploy/local/walkthrough.sh"
+if ! wait "$WALK_PID"; then
+    cat "$ROOT/.data/walkthrough-prepare.log" >&2
+    echo "test: the walkthrough's worker package did not build or pass its tests (above)" >&2
+    exit 1
+fi
+trap - EXIT
+tail -n 4 "$ROOT/.data/walkthrough-prepare.log" >&2
+"$ROOT/deploy/local/walkthrough.sh" --prepared "$WALK"
 if [ "${BATON_SKIP_CHAOS:-0}" != 1 ]; then
     # Short form: 1,000 nodes under worker SIGKILLs, a coordinator kill, RabbitMQ and PostgreSQL restarts, a task
     # queue lost, big outputs, forged reports, and processes cut off from PostgreSQL or RabbitMQ alone (iptables, as root).

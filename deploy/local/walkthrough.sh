@@ -7,25 +7,28 @@
 # greet.json and word-count runs go beside each other, one acme-worker process is killed, it
 # comes back, and more runs go through: all must succeed.
 # Uses the test database and vhost (deploy/local/services.sh test-env). Run by test.sh.
+#
+#   walkthrough.sh                  all of it, in a temporary folder
+#   walkthrough.sh --prepare DIR    only the part that needs no services and not Baton's own build
+#                                   folder: the package written to DIR, built and tested (test.sh runs
+#                                   it in the background, niced, beside the integration tests)
+#   walkthrough.sh --prepared DIR   the rest, on a DIR that --prepare made
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
-"$ROOT/deploy/local/services.sh" up
-"$ROOT/deploy/local/services.sh" test-env
-swift build --product baton
-BATON="$(swift build --show-bin-path)/baton"
-export BATON_DATABASE_URL="${BATON_TEST_DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/baton_test}"
-export BATON_AMQP_URL="${BATON_TEST_AMQP_URL:-amqp://guest:guest@127.0.0.1:5672/baton-test}"
-
-WORK="$(mktemp -d /tmp/baton-walkthrough.XXXXXX)"
-PIDS=()
-cleanup() {
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-}
-trap cleanup EXIT
 say() { printf 'walkthrough: %s\n' "$*" >&2; }
+mode=all
+case "${1:-}" in
+    "") WORK="$(mktemp -d /tmp/baton-walkthrough.XXXXXX)" ;;
+    --prepare | --prepared)
+        [ $# -eq 2 ] && [ -n "$2" ] || { echo "walkthrough: $1 needs a folder" >&2; exit 2; }
+        mode="${1#--}"
+        WORK="$2"
+        ;;
+    *) echo "walkthrough: unknown argument '$1' (usage: walkthrough.sh [--prepare DIR | --prepared DIR])" >&2; exit 2 ;;
+esac
 
+prepare() {
 # A checkout in a folder named baton, as the README asks (the working tree, without builds).
 mkdir -p "$WORK/baton"
 tar -C "$ROOT" --exclude=./.build --exclude='./.build-*' --exclude='./.build_*' --exclude=./.data --exclude=./.git -cf - . \
@@ -47,14 +50,15 @@ for source in sys.argv[2:]:
 PY
 
 say "building acme-worker for production (swift build -c release; a package of its own: the first build takes a few minutes)"
+started=$SECONDS
 (cd "$WORK/acme-worker" && swift build -c release 2>&1 | tee "$WORK/acme-build.log" | tail -n 3)
+say "acme-worker's first release build took $((SECONDS - started)) s"
 # A user's release build of Baton's sources, and of the README's code, has no warnings (test.sh checks the debug build;
 # `#if DEBUG` code differs between the two).
 if grep -E "^$WORK/(baton|acme-worker)/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:" "$WORK/acme-build.log" | sort -u | grep .; then
     say "acme-worker's release build warns (above): fix the code, in Baton or in the README"
     exit 1
 fi
-ACME="$WORK/acme-worker/.build/release/acme-worker"
 # Its tests: the README's and docs/procedures.md's, on the test kit, no services; in release, on the build above
 # (they need no @testable import).
 say "running acme-worker's tests (swift test -c release --disable-testable-imports: on the same build)"
@@ -63,6 +67,29 @@ if grep -E "^$WORK/(baton|acme-worker)/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warn
     say "acme-worker's tests build with warnings (above): fix the code, in Baton or in the README"
     exit 1
 fi
+touch "$WORK/.prepared"
+}
+
+case "$mode" in
+    prepare) mkdir -p "$WORK"; prepare; exit 0 ;;
+    prepared) [ -f "$WORK/.prepared" ] || { say "$WORK was not prepared (walkthrough.sh --prepare $WORK)"; exit 1; } ;;
+    all) prepare ;;
+esac
+ACME="$WORK/acme-worker/.build/release/acme-worker"
+
+"$ROOT/deploy/local/services.sh" up
+"$ROOT/deploy/local/services.sh" test-env
+swift build --product baton
+BATON="$(swift build --show-bin-path)/baton"
+export BATON_DATABASE_URL="${BATON_TEST_DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/baton_test}"
+export BATON_AMQP_URL="${BATON_TEST_AMQP_URL:-amqp://guest:guest@127.0.0.1:5672/baton-test}"
+PIDS=()
+cleanup() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+}
+trap cleanup EXIT
+
 # docs/procedures.md's graph, checked and run in process by the worker binary.
 "$ACME" validate "$WORK/stores.json" >&2
 "$ACME" run --local "$WORK/stores.json" | grep -q 'Hello, Mandal!' || { say "acme-worker run --local stores.json did not greet Mandal"; exit 1; }
