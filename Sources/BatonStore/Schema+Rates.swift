@@ -44,4 +44,40 @@ extension Schema {
         from waiting w full join tokens t on t.key = w.key
         """,
     ]
+
+    /// Migration 21: `baton.rates` counts a token of a grant not told yet as used (and its expiry as
+    /// moving on), as `Store.grantWaiting` does, until the grant is told or taken back: the view
+    /// showed such a key free while the coordinators held it full.
+    static let ratesCountUntoldGrants: [String] = [
+        """
+        create or replace view baton.rates as
+        with claims as (
+            select substr(c->>'name', 6) as key, (c->>'limit')::int as lim, (c->>'per')::float8 as per, h.granted
+            from baton.holds h, jsonb_array_elements(h.claims) as c
+            where c->>'name' like 'rate/%' and c ? 'per'
+        ), waiting as (
+            select key, max(lim) as lim, max(per) as per, count(*) filter (where not granted) as waiting from claims group by key
+        ), counted as (
+            select t.*, case when exists (
+                    select 1 from baton.holds h where h.granted and not h.told and h.run_id = t.run_id
+                    and h.node_key = t.node_key and h.granted_at = t.taken_at)
+                then greatest(t.expires_at, now() + (t.expires_at - t.taken_at)) else t.expires_at end as counts_until
+            from baton.rate_tokens t
+        ), tokens as (
+            select key, max("limit") as lim, max(per_seconds) as per,
+                   count(*) filter (where counts_until > now()) as used,
+                   min(counts_until) filter (where counts_until > now()) as oldest_expiry,
+                   max(taken_at) as last_taken_at
+            from counted group by key
+        )
+        select coalesce(w.key, t.key) as key,
+               coalesce(w.lim, t.lim) as "limit",
+               coalesce(w.per, t.per) as per_seconds,
+               coalesce(t.used, 0) as used,
+               coalesce(w.waiting, 0) as waiting,
+               case when coalesce(t.used, 0) >= coalesce(w.lim, t.lim) then t.oldest_expiry end as next_token_at,
+               t.last_taken_at
+        from waiting w full join tokens t on t.key = w.key
+        """
+    ]
 }

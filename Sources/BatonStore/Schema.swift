@@ -350,5 +350,6 @@ enum Schema {
         (18, rates),
         (19, traceContext),
         (20, attemptTokens),
+        (21, ratesCountUntoldGrants),
     ]
 }
