@@ -108,6 +108,37 @@ struct ResolvedInputTests {
         #expect(h.state.status == .failed)
     }
 
+    /// A run loaded with queued tasks the broker may not have: one whose input the store gave goes out
+    /// as it was; one whose input must be built again, from an output that is gone, fails alone (and
+    /// its task, if a worker has it after all, is cancelled). No input stays held.
+    @Test func aResumedRunSendsStoredInputsAndFailsOneThatCannotBeBuiltAgain() throws {
+        let outputs = Outputs()
+        outputs.lost = ["big"]
+        let stored: JSON = ["copy": ["s": Self.big], "i": 2]
+        let loaded = try Self.harness(outputs)
+        var state = RunState(
+            runID: "run-1", graph: loaded.state.graph, status: .running,
+            nodes: [
+                "big": NodeState(status: .succeeded, attempt: 1, output: ["s": Self.big]),
+                "a": NodeState(status: .queued, attempt: 1),
+                "b": NodeState(status: .queued, attempt: 1, input: stored),
+            ])
+        state.dropsInputs = true
+        state.outputReader = { outputs.read($0) }
+        #expect(state.offloadOutputs(minimumBytes: 0) > 0)
+        var h = Harness(state: state)
+        let out = h.start()
+        #expect(out.dispatches.map(\.key) == ["b"])
+        #expect(out.dispatches.first?.input == stored)
+        #expect(out.cancelled == [TaskRef(key: "a", attempt: 1)])
+        #expect(h.state.nodes["a"]?.status == .failed)
+        #expect(h.state.nodes["a"]?.error?.contains("cannot be built again") == true)
+        #expect(h.state.heldInputBytes == 0)
+        h.succeed("b", "B")
+        #expect(h.state.nodes["c"]?.status == .cancelled)
+        #expect(h.state.status == .failed)
+    }
+
     /// The dispatch window still counts the bytes of the inputs out once the state no longer holds them:
     /// a task that starts keeps its bytes counted until it ends.
     @Test func theWindowCountsTheBytesOfInputsNoLongerHeld() throws {

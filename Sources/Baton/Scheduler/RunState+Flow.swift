@@ -19,7 +19,10 @@ extension RunState {
                 // Resume: publish what may not have reached the broker; the attempt number makes a duplicate harmless.
                 switch redispatch(key) {
                 case let .success(task): out.append(.dispatch(task))
-                case let .failure(failure): ready += end(key, as: .failed, error: failure.description, into: &out)
+                case let .failure(failure):
+                    // The task may be on the broker after all: a worker that takes it is told to drop it.
+                    out.append(.cancelTasks(runID: runID, attempts: [TaskRef(key: key, attempt: node.attempt)]))
+                    ready += end(key, as: .failed, error: failure.description, into: &out)
                 }
             case .pending where node.openDependencies == 0:
                 ready.append(key)
