@@ -55,8 +55,8 @@ extension CoordinatorLoop {
             var byRun: [String: [String: Int]] = [:]
             for item in lost { byRun[item.attempt.runID, default: [:]][item.attempt.key] = item.attempt.attempt }
             for (runID, attempts) in byRun.sorted(by: { $0.key < $1.key }) {
-                guard let state = runs[runID] else { continue }
-                record(runID, state.republishQueued(attempts))
+                guard runs[runID] != nil else { continue }
+                record(runID, runs[runID]!.republishQueued(attempts, at: now, random: configuration.random, tokens: configuration.attemptTokens))
             }
             for reason in LostTaskReconciler.Reason.allCases {
                 metrics?.republished(lost.filter { $0.reason == reason }.count, reason: reason.rawValue)

@@ -367,6 +367,7 @@ final class CoordinatorLoop: @unchecked Sendable {
             state.maxInputBytes = configuration.maxInputBytes
             state.dispatchWindow = configuration.dispatchWindow
             state.outputReader = { [unowned self] key in readOutput(id, key) }
+            state.dropsInputs = true  // the store has them; retries and tasks sent again build them again
             heldOutputBytes += state.heldOutputBytes
             return state
         } catch {

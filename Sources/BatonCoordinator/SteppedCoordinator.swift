@@ -23,6 +23,9 @@ public final class SteppedCoordinator: @unchecked Sendable {
     /// what its memory budget (`CoordinatorConfiguration.memoryBudget`) bounds.
     public var heldOutputBytes: Int { loop.runs.values.reduce(0) { $0 + $1.heldOutputBytes } }
 
+    /// About the bytes of the outputs and resolved inputs it holds in memory (`RunState.heldBytes`).
+    public var heldBytes: Int { loop.runs.values.reduce(0) { $0 + $1.heldBytes } }
+
     /// Unfinished runs it holds in memory.
     public var cachedRuns: Int { loop.runs.count }
 

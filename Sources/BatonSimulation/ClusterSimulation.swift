@@ -323,16 +323,16 @@ public final class ClusterSimulation {
         }
     }
 
-    /// The coordinator stays within its budget: the bytes of outputs each holds in memory, as
-    /// `RunState` counts them, never exceed its memory budget by more than `budgetSlack`.
+    /// The coordinator stays within its budget: the bytes of outputs and resolved inputs each holds in
+    /// memory, as `RunState` counts them, never exceed its memory budget by more than `budgetSlack`.
     private func checkBudget() {
         for c in coordinators {
             guard let process = c.process else { continue }
-            let held = process.heldOutputBytes
+            let held = process.heldBytes
             report.mostOutputBytesHeld = max(report.mostOutputBytesHeld, held)
             if held > SimulationOptions.memoryBudget + Self.budgetSlack {
                 checker.violate(
-                    "\(c.name) holds \(held) bytes of outputs in memory, over its budget of \(SimulationOptions.memoryBudget) (slack \(Self.budgetSlack))"
+                    "\(c.name) holds \(held) bytes of outputs and inputs in memory, over its budget of \(SimulationOptions.memoryBudget) (slack \(Self.budgetSlack))"
                 )
             }
         }

@@ -25,7 +25,7 @@ extension MemoryStore {
                 }
             }
             var state = NodeState(
-                status: row.status, attempt: row.attempts, input: row.status == .pending ? nil : row.input, output: row.output,
+                status: row.status, attempt: row.attempts, input: row.status == .queued ? row.input : nil, output: row.output,
                 error: row.error, worker: row.worker)
             state.restore(bookkeeping: row.scheduler)
             state.attemptToken = row.attemptToken.flatMap(AttemptToken.init(text:))

@@ -25,7 +25,7 @@ public struct SimulationReport: Sendable {
     public var scheduleFirings = 0
     /// Outputs dropped from a coordinator's memory and read back from the store (`Store.nodeOutput`).
     public var outputsReadBack = 0
-    /// The most bytes of outputs one coordinator held in memory after a step (as `RunState` counts them).
+    /// The most bytes of outputs and resolved inputs one coordinator held in memory after a step (as `RunState.heldBytes` counts them).
     public var mostOutputBytesHeld = 0
     /// Guarantees broken, one line each; empty when the seed passed.
     public var violations: [String] = []

@@ -38,7 +38,7 @@ public struct SimulationSummary: Sendable {
     }
 
     /// `seeds 100, quorum 48 (band choices 900), steps 210000, faults 4100 (clock-jump 410, …), runs 600 ended, nodes 2900 ended,
-    /// partition moves 300, fenced writes 2, unstarted dead letters 4, outputs read back 90, most output bytes held 70000, violations 0`
+    /// partition moves 300, fenced writes 2, unstarted dead letters 4, outputs read back 90, most bytes held 70000, violations 0`
     public var line: String {
         let total = faults.values.reduce(0, +)
         let kinds = faults.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
@@ -47,6 +47,6 @@ public struct SimulationSummary: Sendable {
             + "partition moves \(partitionMoves), fenced writes \(fencedWrites), unstarted dead letters \(unstartedDeadLetters), "
             + (faultDeadLetters > 0 ? "runs failed by faults' dead letters \(faultDeadLetters), " : "")
             + (scheduleFirings > 0 ? "schedule firings \(scheduleFirings), " : "")
-            + "outputs read back \(outputsReadBack), most output bytes held \(mostOutputBytesHeld), violations \(violations)"
+            + "outputs read back \(outputsReadBack), most bytes held \(mostOutputBytesHeld), violations \(violations)"
     }
 }

@@ -57,7 +57,9 @@ extension Store {
         // The graph first, so the plan's text and parse are freed before the node rows arrive: for a
         // 100,000-node run each is large, and holding both at once set the coordinator's peak memory.
         guard case (var graph, let runStatus, let runError)? = try loadGraph(id) else { return nil }
-        // A pending node's `input` (its template, which the graph has) is not read. The rows come
+        // Only a queued node's `input` is read (its task may have to be published again as it was): the
+        // scheduler holds no other (`RunState+Inputs`), and of the 140 ended nodes injecting an 8 MiB
+        // output, reading theirs would load 1.1 GB to drop it. The rows come
         // through a cursor, 5,000 at a time: for a 100,000-node run, the whole result at once (in
         // libpq, then copied out) was the largest thing a load held beside the graph.
         var states: [String: NodeState] = [:]
@@ -67,7 +69,7 @@ extension Store {
             try c.execute(
                 """
                 declare run_nodes no scroll cursor for
-                select key, status, attempts, case when status <> 'pending' then input::text end as input, output::text as output,
+                select key, status, attempts, case when status = 'queued' then input::text end as input, output::text as output,
                        error, worker, scheduler::text as scheduler, fragment::text as fragment, attempt_token,
                        dispatch_batch is not null and dispatch_batch <= (
                            select confirmed_through from baton.publications

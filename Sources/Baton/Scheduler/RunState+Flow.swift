@@ -19,35 +19,60 @@ extension RunState {
                 break  // the broker confirmed it: publishing it again would only multiply the backlog
             case .queued:
                 // Resume: publish what may not have reached the broker; the attempt number makes a duplicate harmless.
-                out.append(.dispatch(redispatch(key)))
+                switch redispatch(key) {
+                case let .success(task): out.append(.dispatch(task))
+                case let .failure(failure):
+                    // The task may be on the broker after all: a worker that takes it is told to drop it.
+                    out.append(.cancelTasks(runID: runID, attempts: [TaskRef(key: key, attempt: node.attempt)]))
+                    ready += end(key, as: .failed, error: failure.description, into: &out)
+                }
             case .pending where node.openDependencies == 0:
                 ready.append(key)
             default:
                 break
             }
         }
+        dropHeldInputs()  // those the store gave, now in the commands that need them
         var seen = Set<String>()
         evaluate(ready.filter { seen.insert($0).inserted }, into: &out)
     }
 
-    /// The task of queued node `key` as it was published: its stored attempt, phase and input.
-    private func redispatch(_ key: String) -> TaskDispatch {
+    /// The task of queued node `key` as it was published: its stored attempt, phase and input (held,
+    /// or built again: `currentInput`), or why its input cannot be built again.
+    private func redispatch(_ key: String) -> Result<TaskDispatch, InputRebuildFailure> {
         let node = nodes[key]!
-        return dispatch(
-            for: key, attempt: node.attempt, input: redispatchInput(key), phase: node.phase,
-            previousOutput: node.runs > 0 ? output(of: key, node) : nil)
+        return currentInput(key).map { input in
+            dispatch(for: key, attempt: node.attempt, input: input, phase: node.phase, previousOutput: node.runs > 0 ? output(of: key, node) : nil)
+        }
     }
 
     /// The tasks of those of `keys` whose node is still queued at `attempts[key]`, published again
     /// under the same attempt, as the recovery on start does (`start`): the broker lost them (their
     /// queue was deleted or purged, or a publish came back unroutable). The attempt number makes a
-    /// duplicate harmless. Changes nothing in the run.
-    public func republishQueued(_ attempts: [String: Int]) -> [SchedulerCommand] {
+    /// duplicate harmless. Changes nothing in the run, unless a node's input cannot be built again
+    /// (an output it injects is gone): that node fails, alone, with the reason, and the run goes on.
+    public mutating func republishQueued(
+        _ attempts: [String: Int], at now: Date = Date(), random: @escaping () -> Double = { Double.random(in: 0..<1) },
+        tokens: (() -> AttemptToken)? = nil
+    ) -> [SchedulerCommand] {
         guard !status.isTerminal else { return [] }
-        return attempts.keys.sorted().compactMap { key in
-            guard let node = nodes[key], node.status == .queued, node.attempt == attempts[key] else { return nil }
-            return .dispatch(redispatch(key))
+        var out = Commands(now: now, random: random, tokens: tokens)
+        var unblocked: [String] = []
+        var failed = false
+        for key in attempts.keys.sorted() {
+            guard let node = nodes[key], node.status == .queued, node.attempt == attempts[key] else { continue }
+            switch redispatch(key) {
+            case let .success(task): out.append(.dispatch(task))
+            case let .failure(failure):
+                failed = true
+                unblocked += end(key, as: .failed, error: failure.description, into: &out)
+            }
         }
+        guard failed else { return out.list }
+        evaluate(unblocked, into: &out)
+        releaseReady(into: &out)
+        finishIfDone(into: &out)
+        return out.list
     }
 
     /// The nodes queued now, each with its attempt and the pool and procedure of its task's queue.
@@ -57,15 +82,6 @@ extension RunState {
             let procedure = node.phase == .condition ? spec.policies.condition?.procedure ?? spec.procedure : spec.procedure
             return (key, node.attempt, spec.pool, procedure)
         }
-    }
-
-    /// The input a queued or running node was (or is about to be) sent with.
-    private func redispatchInput(_ key: String) -> JSON {
-        let node = nodes[key]!
-        if node.phase == .condition, let condition = graph.nodes[key]!.policies.condition {
-            return (try? condition.input.resolve { visibleOutput($0) }) ?? .null
-        }
-        return node.input ?? .null
     }
 
     /// A worker began an attempt. The attempt already running on another worker was delivered
@@ -190,11 +206,15 @@ extension RunState {
         }
         var node = nodes[key]!
         let input: JSON
-        if let resolved = node.input, node.runs > 0 || node.failures > 0 {
+        let again = node.runs > 0 || node.failures > 0
+        if let resolved = node.input, again {
             input = resolved  // retries and repeats run with the input the first attempt had
         } else {
-            do { input = try definition.input.resolve { visibleOutput($0) } } catch {
-                return end(key, as: .failed, error: error.description, into: &out)
+            // Resolved, or built again as the first attempt's (its dependencies have not changed) when
+            // it is no longer held (`dropsInputs`).
+            do { input = try resolveInput(definition.input) } catch {
+                let message = again ? "the input of attempt \(node.attempt + 1) cannot be built again: \(error)" : "\(error)"
+                return end(key, as: .failed, error: message, into: &out)
             }
             if let problem = oversizedInput(input, template: definition.input) { return end(key, as: .failed, error: problem, into: &out) }
         }

@@ -72,6 +72,7 @@ extension RunState {
     /// rest are reused. Attempt numbers keep counting, so late results stay stale. A refused retry does nothing.
     mutating func retryRun(from: String?, into out: inout Commands) {
         guard let again = try? nodesToRetry(from: from) else { return }
+        dropHeldInputs()  // a run loaded to be retried holds those the store gave
         status = .running
         error = nil
         cancelRequested = false

@@ -59,7 +59,7 @@ extension RunState {
             }
             node.output = output
             nodes[key] = node
-            if let lookup = cacheLookup(key, input: node.input ?? .null) {
+            if let input = try? currentInput(key).get(), let lookup = cacheLookup(key, input: input) {
                 out.append(.cacheStore(key: key, lookup: lookup, output: output))
             }
             evaluate(

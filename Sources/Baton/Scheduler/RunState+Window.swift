@@ -22,7 +22,7 @@ extension RunState {
 
     /// Keeps `outstanding` in step with a node's new state.
     mutating func trackTask(_ key: String, _ state: NodeState) {
-        if hasTask(key, state) { outstanding.insert(key, bytes: state.input?.estimatedBytes ?? 0) } else { outstanding.remove(key) }
+        if hasTask(key, state) { outstanding.insert(key, bytes: state.input?.estimatedBytes) } else { outstanding.remove(key) }
     }
 
     /// Whether starting `key` now would put one task too many out: it then waits in `ready`.

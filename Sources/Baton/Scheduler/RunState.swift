@@ -39,6 +39,9 @@ public struct RunState: Sendable {
     /// Reads the stored output of a node whose output was dropped from memory (`offloadOutputs`);
     /// nil keeps every output in memory. The coordinator's reads PostgreSQL (`nodes.output`).
     public var outputReader: (@Sendable (String) -> JSON?)?
+    /// Whether nodes' resolved inputs leave memory once handed out in commands (`RunState+Inputs`): the
+    /// coordinator's, whose store keeps them; retries and tasks sent again build them again.
+    public var dropsInputs = false
     /// The largest input a node may be dispatched with (JSON bytes, after injection).
     public var maxInputBytes: Int {
         get { limits.maxInputBytes }
@@ -79,12 +82,13 @@ public struct RunState: Sendable {
     mutating func recount() {
         var remaining = 0
         timers = TimerQueue()
+        let previous = outstanding  // the sizes of the inputs out that are no longer held (`dropsInputs`)
         outstanding = []
         for key in graph.order {
             let open = graph.nodes[key]!.dependencies.reduce(0) { $0 + (nodes[$1]?.status.isTerminal ?? true ? 0 : 1) }
             if nodes[key]!.openDependencies != open { nodes[key]!.openDependencies = open }  // in place: no copy of the node is held here
             let node = nodes[key]!
-            if hasTask(key, node) { outstanding.insert(key, bytes: node.input?.estimatedBytes ?? 0) }
+            if hasTask(key, node) { outstanding.insert(key, bytes: node.input?.estimatedBytes ?? previous.bytes(of: key) ?? 0) }
             if !node.status.isTerminal { remaining += 1 }
             timers.set(key, at: Self.wakeUp(node))
         }
@@ -197,8 +201,8 @@ public struct RunState: Sendable {
             ? state.status == .queued || state.status == .running
             : state.status == .waiting && state.waitingFor == .admission
         if !keeps { giveBackAdmission(&state, key, into: &out) }
-        nodes[key] = state
-        trackTask(key, state)
+        trackTask(key, state)  // before the input is dropped: the window counts its bytes while the task is out
+        nodes[key] = held(state)
         timers.set(key, at: Self.wakeUp(state))
         var change = change
         change.bookkeeping = state.bookkeeping
