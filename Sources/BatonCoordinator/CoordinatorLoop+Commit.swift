@@ -79,7 +79,10 @@ extension CoordinatorLoop {
                 switch decision {
                 case .retryBatch:
                     metrics?.commitRetried(reason: reason)
-                    let delay = backoff.next()
+                    // Each wait shorter than a third of the partition lease, so that the renewals between tries
+                    // keep the partitions held however long the store keeps refusing the commit.
+                    let delay = min(backoff.next(), configuration.partitionLease / 3)
+                    try renewWhileRetrying()
                     let code = StoreFailure.sqlState(of: error) ?? "?"
                     logger.warning(
                         "committing a batch of \(part.order.count) run(s) failed with SQLSTATE \(code), retrying in \(String(format: "%.2f", delay)) s: \(error)"

@@ -298,7 +298,10 @@ extension ClusterSimulation {
     private func watchTakeBack(_ cut: inout ProcessCut, now: Date) -> Bool {
         let index = cut.coordinator!
         let c = coordinators[index]
-        if faultsStruck > cut.faultsAtHeal || !c.isUp || c.pausedFor > 0 { cut.excused = true }
+        // Failures injected before the heal that no call met yet (commits failing while every coordinator was
+        // cut off pile up) strike after it: a peer holding the partitions retries its commit for as long.
+        let pending = !store.faults.isEmpty
+        if faultsStruck > cut.faultsAtHeal || pending || !c.isUp || c.pausedFor > 0 { cut.excused = true }
         if cut.excused { return true }
         let holds = store.partitionLeases().contains { $0.owner?.hasPrefix(cut.prefix) == true && ($0.secondsLeft ?? 0) > 0 }
         if holds {
