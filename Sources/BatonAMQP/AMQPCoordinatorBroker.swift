@@ -137,7 +137,7 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
 
     public func confirmed() throws -> UInt64 { try requirePublisher().readConfirms(timeout: 0) }
 
-    public func waitForConfirms() throws { try requirePublisher().waitForConfirms() }
+    public func waitForConfirms(timeout: Double) throws { try requirePublisher().waitForConfirms(timeout: timeout) }
 
     public func keepAlive() throws { try publisher?.processIncoming(timeout: 0) }
 

@@ -72,13 +72,14 @@ extension CoordinatorLoop {
             "took partitions \(PartitionRanges.text(Set(taken.keys))) (holding \(held.count) of \(partitionCount)); \(runs.count) unfinished run(s)")
     }
 
-    /// Between the tries of a commit that failed for a passing reason (a lock wait, a serialization
-    /// failure, a statement timeout), the leases of the partitions held are renewed once a balancing
-    /// interval has gone by: the store still answers, so a commit retried for longer than a lease is no
-    /// reason to lose every partition to a peer that would meet the same error (and to be fenced off,
-    /// BT001, throwing the batch away). One taken meanwhile all the same fails the commit as the fence
-    /// would: nothing was written, and the coordinator reconnects and loads what it still owns.
-    func renewWhileRetrying() throws {
+    /// Renews the leases of the partitions held once a balancing interval has gone by since the last
+    /// renewal: between the tries of a commit that failed for a passing reason (a lock wait, a
+    /// serialization failure, a statement timeout), and between the slices of a wait for the broker's
+    /// confirms (`awaitConfirms`). The store still answers, so a commit retried, or a broker silent, for
+    /// longer than a lease is no reason to lose every partition to a peer (that would meet the same
+    /// error) and to be fenced off (BT001), throwing the batch away. One taken meanwhile all the same
+    /// throws as the fence would: nothing was written, and the coordinator reconnects and loads what it still owns.
+    func renewWhenDue() throws {
         guard let store, !held.isEmpty else { return }
         let now = now()
         if let last = lastRenewed, now.timeIntervalSince(last) < configuration.partitionLease / 5 { return }
@@ -134,7 +135,7 @@ extension CoordinatorLoop {
     /// the confirmed batch: nothing of this coordinator's is left in flight.
     private func settle() throws {
         guard !backlog.isEmpty else { return }
-        try broker.waitForConfirms()
+        try awaitConfirms()
         try settleConfirms()
         if pending.confirmedBatch != nil { try commit(ackUpTo: nil) }
     }
