@@ -15,6 +15,11 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
     private var generation = 0
     private var prefetch = 1
     private var consumerHeartbeat = 30
+    /// Seconds each connect, handshake and RPC may take (`timeoutSeconds`): half the partition lease, at
+    /// most 10. A broker that does not answer (a network cut) fails the call in that time, where the 10 s
+    /// default outlasted a lease: reopening the consuming connection at a hand-over, or reading queue
+    /// depths, held the coordinator through a cut while its partitions' leases ran out (the chaos suite).
+    private var callTimeout = 10.0
     private var queueType = QueueType.classic
     /// When the last flow-control probe went out (see `publishersBlocked()`).
     private var probedAt = ContinuousClock.now - .seconds(3600)
@@ -24,6 +29,9 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
     static let probeInterval = 2.0
 
     public init(url: String) { self.url = url }
+
+    /// The bound of each connect, handshake and RPC for a partition lease of `silence` seconds.
+    public static func callTimeout(silence: Double) -> Double { min(10, max(1, silence / 2)) }
 
     private enum Channel {
         static let results = BatonTopology.CoordinatorChannel.results
@@ -38,7 +46,8 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
     public func connect(prefetch: Int, partitions: Int, silence: Double, queueType: QueueType) throws {
         earlierBlocks += publisher?.blockCount ?? 0
         close()
-        let publisher = try AMQPConnection(url: url, connectionName: "baton-coordinator-publish")
+        callTimeout = Self.callTimeout(silence: silence)
+        let publisher = try AMQPConnection(url: url, connectionName: "baton-coordinator-publish", timeoutSeconds: callTimeout)
         do {
             try BatonTopology.declareAll(partitions: partitions, queueType: queueType, on: publisher)
         } catch let error as AMQPError where error.code == .accessRefused {
@@ -63,7 +72,8 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
         consumer?.close()
         consumer = nil
         generation += 1
-        let consumer = try AMQPConnection(url: url, heartbeatSeconds: consumerHeartbeat, connectionName: "baton-coordinator-consume")
+        let consumer = try AMQPConnection(
+            url: url, heartbeatSeconds: consumerHeartbeat, connectionName: "baton-coordinator-consume", timeoutSeconds: callTimeout)
         try consumer.setPrefetch(UInt16(clamping: prefetch), channel: Channel.results)
         for partition in partitions.sorted() {
             try consumer.consume(queue: BatonTopology.resultsQueue(partition: partition), channel: Channel.results)
@@ -137,7 +147,7 @@ public final class AMQPCoordinatorBroker: CoordinatorBroker, @unchecked Sendable
 
     public func confirmed() throws -> UInt64 { try requirePublisher().readConfirms(timeout: 0) }
 
-    public func waitForConfirms() throws { try requirePublisher().waitForConfirms() }
+    public func waitForConfirms(timeout: Double) throws { try requirePublisher().waitForConfirms(timeout: timeout) }
 
     public func keepAlive() throws { try publisher?.processIncoming(timeout: 0) }
 

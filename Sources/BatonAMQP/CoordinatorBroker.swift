@@ -34,8 +34,9 @@ public protocol CoordinatorBroker: AnyObject {
     func forward(_ body: [UInt8], toPartition partition: Int, deadLetter: DeadLetterOrigin?) throws -> UInt64
     /// The sequence number through which every publish is confirmed, without waiting.
     func confirmed() throws -> UInt64
-    /// Waits until every publish so far is confirmed (a nack or a timeout throws).
-    func waitForConfirms() throws
+    /// Waits up to `timeout` seconds until every publish so far is confirmed (a nack throws; so does the
+    /// timeout, `AMQPError.Kind.timeout`, after which waiting again is fine: the publishes stay outstanding).
+    func waitForConfirms(timeout: Double) throws
     /// Services an idle connection (broker heartbeats are answered only inside a call).
     func keepAlive() throws
     /// The next message, waiting up to `timeout` seconds (also woken early by confirms when `confirmsDue`).
@@ -67,6 +68,9 @@ extension CoordinatorBroker {
 }
 
 extension CoordinatorBroker {
+    /// `waitForConfirms(timeout:)` with the 30 s every wait had before the coordinator waited in slices.
+    public func waitForConfirms() throws { try waitForConfirms(timeout: 30) }
+
     /// `publishTask` without a trace context.
     public func publishTask(pool: String, procedure: String, body: [UInt8], priority: UInt8, queuedAt: Date?) throws -> UInt64 {
         try publishTask(pool: pool, procedure: procedure, body: body, priority: priority, queuedAt: queuedAt, traceparent: nil)

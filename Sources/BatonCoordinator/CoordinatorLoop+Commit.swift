@@ -79,7 +79,10 @@ extension CoordinatorLoop {
                 switch decision {
                 case .retryBatch:
                     metrics?.commitRetried(reason: reason)
-                    let delay = backoff.next()
+                    // Each wait shorter than a third of the partition lease, so that the renewals between tries
+                    // keep the partitions held however long the store keeps refusing the commit.
+                    let delay = min(backoff.next(), configuration.partitionLease / 3)
+                    try renewWhenDue()
                     let code = StoreFailure.sqlState(of: error) ?? "?"
                     logger.warning(
                         "committing a batch of \(part.order.count) run(s) failed with SQLSTATE \(code), retrying in \(String(format: "%.2f", delay)) s: \(error)"
@@ -183,7 +186,7 @@ extension CoordinatorLoop {
         guard connected, !backlog.isEmpty else { return }
         var settled = try broker.confirmed()
         if backlog.isFull && settled < backlog.entries[0].publishedThrough {
-            try broker.waitForConfirms()  // the broker is slow: let it catch up (a timeout reconnects)
+            try awaitConfirms()  // the broker is slow: let it catch up (a timeout reconnects)
             settled = lastSequence
         }
         takeReturnedTasks()
@@ -195,4 +198,26 @@ extension CoordinatorLoop {
         }
         if let receipt = release.ackThrough { try broker.ack(through: receipt) }
     }
+
+    /// Waits until the broker confirmed every publish so far, in slices of at most a fifth of the
+    /// partition lease, renewing the partitions' leases between them (`renewWhenDue`): a broker that
+    /// does not answer (a network cut, a stall) holds up the confirms, not the store's duties. After
+    /// `confirmDeadline` seconds in all the timeout is thrown (it reconnects), as one 30 s wait did.
+    func awaitConfirms() throws {
+        let slice = max(0.05, min(1, configuration.partitionLease / 5))
+        var slices = Int((Self.confirmDeadline / slice).rounded(.up))
+        while true {
+            do {
+                try broker.waitForConfirms(timeout: slice)
+                return
+            } catch let error as AMQPError where error.kind == .timeout {
+                slices -= 1
+                if slices <= 0 { throw error }
+                try renewWhenDue()
+            }
+        }
+    }
+
+    /// How long, in all, the coordinator waits for the broker's confirms before it reconnects.
+    static let confirmDeadline = 30.0
 }

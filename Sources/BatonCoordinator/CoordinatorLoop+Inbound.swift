@@ -92,7 +92,7 @@ extension CoordinatorLoop {
             return
         }
         lastSequence = try broker.forward(body, toPartition: partition(of: report.runID), deadLetter: nil)
-        try broker.waitForConfirms()
+        try awaitConfirms()
         try broker.ack(receipt)
     }
 
@@ -111,7 +111,7 @@ extension CoordinatorLoop {
         if let receipt {
             if UUID(uuidString: task.runID) != nil {
                 lastSequence = try broker.forward(body, toPartition: partition(of: task.runID), deadLetter: origin)
-                try broker.waitForConfirms()
+                try awaitConfirms()
             }
             try broker.ack(receipt)
             return

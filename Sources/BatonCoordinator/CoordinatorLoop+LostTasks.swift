@@ -41,7 +41,8 @@ extension CoordinatorLoop {
     /// it decides were lost go out again, with their stored attempt, input and phase.
     func reconcileLostTasks() throws {
         let now = now()
-        guard configuration.reconcileLostTasks, reconciler.isDue(now: now) else { return }
+        // Not while the broker blocks publishers: it reads nothing on a blocked connection (see `readQueueDepths`).
+        guard configuration.reconcileLostTasks, leases.blockedSince == nil, reconciler.isDue(now: now) else { return }
         let queues = reconciler.queuesToCheck(now: now) { [runs] attempt in
             guard let node = runs[attempt.runID]?.nodes[attempt.key] else { return false }
             return node.status == .queued && node.attempt == attempt.attempt

@@ -19,8 +19,10 @@ extension CoordinatorLoop {
     }
 
     /// Reads every watched queue's message count (one queue.declare each) into `baton_tasks_waiting`.
+    /// Not while the broker blocks publishers: it stops reading a blocked connection, so the RPC would
+    /// only time out (`AMQPCoordinatorBroker.callTimeout`) and reconnect.
     func readQueueDepths(_ metrics: CoordinatorMetrics) throws {
-        guard connected else { return }
+        guard connected, leases.blockedSince == nil else { return }
         for queue in watchedQueues {
             let count = try broker.taskQueueDepth(pool: queue.pool, procedure: queue.procedure)
             metrics.tasksWaiting(pool: queue.pool, procedure: queue.procedure, count: count)

@@ -13,7 +13,9 @@ extension CoordinatorLoop {
         guard let store else { return }
         let live = try store.announce(announcement())
         if !held.isEmpty {
+            let renewedAt = now()
             let kept = try store.renewPartitions(held, coordinator: configuration.id, leaseSeconds: configuration.partitionLease)
+            lastRenewed = renewedAt
             let lost = Set(held.keys).subtracting(kept)
             if !lost.isEmpty {
                 logger.warning(
@@ -50,8 +52,10 @@ extension CoordinatorLoop {
     /// first: a cancelled run must not start) and consumes their reports.
     private func take(_ parts: [Int]) throws {
         guard let store else { return }
+        let takenAt = now()
         let taken = try store.acquirePartitions(parts, coordinator: configuration.id, leaseSeconds: configuration.partitionLease)
         guard !taken.isEmpty else { return }
+        if held.isEmpty { lastRenewed = takenAt }  // the others' leases run from their own renewal
         held.merge(taken) { $1 }
         metrics?.partitionsChanged(.acquired, count: taken.count)
         try takeRequests()
@@ -66,6 +70,23 @@ extension CoordinatorLoop {
         try broker.consume(partitions: Set(held.keys))
         logger.info(
             "took partitions \(PartitionRanges.text(Set(taken.keys))) (holding \(held.count) of \(partitionCount)); \(runs.count) unfinished run(s)")
+    }
+
+    /// Renews the leases of the partitions held once a balancing interval has gone by since the last
+    /// renewal: between the tries of a commit that failed for a passing reason (a lock wait, a
+    /// serialization failure, a statement timeout), and between the slices of a wait for the broker's
+    /// confirms (`awaitConfirms`). The store still answers, so a commit retried, or a broker silent, for
+    /// longer than a lease is no reason to lose every partition to a peer (that would meet the same
+    /// error) and to be fenced off (BT001), throwing the batch away. One taken meanwhile all the same
+    /// throws as the fence would: nothing was written, and the coordinator reconnects and loads what it still owns.
+    func renewWhenDue() throws {
+        guard let store, !held.isEmpty else { return }
+        let now = now()
+        if let last = lastRenewed, now.timeIntervalSince(last) < configuration.partitionLease / 5 { return }
+        let kept = try store.renewPartitions(held, coordinator: configuration.id, leaseSeconds: configuration.partitionLease)
+        lastRenewed = now
+        let lost = Set(held.keys).subtracting(kept)
+        guard lost.isEmpty else { throw PartitionFence.lost(configuration.id, lost.sorted()) }
     }
 
     /// Hands `parts` over cleanly: what was decided for them is committed and confirmed, their reports
@@ -114,7 +135,7 @@ extension CoordinatorLoop {
     /// the confirmed batch: nothing of this coordinator's is left in flight.
     private func settle() throws {
         guard !backlog.isEmpty else { return }
-        try broker.waitForConfirms()
+        try awaitConfirms()
         try settleConfirms()
         if pending.confirmedBatch != nil { try commit(ackUpTo: nil) }
     }

@@ -50,6 +50,8 @@ final class CoordinatorLoop: @unchecked Sendable {
     /// Nodes finished since the last announcement, and when that was (for the nodes/s it announces).
     var nodesFinished = 0
     var lastAnnounced: Date?
+    /// When the partitions held were last taken or renewed (a commit retried renews them when due).
+    var lastRenewed: Date?
     /// Cache entries recorded since the last commit (not in `baton.cache` yet), by `CacheLookup.claim` name.
     var uncommittedCache: [String: CacheHit] = [:]
     var metrics: CoordinatorMetrics? { configuration.metrics }

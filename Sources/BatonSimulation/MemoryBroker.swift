@@ -74,6 +74,9 @@ public final class MemoryBroker: @unchecked Sendable {
     public var blocksPublishers: String? {
         didSet { if oldValue == nil && blocksPublishers != nil { blocks += 1 } }
     }
+    /// Called with the `timeout` of a coordinator's wait for confirms that timed out (the broker blocks
+    /// publishers): a test lets that much time pass on its clock, as the real wait would.
+    public var onTimedOutWait: ((Double) -> Void)?
     /// How many blocks of publishers began so far.
     public internal(set) var blocks = 0
     /// The type of the task queues, as the marker exchange says (`BatonTopology.markQueueType`).

@@ -108,7 +108,16 @@ public final class MemoryCoordinatorBroker: CoordinatorBroker, @unchecked Sendab
 
     public func confirmed() throws -> UInt64 { try broker.confirmed(publisher, channel: Channel.publish) }
 
-    public func waitForConfirms() throws { try broker.waitForConfirms(publisher, channel: Channel.publish) }
+    /// The simulator owns time: held confirms time out at once, as a block does (`MemoryBroker.onTimedOutWait`
+    /// is told the `timeout`).
+    public func waitForConfirms(timeout: Double) throws {
+        do {
+            try broker.waitForConfirms(publisher, channel: Channel.publish)
+        } catch let error as AMQPError where error.kind == .timeout {
+            broker.onTimedOutWait?(timeout)
+            throw error
+        }
+    }
 
     public func keepAlive() throws {
         if let publisher { _ = try broker.require(publisher, "keep alive") }

@@ -50,6 +50,7 @@ extension MemoryStore {
     func takeFault(_ operation: Operation, connection: Int) -> MemoryStoreFault? {
         if let index = faults.firstIndex(where: { $0.operation == operation || $0.operation == .any }) {
             let fault = faults[index]
+            faultsMet += 1
             faults[index].remaining -= 1
             if faults[index].remaining <= 0 { faults.remove(at: index) }
             return fault

@@ -20,6 +20,8 @@ public final class MemoryStore: @unchecked Sendable {
 
     var tables = MemoryTables()
     var faults: [MemoryStoreFault] = []
+    /// How many calls failed with a fault `failNext` scheduled, so far.
+    public internal(set) var faultsMet = 0
     /// Connections that listen for notifications, by id.
     var listeners: [Int: MemoryStoreConnection] = [:]
     /// Open connections, by id.

@@ -34,6 +34,8 @@ struct ProcessCut {
     /// When the network healed (then the take-back is watched), and the faults struck by then.
     var healed: Date?
     var faultsAtHeal = 0
+    /// Calls failed by the store's scheduled faults (`MemoryStore.faultsMet`) by then.
+    var faultsMetAtHeal = 0
 
     /// The prefix of the names of the process's store owner (`coordinator-1.3`) and broker handles.
     var prefix: String { process + "." }

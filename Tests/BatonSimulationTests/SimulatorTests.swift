@@ -223,6 +223,20 @@ struct SimulatorTests {
         #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
     }
 
+    /// Seed 870 of the long run: commit failures injected while every coordinator was cut off piled up
+    /// and met the first commit after the heal, retried for 17 s (virtual) in one turn. The coordinator
+    /// renewed no lease meanwhile, so it lost all eight partitions to a peer and was fenced off (BT001),
+    /// and the healed one's take-back watch ran out. A retried commit now renews the leases between tries
+    /// (`CommitRetryLeaseTests`), and failures still pending when a cut heals excuse its take-back watch,
+    /// as any fault striking after the heal does. Every run ends; none was ever stranded (the seed only
+    /// stopped at the first violation).
+    @Test func aCoordinatorWhoseCommitIsRetriedKeepsItsPartitionsAndEveryRunEnds() throws {
+        let result = try Self.sim(["--seed", "870", "--steps", "2000"])
+        #expect(result.status == 0, "\(result.stdout.suffix(1_000))")
+        #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
+        #expect(result.stdout.contains("runs 6 ended"), "\(result.stdout.suffix(600))")
+    }
+
     /// Seed 1652 of the long run: a worker cut off from the broker lost its lease while the broker
     /// also blocked publishers; the invariant that nothing is re-run for a block blamed the block. A
     /// worker silenced by a cut now excuses the block's watch, as a crashed or paused one does.
