@@ -10,8 +10,8 @@ import Testing
 struct QuorumSimulationTests {
     /// The short form with quorum queues: band queues, the queues' own delivery counts and limit,
     /// a task that kills its workers in every seed.
-    @Test func theQuorumShortFormPasses() throws {
-        let result = try SimulatorTests.sim(["--seeds", "30", "--first-seed", "3000", "--steps", "1500", "--queue-type", "quorum"])
+    @Test func theQuorumShortFormPasses() async throws {
+        let result = try await SimulatorTests.sim(["--seeds", "30", "--first-seed", "3000", "--steps", "1500", "--queue-type", "quorum"])
         #expect(result.status == 0, "\(result.stdout.suffix(3_000))")
         let summary = try #require(result.stdout.split(separator: "\n").last)
         #expect(summary.hasPrefix("seeds 30, quorum 30 (band choices "), "\(summary)")
@@ -20,8 +20,8 @@ struct QuorumSimulationTests {
     }
 
     /// The default (`mixed`, as deploy/local/test.sh runs it) gives some seeds of each type.
-    @Test func mixedRunsBothTypes() throws {
-        let result = try SimulatorTests.sim(["--seeds", "12", "--first-seed", "1", "--steps", "300"])
+    @Test func mixedRunsBothTypes() async throws {
+        let result = try await SimulatorTests.sim(["--seeds", "12", "--first-seed", "1", "--steps", "300"])
         #expect(result.status == 0, "\(result.stdout.suffix(3_000))")
         let summary = try #require(result.stdout.split(separator: "\n").last)
         let quorum = summary.split(separator: " ").dropFirst(3).first.flatMap { Int($0) } ?? -1
@@ -69,7 +69,8 @@ struct QuorumSimulationTests {
     /// with it. One that never started goes out again as a new attempt (`RunState+DeadLetters`): seeds
     /// 32 and 37 failed a run that way before (node `flaky`, dead-lettered while queued); each then
     /// dispatched such an attempt again and passed. The catalog has had a rate graph since, which
-    /// draws other runs: seed 57 is the one of the first 60 that now dispatches such an attempt again.
+    /// draws other runs, and workers keep their connections through blocks since: seed 8 is the first
+    /// that now dispatches such an attempt again (of the first 80: 8, 15, 17, 27, 32, 40, 58 pass so).
     @Test func theTasksHeldBesideAPoisonTaskGoOutAgain() async {
         var options = SimulationOptions()
         options.queueType = .quorum
@@ -79,7 +80,7 @@ struct QuorumSimulationTests {
         options.faultMix = .uniform  // and with the fault mix of before the swarm
         options.processCuts = false  // nor the kinds and graphs added since
         options.bigOutputs = false
-        let reports = await Self.simulate(57...57, options)
+        let reports = await Self.simulate(8...8, options)
         for report in reports {
             #expect(report.passed, "seed \(report.seed): \(report.violations)")
             #expect(report.unstartedDeadLetters > 0, "seed \(report.seed) dispatched no dead-lettered attempt again")

@@ -9,8 +9,8 @@ import Testing
 @Suite("baton-sim: signals", .serialized)
 struct SignalSimulationTests {
     @Test(arguments: [2, 4])
-    func seedsWithSignalsKeepEveryGuarantee(seed: Int) throws {
-        let result = try SimulatorTests.sim(["--seed", String(seed), "--steps", "1500"])
+    func seedsWithSignalsKeepEveryGuarantee(seed: Int) async throws {
+        let result = try await SimulatorTests.sim(["--seed", String(seed), "--steps", "1500"])
         #expect(result.status == 0, "\(result.stdout.suffix(2000))")
         #expect(result.stdout.contains("submit signal as"), "this seed draws the signal graphs")
         #expect(result.stdout.contains("submit signal-timeout as"))

@@ -13,7 +13,15 @@ struct SimulatorTests {
         return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("baton-sim").path
     }
 
-    static func sim(_ arguments: [String]) throws -> (status: Int32, stdout: String) {
+    /// Runs `baton-sim` with `arguments` on a thread of its own: a test waiting for it holds no thread
+    /// of Swift's cooperative pool (two on this machine), which the tests with timeouts need.
+    static func sim(_ arguments: [String]) async throws -> (status: Int32, stdout: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try runSim(arguments) }) }.start()
+        }
+    }
+
+    private static func runSim(_ arguments: [String]) throws -> (status: Int32, stdout: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
@@ -30,15 +38,15 @@ struct SimulatorTests {
     /// added since (process cuts, big outputs) would change its course after their first strike.
     static let asFound = ["--no-process-cuts", "--no-big-outputs", "--no-blocked-publishers"]
 
-    @Test func aSeedReplaysByteForByte() throws {
-        let first = try Self.sim(["--seed", "7", "--steps", "1500"])
-        let second = try Self.sim(["--seed", "7", "--steps", "1500"])
+    @Test func aSeedReplaysByteForByte() async throws {
+        let first = try await Self.sim(["--seed", "7", "--steps", "1500"])
+        let second = try await Self.sim(["--seed", "7", "--steps", "1500"])
         #expect(first.status == 0, "\(first.stdout.suffix(2_000))")
         #expect(first.stdout == second.stdout)
         #expect(first.stdout.split(separator: "\n").count > 1_500, "every step is printed")
         #expect(first.stdout.contains("FAULT"), "faults were injected")
         #expect(first.stdout.contains("faults: swarm "), "the seed's own mix of faults is printed")
-        let other = try Self.sim(["--seed", "8", "--steps", "1500"])
+        let other = try await Self.sim(["--seed", "8", "--steps", "1500"])
         #expect(other.stdout != first.stdout, "another seed is another schedule")
     }
 
@@ -47,19 +55,19 @@ struct SimulatorTests {
     /// (`--no-reconcile` still shows it); with them, every run ends. One of them is replayed here (a
     /// stranded seed heals for its whole budget: seconds each).
     @Test(arguments: ["87"])
-    func aLostTaskQueueStrandsNoNode(seed: String) throws {
-        let unfixed = try Self.sim(["--seed", seed, "--steps", "2000", "--fault-mix", "uniform", "--no-reconcile"] + Self.asFound)
+    func aLostTaskQueueStrandsNoNode(seed: String) async throws {
+        let unfixed = try await Self.sim(["--seed", seed, "--steps", "2000", "--fault-mix", "uniform", "--no-reconcile"] + Self.asFound)
         #expect(unfixed.status != 0)
         #expect(unfixed.stdout.contains("stays queued for ever: its task is in no queue"), "\(unfixed.stdout.suffix(1_000))")
         #expect(unfixed.stdout.contains("FAULT task queue"), "the queue was lost")
-        let fixed = try Self.sim(["--seed", seed, "--steps", "2000", "--fault-mix", "uniform"] + Self.asFound)
+        let fixed = try await Self.sim(["--seed", seed, "--steps", "2000", "--fault-mix", "uniform"] + Self.asFound)
         #expect(fixed.status == 0, "\(fixed.stdout.suffix(2_000))")
     }
 
     /// A schedule firing every virtual second while coordinators crash, pause and lose their leases:
     /// every due time it passed fired once, none twice (`ScheduleInvariants`).
-    @Test func scheduleFiringsSurviveCoordinatorCrashes() throws {
-        let result = try Self.sim(["--seeds", "6", "--steps", "1500", "--schedules"])
+    @Test func scheduleFiringsSurviveCoordinatorCrashes() async throws {
+        let result = try await Self.sim(["--seeds", "6", "--steps", "1500", "--schedules"])
         #expect(result.status == 0, "\(result.stdout.suffix(2_000))")
         let line = try #require(result.stdout.split(separator: "\n").last { $0.contains("schedule firings") }, "\(result.stdout.suffix(500))")
         let fired = line.split(separator: ",").first { $0.contains("schedule firings") }.flatMap { Int($0.split(separator: " ").last ?? "") }
@@ -108,9 +116,9 @@ struct SimulatorTests {
         ["--seed", "26", "--steps", "2000", "--queue-type", "quorum"], ["--seed", "25", "--steps", "2000", "--queue-type", "quorum"],
         ["--seed", "1007", "--steps", "1500", "--queue-type", "classic"], ["--seed", "1011", "--steps", "1500", "--queue-type", "classic"],
     ])
-    func aSeedThatOnceFailedPasses(_ arguments: [String]) throws {
+    func aSeedThatOnceFailedPasses(_ arguments: [String]) async throws {
         // The schedule that found it: from before signal graphs were drawn, with the fault mix of before the swarm.
-        let result = try Self.sim(arguments + ["--no-signals", "--fault-mix", "uniform"] + Self.asFound)
+        let result = try await Self.sim(arguments + ["--no-signals", "--fault-mix", "uniform"] + Self.asFound)
         #expect(result.status == 0, "\(result.stdout.suffix(3_000))")
         #expect(result.stdout.hasSuffix("violations 0\n"))
     }
@@ -120,8 +128,8 @@ struct SimulatorTests {
     /// let the grant's tokens expire untold; the next two nodes were granted, and the late commit queued
     /// all four at once (3 within a second at a limit of 2). Untold grants' tokens now count until told.
     @Test(arguments: ["179", "580"])
-    func aRateGrantToldLateHoldsItsLimit(_ seed: String) throws {
-        let result = try Self.sim(["--seed", seed, "--steps", "2000", "--fault-mix", "uniform"] + Self.asFound)
+    func aRateGrantToldLateHoldsItsLimit(_ seed: String) async throws {
+        let result = try await Self.sim(["--seed", seed, "--steps", "2000", "--fault-mix", "uniform"] + Self.asFound)
         #expect(result.status == 0, "\(result.stdout.suffix(3_000))")
         #expect(result.stdout.hasSuffix("violations 0\n"))
         #expect(result.stdout.contains("FAULT the clock jumps"))
@@ -133,8 +141,8 @@ struct SimulatorTests {
     /// were never wanted), but the invariant counted from `created_at`; it now counts from the first due
     /// time that step set (`MemoryStore.firstDue(ofSchedule:)`).
     @Test(arguments: ["1027", "1039", "1085"])
-    func aScheduleCatchesUpAfterAnEarlyClockJump(_ seed: String) throws {
-        let result = try Self.sim(["--seed", seed, "--steps", "2000", "--fault-mix", "swarm", "--schedules", "--no-blocked-publishers"])
+    func aScheduleCatchesUpAfterAnEarlyClockJump(_ seed: String) async throws {
+        let result = try await Self.sim(["--seed", seed, "--steps", "2000", "--fault-mix", "swarm", "--schedules", "--no-blocked-publishers"])
         #expect(result.status == 0, "\(result.stdout.suffix(600))")
         #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
     }
@@ -145,8 +153,8 @@ struct SimulatorTests {
     /// next owner found a node queued whose result was gone, and the run never ended. Now the reports
     /// of a run failed in memory only are not acked until its failure is written. (The swarm's mix as it
     /// was then: blocked publishers with a chance, no process cuts, no big outputs.)
-    @Test func aRunFailedForItsDataKeepsItsResultsUntilTheFailureIsWritten() throws {
-        let result = try Self.sim([
+    @Test func aRunFailedForItsDataKeepsItsResultsUntilTheFailureIsWritten() async throws {
+        let result = try await Self.sim([
             "--seed", "777", "--steps", "2000", "--fault-mix", "swarm", "--no-process-cuts", "--no-big-outputs",
         ])
         #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
@@ -156,13 +164,13 @@ struct SimulatorTests {
     /// fault rate so that most takeovers and take-backs are watched (not excused by other faults): a
     /// coordinator cut off from the store loses its partitions within its lease, another takes them, it
     /// takes partitions back once healed; nothing is lost or run twice beyond at-least-once.
-    @Test func aProcessCutOffFromOneServiceLosesNothing() throws {
-        let result = try Self.sim(["--seeds", "8", "--first-seed", "1", "--steps", "3000", "--fault-rate", "0.004"])
+    @Test func aProcessCutOffFromOneServiceLosesNothing() async throws {
+        let result = try await Self.sim(["--seeds", "8", "--first-seed", "1", "--steps", "3000", "--fault-rate", "0.004"])
         #expect(result.status == 0, "\(result.stdout.suffix(3_000))")
         let summary = try #require(result.stdout.split(separator: "\n").last)
         #expect(summary.contains("store-cut ") && summary.contains("broker-cut "), "\(summary)")
         #expect(summary.hasSuffix("violations 0"), "\(summary)")
-        let traced = try Self.sim(["--seed", "3", "--steps", "3000", "--fault-rate", "0.004", "--no-blocked-publishers"])
+        let traced = try await Self.sim(["--seed", "3", "--steps", "3000", "--fault-rate", "0.004", "--no-blocked-publishers"])
         #expect(traced.stdout.contains("healed, holds partitions again"), "a take-back was watched: \(traced.stdout.suffix(600))")
     }
 
@@ -170,8 +178,8 @@ struct SimulatorTests {
     /// outputs are dropped from memory and read back, and no coordinator holds more than its budget
     /// allows. (Seed 21 found that one run's hold kept a batch whole, over the statement limit, and
     /// failed the run of big outputs beside it: `PendingBatch.chunks` now cuts the other runs.)
-    @Test func bigOutputsStayWithinTheBudget() throws {
-        let result = try Self.sim(["--seeds", "12", "--first-seed", "15", "--steps", "2000"])
+    @Test func bigOutputsStayWithinTheBudget() async throws {
+        let result = try await Self.sim(["--seeds", "12", "--first-seed", "15", "--steps", "2000"])
         #expect(result.status == 0, "\(result.stdout.suffix(3_000))")
         let summary = try #require(result.stdout.split(separator: "\n").last)
         #expect(summary.hasSuffix("violations 0"), "\(summary)")
@@ -187,8 +195,8 @@ struct SimulatorTests {
     ///   up, and one batch met 22 in a row, each after a back-off: counted as a batch sent again unchanged.
     ///   Only failures a batch causes itself (its size, a lost partition) count now.
     @Test(arguments: ["826", "1177", "454"])
-    func aSeedOfTheProcessCutsPasses(_ seed: String) throws {
-        let result = try Self.sim(["--seed", seed, "--steps", "2000", "--fault-mix", "swarm", "--no-blocked-publishers"])
+    func aSeedOfTheProcessCutsPasses(_ seed: String) async throws {
+        let result = try await Self.sim(["--seed", seed, "--steps", "2000", "--fault-mix", "swarm", "--no-blocked-publishers"])
         #expect(result.status == 0, "\(result.stdout.suffix(1_000))")
         #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
         #expect(result.stdout.contains("is cut off from the store"))
@@ -199,8 +207,8 @@ struct SimulatorTests {
     /// back every task it held with one more delivery counted; reconnected, it did the same, until
     /// ordinary tasks were dead-lettered (21 deliveries) as if they killed their workers. It now acks
     /// the original once the copy is confirmed, on a later turn, and keeps its connection.
-    @Test func aWorkerWaitsOutABlockForTheConfirmsOfTasksItPublishedAgain() throws {
-        let result = try Self.sim(["--seed", "193", "--steps", "2000"])
+    @Test func aWorkerWaitsOutABlockForTheConfirmsOfTasksItPublishedAgain() async throws {
+        let result = try await Self.sim(["--seed", "193", "--steps", "2000"])
         #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
     }
 
@@ -208,8 +216,8 @@ struct SimulatorTests {
     /// step) alone returned a map element's task to its quorum queue past the worker's delivery limit
     /// (10): its node fails as poison, as documented, since the limit cannot tell deaths a task caused
     /// from deaths it only saw. The invariant excuses exactly that (every return an injected fault's).
-    @Test func faultsAloneReachingTheDeliveryLimitFailTheNodeAsDocumented() throws {
-        let result = try Self.sim(["--seed", "5251", "--steps", "2000"])
+    @Test func faultsAloneReachingTheDeliveryLimitFailTheNodeAsDocumented() async throws {
+        let result = try await Self.sim(["--seed", "5251", "--steps", "2000"])
         #expect(result.stdout.contains("runs failed by faults' dead letters 1, "), "\(result.stdout.suffix(600))")
         #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
     }
@@ -218,8 +226,8 @@ struct SimulatorTests {
     /// pieces of one run's commit, storing a spawned graph's last node's end but not its spawning
     /// node's; resumed, nothing decided that node, and the run stood still for ever. A resumed run now
     /// decides every parent whose children ended.
-    @Test func aParentWhoseChildrenEndedInAnEarlierPieceIsDecidedOnResume() throws {
-        let result = try Self.sim(["--seed", "465", "--steps", "2000", "--fault-mix", "uniform", "--commit-bytes", "4096"])
+    @Test func aParentWhoseChildrenEndedInAnEarlierPieceIsDecidedOnResume() async throws {
+        let result = try await Self.sim(["--seed", "465", "--steps", "2000", "--fault-mix", "uniform", "--commit-bytes", "4096"])
         #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
     }
 
@@ -230,8 +238,8 @@ struct SimulatorTests {
     /// (`CommitRetryLeaseTests`), and failures still pending when a cut heals excuse its take-back watch,
     /// as any fault striking after the heal does. Every run ends; none was ever stranded (the seed only
     /// stopped at the first violation).
-    @Test func aCoordinatorWhoseCommitIsRetriedKeepsItsPartitionsAndEveryRunEnds() throws {
-        let result = try Self.sim(["--seed", "870", "--steps", "2000"])
+    @Test func aCoordinatorWhoseCommitIsRetriedKeepsItsPartitionsAndEveryRunEnds() async throws {
+        let result = try await Self.sim(["--seed", "870", "--steps", "2000"])
         #expect(result.status == 0, "\(result.stdout.suffix(1_000))")
         #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
         #expect(result.stdout.contains("runs 6 ended"), "\(result.stdout.suffix(600))")
@@ -240,22 +248,22 @@ struct SimulatorTests {
     /// Seed 1652 of the long run: a worker cut off from the broker lost its lease while the broker
     /// also blocked publishers; the invariant that nothing is re-run for a block blamed the block. A
     /// worker silenced by a cut now excuses the block's watch, as a crashed or paused one does.
-    @Test func aWorkerCutOffFromTheBrokerDuringABlockLosesItsLeaseForTheCut() throws {
-        let result = try Self.sim(["--seed", "1652", "--steps", "2000"])
+    @Test func aWorkerCutOffFromTheBrokerDuringABlockLosesItsLeaseForTheCut() async throws {
+        let result = try await Self.sim(["--seed", "1652", "--steps", "2000"])
         #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
     }
 
     /// Upgrading: one worker of three publishes as before partitions, under faults.
-    @Test func theShortFormWithALegacyWorkerPasses() throws {
-        let result = try Self.sim(["--seeds", "20", "--first-seed", "500", "--steps", "1500", "--legacy-workers", "1"])
+    @Test func theShortFormWithALegacyWorkerPasses() async throws {
+        let result = try await Self.sim(["--seeds", "20", "--first-seed", "500", "--steps", "1500", "--legacy-workers", "1"])
         #expect(result.status == 0, "\(result.stdout.suffix(3_000))")
         let summary = try #require(result.stdout.split(separator: "\n").last)
         #expect(summary.hasSuffix("violations 0"), "\(summary)")
     }
 
     /// The short form: seeds under faults, every guarantee checked after every step.
-    @Test func theShortFormPasses() throws {
-        let result = try Self.sim(["--seeds", "40", "--first-seed", "1000", "--steps", "1500"])
+    @Test func theShortFormPasses() async throws {
+        let result = try await Self.sim(["--seeds", "40", "--first-seed", "1000", "--steps", "1500"])
         #expect(result.status == 0, "\(result.stdout.suffix(3_000))")
         let summary = try #require(result.stdout.split(separator: "\n").last)
         #expect(summary.hasPrefix("seeds 40, "), "\(summary)")
@@ -265,8 +273,8 @@ struct SimulatorTests {
     @Test(arguments: [
         ["--steps", "0"], ["--seeds", "0"], ["--runs", "0"], ["--fault-rate", "2"], ["--legacy-workers", "4"], ["--queue-type", "stream"],
     ])
-    func badOptionsAreRefusedWithOneLine(_ arguments: [String]) throws {
-        let result = try Self.sim(arguments)
+    func badOptionsAreRefusedWithOneLine(_ arguments: [String]) async throws {
+        let result = try await Self.sim(arguments)
         #expect(result.status != 0)
     }
 }
