@@ -14,28 +14,8 @@ struct CommitRetryLeaseTests {
     static let graph = try! GraphDecoder().decode(try! JSONParser.parse(#"{"nodes": {"a": {"procedure": "baton.echo"}}}"#))
 
     @Test func theCoordinatorKeepsItsPartitionsWhileItsCommitIsRetried() throws {
-        let clock = SimulationClock()
-        let store = MemoryStore(clock: { clock.now })
-        store.setPartitionCount(4)
-        let broker = MemoryBroker()
-        var configuration = CoordinatorConfiguration(databaseURL: "memory", amqpURL: "memory", batchSize: 20, pollInterval: 2)
-        configuration.id = "coordinator-a"
-        configuration.partitionLease = 10
-        configuration.makeStore = { try store.connect() }
-        configuration.makeBroker = { broker.coordinatorConnection(name: "coordinator-a") }
-        configuration.clock = { clock.now }
-        configuration.pause = { seconds, _ in
-            clock.advance(seconds)
-            return false
-        }
-        let coordinator = SteppedCoordinator(configuration: configuration)
-        for _ in 0..<5 {
-            #expect(coordinator.turn() == nil)
-            broker.deliverConfirms()
-            clock.advance(0.5)
-        }
-        let reader = try store.connect()
-        #expect(try reader.partitionLeases().allSatisfy { $0.owner == "coordinator-a" })
+        let fixture = try LeasedCoordinator()
+        let (clock, store, broker, coordinator, reader) = (fixture.clock, fixture.store, fixture.broker, fixture.coordinator, fixture.reader)
 
         // Every commit fails with a lock timeout for longer than three leases, then goes in.
         store.failNext(.apply, with: .retry, count: 20, sqlState: "55P03")
@@ -46,7 +26,7 @@ struct CommitRetryLeaseTests {
             broker.deliverConfirms()
             clock.advance(0.1)
         }
-        #expect(clock.now.timeIntervalSince(began) > 3 * configuration.partitionLease, "the retries took \(clock.now.timeIntervalSince(began)) s")
+        #expect(clock.now.timeIntervalSince(began) > 3 * 10.0, "the retries took \(clock.now.timeIntervalSince(began)) s")
         #expect(store.node("a", ofRun: id)?.status == .queued)
         let leases = try reader.partitionLeases()
         #expect(leases.allSatisfy { $0.owner == "coordinator-a" && ($0.secondsLeft ?? 0) > 0 }, "\(leases)")

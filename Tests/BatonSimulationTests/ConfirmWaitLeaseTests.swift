@@ -20,28 +20,8 @@ struct ConfirmWaitLeaseTests {
     }
 
     @Test func aCoordinatorWaitingForConfirmsKeepsItsPartitions() throws {
-        let clock = SimulationClock()
-        let store = MemoryStore(clock: { clock.now })
-        store.setPartitionCount(4)
-        let broker = MemoryBroker()
-        var configuration = CoordinatorConfiguration(databaseURL: "memory", amqpURL: "memory", batchSize: 20, pollInterval: 2)
-        configuration.id = "coordinator-a"
-        configuration.partitionLease = 10
-        configuration.makeStore = { try store.connect() }
-        configuration.makeBroker = { broker.coordinatorConnection(name: "coordinator-a") }
-        configuration.clock = { clock.now }
-        configuration.pause = { seconds, _ in
-            clock.advance(seconds)
-            return false
-        }
-        let coordinator = SteppedCoordinator(configuration: configuration)
-        for _ in 0..<5 {
-            #expect(coordinator.turn() == nil)
-            broker.deliverConfirms()
-            clock.advance(0.5)
-        }
-        let reader = try store.connect()
-        #expect(try reader.partitionLeases().allSatisfy { $0.owner == "coordinator-a" })
+        let fixture = try LeasedCoordinator()
+        let (clock, store, broker, coordinator, reader) = (fixture.clock, fixture.store, fixture.broker, fixture.coordinator, fixture.reader)
 
         // The broker stops confirming; a task goes out unconfirmed.
         broker.blocksPublishers = "low on memory"
