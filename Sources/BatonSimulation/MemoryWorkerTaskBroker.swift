@@ -145,6 +145,7 @@ public final class MemoryWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable
     /// for a confirm that comes), else at a later `settleCopies`, as the production broker does.
     private func awaitConfirm(of task: InboundTask, copy sequence: UInt64, on c: MemoryConnection) throws {
         copies.add(task.receipt, copy: sequence)
+        release(MemoryReceipt(task.receipt))  // published again: no longer a task the worker holds to run
         if broker.blocksPublishers == nil { try broker.waitForConfirms(c, channel: Channel.republish) }
         try settleCopies()
     }

@@ -222,6 +222,15 @@ struct SimulatorTests {
         #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
     }
 
+    /// Seed 3557 of the long run on this session's code: a worker that published a task again during a
+    /// block still held the original (acked once the copy is confirmed), and the twin counted it among
+    /// the tasks the worker held to run, so the priority-band check saw a lower band started beside a
+    /// higher one. A task published again is no longer held to run, as its doc always said.
+    @Test func aTaskPublishedAgainIsNotHeldToRunWhileItsCopyAwaitsItsConfirm() async throws {
+        let result = try await Self.sim(["--seed", "3557", "--steps", "2000"])
+        #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
+    }
+
     /// Seed 465 under the uniform mix with 4 KiB commit pieces: a coordinator stopped between two
     /// pieces of one run's commit, storing a spawned graph's last node's end but not its spawning
     /// node's; resumed, nothing decided that node, and the run stood still for ever. A resumed run now
