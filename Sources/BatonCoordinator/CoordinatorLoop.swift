@@ -256,7 +256,7 @@ final class CoordinatorLoop: @unchecked Sendable {
         let now = now()
         var lastSeen: [String: Date] = [:]
         for worker in try store.liveWorkers(within: 24 * 3600) { lastSeen[worker.id] = now.addingTimeInterval(-worker.secondsSinceSeen) }
-        leases = LeaseTracker(lease: configuration.lease, lastSeen: lastSeen, connectedAt: now)
+        leases = LeaseTracker(lease: configuration.lease, lastSeen: lastSeen)
         runs = [:]
         pending = PendingBatch()
         refusedInBatch = []

@@ -25,14 +25,18 @@ struct LeaseTracker: Sendable {
 
     init(lease: Double) { self.lease = lease }
 
-    /// A coordinator that just (re)connected, at `now`, with the workers' last heartbeats the
-    /// database saw: it has not listened yet, and may have missed a block of publishers that held
-    /// their heartbeats back (its broker connection is new, and knows nothing of earlier blocks), so no
-    /// lease runs out for `graceAfterBlock`, as after a block.
-    init(lease: Double, lastSeen: [String: Date], connectedAt now: Date) {
+    /// Whether no lease runs out before the first receive, and for `graceAfterBlock` after it.
+    private var holdsUntilHeard = false
+
+    /// A coordinator that just (re)connected, with the workers' last heartbeats the database saw: it
+    /// has not listened yet, and may have missed a block of publishers that held their heartbeats back
+    /// (its broker connection is new, and knows nothing of earlier blocks). No lease runs out until
+    /// its first receive, nor for `graceAfterBlock` after it, as after a block: taking its partitions
+    /// back can take long (a commit retried), and the heartbeats wait in its queue meanwhile.
+    init(lease: Double, lastSeen: [String: Date]) {
         self.lease = lease
         seen = lastSeen
-        holdUntil = now.addingTimeInterval(graceAfterBlock)
+        holdsUntilHeard = true
     }
 
     /// A heartbeat from `worker` at `now`.
@@ -50,6 +54,10 @@ struct LeaseTracker: Sendable {
     /// The coordinator took in its heartbeats at `now`. A deaf spell before it does not count against
     /// the workers: every lease moves on by its length.
     mutating func listened(at now: Date) {
+        if holdsUntilHeard {
+            holdsUntilHeard = false
+            holdUntil = max(holdUntil ?? now, now.addingTimeInterval(graceAfterBlock))
+        }
         if let gap = listened.map({ now.timeIntervalSince($0) }), gap > deafAfter {
             seen = seen.mapValues { $0.addingTimeInterval(gap) }
         }
@@ -86,9 +94,11 @@ struct LeaseTracker: Sendable {
     }
 
     /// Workers whose lease ran out by `now`; they are forgotten (a heartbeat brings one back). None
-    /// while the coordinator has been deaf since its last receive: it must listen first. None while the
+    /// while the coordinator has been deaf since its last receive, or has not received since it
+    /// connected: it must listen first. None while the
     /// broker blocks publishers, nor in the grace after.
     mutating func expired(at now: Date) -> [String] {
+        if holdsUntilHeard { return [] }
         if let last = listened, now.timeIntervalSince(last) > deafAfter { return [] }
         if blockedSince != nil { return [] }
         if let hold = holdUntil {

@@ -95,23 +95,60 @@ struct CoordinatorDecisionTests {
     /// may be the block's (found by the simulator with --blocked-publishers, seed 87).
     @Test func aCoordinatorThatConnectsDuringABlockHoldsTheLeasesUntilItsGraceAfter() {
         func at(_ seconds: Double) -> Date { t0.addingTimeInterval(seconds) }
-        var leases = LeaseTracker(lease: 10, lastSeen: ["a": at(0), "b": at(3)], connectedAt: at(15))
+        var leases = LeaseTracker(lease: 10, lastSeen: ["a": at(0), "b": at(3)])
+        listen(&leases, from: 15, to: 15)
         leases.brokerFlow(BrokerFlow(blocked: "low on memory", blocks: 1), at: at(15))
+        listen(&leases, from: 16, to: 40)
         #expect(leases.expired(at: at(40)).isEmpty, "blocked")
+        listen(&leases, from: 41, to: 50)
         leases.brokerFlow(BrokerFlow(blocked: nil, blocks: 1), at: at(50))
+        listen(&leases, from: 51, to: 54)
         #expect(leases.expired(at: at(54)).isEmpty, "the grace after the block")
+        listen(&leases, from: 55, to: 60.5)
         #expect(leases.expired(at: at(60.5)) == ["a"], "a was last heard as the silence began: a lease after the block ended")
     }
 
     /// Just connected, not blocked: the coordinator has not listened yet (a block may have just
-    /// ended), so no lease runs out for half a lease; then the silent ones do.
+    /// ended), so no lease runs out for half a lease after its first receive; then the silent ones do.
     @Test func aCoordinatorJustConnectedListensBeforeAnyLeaseRunsOut() {
         func at(_ seconds: Double) -> Date { t0.addingTimeInterval(seconds) }
-        var leases = LeaseTracker(lease: 10, lastSeen: ["a": at(0)], connectedAt: at(30))
+        var leases = LeaseTracker(lease: 10, lastSeen: ["a": at(0)])
+        listen(&leases, from: 30, to: 30)
         leases.brokerFlow(BrokerFlow(blocked: nil, blocks: 0), at: at(30))
+        listen(&leases, from: 31, to: 34)
         #expect(leases.expired(at: at(34)).isEmpty)
         leases.heard("b", at: at(34))
+        listen(&leases, from: 35, to: 35.5)
         #expect(leases.expired(at: at(35.5)) == ["a"])
+    }
+
+    /// A coordinator whose reconnect takes long (taking its partitions back, a commit retried for 20 s):
+    /// the workers' heartbeats wait in its queue meanwhile, so no lease runs out before its first
+    /// receive, nor for half a lease after it. Before, the grace counted from the start of the
+    /// connect and had run out by its end: live workers lost their leases (the long run's seeds 6286,
+    /// 6993, 7372, 9437, and 1416 with --schedules).
+    @Test func aCoordinatorSlowToReconnectExpiresNoLeaseBeforeItListens() {
+        func at(_ seconds: Double) -> Date { t0.addingTimeInterval(seconds) }
+        var leases = LeaseTracker(lease: 10, lastSeen: ["a": at(28), "b": at(28)])
+        leases.brokerFlow(BrokerFlow(blocked: nil, blocks: 0), at: at(50))
+        #expect(leases.expired(at: at(50)).isEmpty, "not listened yet")
+        listen(&leases, from: 50, to: 52)
+        leases.heard("a", at: at(52))  // its heartbeats waited in the queue
+        listen(&leases, from: 53, to: 54.5)
+        #expect(leases.expired(at: at(54.5)).isEmpty, "the grace after the first receive")
+        listen(&leases, from: 55, to: 55.5)
+        #expect(leases.expired(at: at(55.5)) == ["b"], "b, still silent, is lost; a is heard")
+    }
+
+    /// Receives once a second from `from` to `to` (seconds after t0), as a coordinator's loop does:
+    /// no deaf spell.
+    private func listen(_ leases: inout LeaseTracker, from: Double, to: Double) {
+        var t = from
+        while t < to {
+            leases.listened(at: t0.addingTimeInterval(t))
+            t += 1
+        }
+        leases.listened(at: t0.addingTimeInterval(to))
     }
 
     @Test func batchesWaitOnlyWhenEmptyAndStopWhenFull() {
