@@ -40,10 +40,10 @@ public final class ClusterSimulation {
     let coordinatorLease = 10.0
     /// While above zero, the broker blocks publishers (a memory or disk alarm).
     var blockedFor = 0
-    /// During a block and its grace after: how many `lease_expired` events there were when it began
-    /// (none may be added: nothing is re-run because the broker blocked publishers), and when the grace ends.
-    /// (A worker that crashed or paused meanwhile may rightly lose its lease: the watch then ends.)
-    var blockWatch: (expired: Int, until: Date?)?
+    /// During a block and its grace after: the newest event's id when it began (no `lease_expired` of a
+    /// worker alive may follow: nothing is re-run because the broker blocked publishers), and when the
+    /// grace ends. (A worker that crashed or paused meanwhile may rightly lose its lease: the watch then ends.)
+    var blockWatch: (since: Int64, until: Date?)?
     /// The stream of flow-control faults: a stream of its own, so a seed runs as it did before them until
     /// its first block.
     var flowRandom: SeededRandom
