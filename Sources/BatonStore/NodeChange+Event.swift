@@ -17,7 +17,9 @@ extension NodeChange {
         if let more = self.detail { detail += more.members }
         switch status {
         case .running: return (eventKind, startedAt, .object(JSONObject(detail)))
-        default: return (eventKind, status.isTerminal ? finishedAt : nil, .object(JSONObject(detail)))
+        // An attempt that ended, into a retry's or repeat's wait too, is recorded when it ended, not at the
+        // commit: its due time counts from then.
+        default: return (eventKind, status.isTerminal || status == .waiting ? finishedAt : nil, .object(JSONObject(detail)))
         }
     }
 }

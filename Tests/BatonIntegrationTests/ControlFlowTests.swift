@@ -12,13 +12,16 @@ extension Integration {
         func submit(_ graph: JSON) throws -> String { try TestCluster.submit(graph) }
         func nodes(_ store: Store, _ runID: String) throws -> [String: NodeRow] { try TestCluster.nodes(store, runID) }
 
-        /// (kind, seconds since the epoch) of a node's events, in order.
-        func eventTimes(_ store: Store, _ runID: String, _ key: String) throws -> [(kind: String, at: Double)] {
+        /// (kind, seconds since the epoch, due time in seconds if the event names one) of a node's events, in order.
+        func eventTimes(_ store: Store, _ runID: String, _ key: String) throws -> [(kind: String, at: Double, due: Double?)] {
             let r = try TestCluster.sql().query(
                 """
-                select kind, extract(epoch from at)::float8 as t from baton.events where run_id = $1::uuid and node_key = $2 order by id
+                select kind, extract(epoch from at)::float8 as t, extract(epoch from (detail->>'due_at')::timestamptz)::float8 as due
+                from baton.events where run_id = $1::uuid and node_key = $2 order by id
                 """, [runID, key])
-            return (0..<r.rowCount).map { (r[row: $0, column: "kind"]!, Double(r[row: $0, column: "t"]!)!) }
+            return (0..<r.rowCount).map {
+                (r[row: $0, column: "kind"]!, Double(r[row: $0, column: "t"]!)!, r[row: $0, column: "due"].flatMap(Double.init))
+            }
         }
 
         @Test("retries wait out their back-off between attempts, as the event timestamps show")
@@ -45,12 +48,16 @@ extension Integration {
             #expect(flaky.output == ["attempt": 3])
             let events = try eventTimes(store, runID, "flaky")
             #expect(events.map(\.kind) == ["queued", "started", "retrying", "queued", "started", "retrying", "queued", "started", "succeeded"])
-            // Each new attempt was queued no sooner than the back-off after the failure before it.
-            let retrying = events.filter { $0.kind == "retrying" }.map(\.at)
+            // Each new attempt was due the back-off after the failure before it (the `retrying` event is
+            // stamped when the attempt failed, not when its commit ran), and queued no sooner than due.
+            let retrying = events.filter { $0.kind == "retrying" }
             let queued = events.filter { $0.kind == "queued" }.map(\.at).dropFirst()
-            for (failedAt, requeuedAt) in zip(retrying, queued) {
-                #expect(requeuedAt - failedAt >= wait - 0.01, "re-queued after \(requeuedAt - failedAt) s")
-                #expect(requeuedAt - failedAt < wait + 2, "re-queued after \(requeuedAt - failedAt) s")
+            #expect(retrying.count == 2 && queued.count == 2)
+            for (failed, requeuedAt) in zip(retrying, queued) {
+                let due = try #require(failed.due, "a retrying event names its due time")
+                #expect(abs(due - failed.at - wait) < 0.002, "due \(due - failed.at) s after the failure")
+                #expect(requeuedAt >= due - 0.001, "re-queued \(due - requeuedAt) s before it was due")
+                #expect(requeuedAt - failed.at < wait + 2, "re-queued after \(requeuedAt - failed.at) s")
             }
         }
 
