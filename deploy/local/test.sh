@@ -57,7 +57,12 @@ WALK_PID=$!
 trap 'kill -- -"$WALK_PID" 2>/dev/null || true' EXIT  # its whole process group: the builds it started too
 BATON_DATABASE_URL="${BATON_TEST_DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/baton_test}" \
 BATON_AMQP_URL="${BATON_TEST_AMQP_URL:-amqp://guest:guest@127.0.0.1:5672/baton-test}" \
-    swift test --skip-build "$@"
+    swift test --skip-build "$@" 2>&1 | tee "$ROOT/.data/test.log" || {
+    # The log is long and CI shows its end: name the tests that failed there (known issues left out).
+    echo "test: swift test failed; the issues it recorded:" >&2
+    grep -a "✘" "$ROOT/.data/test.log" | grep -av "known issue" | grep -av "^✘ Suite\|^✘ Test run" | head -n 40 >&2 || true
+    exit 1
+}
 # The cluster simulator's short form: whole clusters under seeded faults, the guarantees checked
 # after every step (a failing seed prints itself and its last steps; replay it with --seed). The
 # default --queue-type mixed gives about half the seeds quorum queues (their own invariants too).
