@@ -351,5 +351,6 @@ enum Schema {
         (19, traceContext),
         (20, attemptTokens),
         (21, ratesCountUntoldGrants),
+        (22, access),
     ]
 }

@@ -13,7 +13,7 @@ struct BatonCLI: AsyncParsableCommand {
             MigrateCommand.self, CoordinatorCommand.self, WorkerCommand.self, SubmitCommand.self, RunCommand.self,
             ValidateCommand.self, RunsCommand.self, ShowCommand.self, EventsCommand.self, WatchCommand.self, CancelCommand.self, SignalCommand.self,
             RetryCommand.self, WorkersCommand.self, CoordinatorsCommand.self, GraphCommand.self, DashboardCommand.self,
-            ProceduresCommand.self, PruneCommand.self, ScheduleCommand.self, BrokerPermissionsCommand.self,
+            ProceduresCommand.self, PruneCommand.self, ScheduleCommand.self, BrokerPermissionsCommand.self, TokenCommand.self,
         ])
 
     /// Runs the CLI; every error becomes one clear line on stderr and a non-zero exit.

@@ -1,0 +1,9 @@
+import BatonStore
+import Foundation
+
+/// The audit entry of a token made or revoked from the CLI: no token, the OS user as the source.
+enum TokenAudit {
+    static func entry(_ action: String) -> AuditEntry {
+        AuditEntry(action: action, source: "cli (OS user \(ProcessInfo.processInfo.userName))")
+    }
+}
