@@ -91,9 +91,14 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // `baton server`'s HTTP API (/api/v1): bearer tokens, runs submitted and read, beside the dashboard.
+        .target(name: "BatonServer", dependencies: [
+            "Baton", "BatonStore", "BatonYAML", "BatonDemo", "BatonDashboard",
+            .product(name: "Hummingbird", package: "hummingbird"),
+        ]),
         .executableTarget(name: "baton", dependencies: [
             "Baton", "BatonDemo", "BatonStore", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonTesting",
-            "BatonYAML", "BatonDrawing", "BatonHTTP", "BatonDashboard", "BatonCommandLine",
+            "BatonYAML", "BatonDrawing", "BatonHTTP", "BatonDashboard", "BatonServer", "BatonCommandLine",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -123,7 +128,7 @@ let package = Package(
             dependencies: ["Baton", "BatonDemo", "BatonTesting", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "BatonYAMLTests", dependencies: ["Baton", "BatonYAML"]),
         .testTarget(name: "BatonDrawingTests", dependencies: ["Baton", "BatonDrawing"]),
-        .testTarget(name: "BatonDashboardTests", dependencies: ["Baton", "BatonStore", "BatonHTTP", "BatonDashboard"]),
+        .testTarget(name: "BatonDashboardTests", dependencies: ["Baton", "BatonStore", "BatonHTTP", "BatonDashboard", "BatonServer"]),
         // The shells' decisions (worker intake, coordinator batching, leases, failures) and wire formats: no services.
         .testTarget(name: "BatonShellTests", dependencies: [
             "Baton", "BatonAMQP", "BatonPostgres", "BatonStore", "BatonCoordinator", "BatonWorker", "BatonHTTP", "BatonCommandLine",

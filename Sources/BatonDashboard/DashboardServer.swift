@@ -12,7 +12,11 @@ public struct DashboardServer: Sendable {
 
     /// Serves until SIGINT or SIGTERM; `onListening` gets the address once the socket is bound
     /// (with the port the system chose, for port 0).
-    public func run(logger: Logger, onListening: @escaping @Sendable (ListenAddress) -> Void) async throws {
+    /// `routes` adds more routes (the API's) on the same router, sharing the store pool.
+    public func run(
+        logger: Logger, routes: @Sendable (Router<BasicRequestContext>, StorePool) -> Void = { _, _ in },
+        onListening: @escaping @Sendable (ListenAddress) -> Void
+    ) async throws {
         let pool = StorePool(url: configuration.databaseURL, size: configuration.connections)
         defer { pool.close() }
         let handlers = DashboardHandlers(
@@ -48,6 +52,7 @@ public struct DashboardServer: Sendable {
             }
         }
         router.post("/api/runs/:id/signal") { request, context in await handlers.signal(Self.runID(context), request) }
+        routes(router, pool)
         let listen = configuration.listen
         let app = Application(
             router: router,

@@ -13,6 +13,20 @@ public struct TokenRow: Sendable, Equatable {
     public var revokedAt: Double?
     public var lastUsedAt: Double?
 
+    public init(
+        name: String, prefix: String, scopes: Set<AccessScope>, createdAt: Double, createdBy: String? = nil, expiresAt: Double? = nil,
+        revokedAt: Double? = nil, lastUsedAt: Double? = nil
+    ) {
+        self.name = name
+        self.prefix = prefix
+        self.scopes = scopes
+        self.createdAt = createdAt
+        self.createdBy = createdBy
+        self.expiresAt = expiresAt
+        self.revokedAt = revokedAt
+        self.lastUsedAt = lastUsedAt
+    }
+
     /// `live`, `expired` or `revoked` at `now` (seconds since the epoch).
     public func state(at now: Double) -> String {
         if revokedAt != nil { return "revoked" }

@@ -12,7 +12,7 @@ struct BatonCLI: AsyncParsableCommand {
         subcommands: [
             MigrateCommand.self, CoordinatorCommand.self, WorkerCommand.self, SubmitCommand.self, RunCommand.self,
             ValidateCommand.self, RunsCommand.self, ShowCommand.self, EventsCommand.self, WatchCommand.self, CancelCommand.self, SignalCommand.self,
-            RetryCommand.self, WorkersCommand.self, CoordinatorsCommand.self, GraphCommand.self, DashboardCommand.self,
+            RetryCommand.self, WorkersCommand.self, CoordinatorsCommand.self, GraphCommand.self, ServerCommand.self,
             ProceduresCommand.self, PruneCommand.self, ScheduleCommand.self, BrokerPermissionsCommand.self, TokenCommand.self,
         ])
 

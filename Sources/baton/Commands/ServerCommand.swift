@@ -2,13 +2,15 @@ import ArgumentParser
 import BatonCommandLine
 import BatonDashboard
 import BatonHTTP
+import BatonServer
 import Foundation
 import Logging
 
-struct DashboardCommand: AsyncParsableCommand {
+struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "dashboard",
-        abstract: "Serve web pages and a JSON API on the run history (read-only unless given an admin token).")
+        commandName: "server",
+        abstract: "Serve the dashboard's pages and the HTTP API (/api/v1, bearer tokens) on one port.",
+        aliases: ["dashboard"])
     @Option(help: "Address to listen on, HOST:PORT.") var listen = "127.0.0.1:8080"
     @Option(help: "Allow cancel and retry to requests that present this token (default: $BATON_DASHBOARD_TOKEN).") var adminToken: String?
     @OptionGroup var connection: ConnectionOptions
@@ -20,6 +22,7 @@ struct DashboardCommand: AsyncParsableCommand {
         do {
             token = try DashboardConfiguration.adminToken(flag: adminToken, environment: ProcessInfo.processInfo.environment["BATON_DASHBOARD_TOKEN"])
         } catch { throw CLIFailure(error.message, exitCode: 2) }
+        let limits = try Limits.fromEnvironment()
         try connection.openStore().close()  // a clear error now if the database or its schema is missing
         var logger = Logger(label: "baton.dashboard")
         logger.logLevel = .warning
@@ -27,7 +30,7 @@ struct DashboardCommand: AsyncParsableCommand {
             configuration: DashboardConfiguration(listen: address, databaseURL: connection.databaseURL, adminToken: token))
         let admin = token == nil ? "read-only" : "admin actions need the token"
         do {
-            try await server.run(logger: logger) { bound in
+            try await server.run(logger: logger, routes: { APIRoutes.register(on: $0, pool: $1, limits: limits) }) { bound in
                 FileHandle.standardOutput.write(Data("baton dashboard on http://\(bound) (\(admin))\n".utf8))
             }
         } catch {

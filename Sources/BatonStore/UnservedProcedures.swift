@@ -1,19 +1,17 @@
 import Baton
-import BatonCommandLine
-import BatonStore
 
 /// The procedures of a graph that no live worker serves in the node's pool: their nodes
 /// would wait in their queues until such a worker starts. `baton.delay` needs no worker.
-struct UnservedProcedures {
-    struct Entry: Equatable {
-        let procedure: String
-        let pool: String
-        var nodes: [String]
+public struct UnservedProcedures: Sendable {
+    public struct Entry: Equatable, Sendable {
+        public let procedure: String
+        public let pool: String
+        public var nodes: [String]
     }
 
-    let entries: [Entry]
+    public let entries: [Entry]
 
-    init(graph: Graph, workers: [WorkerRow]) {
+    public init(graph: Graph, workers: [WorkerRow]) {
         var served: [String: Set<String>] = [:]  // procedures by pool
         for worker in workers {
             for pool in worker.pools { served[pool, default: []].formUnion(worker.procedures) }
@@ -36,7 +34,7 @@ struct UnservedProcedures {
     }
 
     /// One warning line per procedure and pool.
-    var warnings: [String] {
+    public var warnings: [String] {
         entries.map { e in
             let shown = e.nodes.prefix(5).joined(separator: ", ") + (e.nodes.count > 5 ? " and \(e.nodes.count - 5) more" : "")
             return "warning: no live worker serves procedure '\(e.procedure)' in pool '\(e.pool)' (node\(e.nodes.count == 1 ? "" : "s") \(shown)); "
@@ -45,7 +43,7 @@ struct UnservedProcedures {
     }
 
     /// The `unserved` member of `submit --json`.
-    var json: JSON {
+    public var json: JSON {
         .array(entries.map { ["procedure": .string($0.procedure), "pool": .string($0.pool), "nodes": .array($0.nodes.map(JSON.string))] })
     }
 }

@@ -1,0 +1,91 @@
+import Baton
+import BatonStore
+import Foundation
+import Testing
+
+@testable import BatonServer
+
+/// The API's values, without a server: the token a header shows, `?wait=`, the run body's checks,
+/// and the document the server serves against the one kept in docs/.
+@Suite("API requests")
+struct APIRequestTests {
+    @Test func theAuthorizationHeaderMustBeABearerTokenOfTheRightShape() {
+        let secret = TokenSecret.generate()
+        #expect(try APIAccess.secret(authorization: "Bearer \(secret.text)").get() == secret)
+        #expect(try APIAccess.secret(authorization: "bearer  \(secret.text)").get() == secret)
+        for header in [nil, "", "Basic abc", "Bearer", "Bearer baton_short", "Token \(secret.text)"] {
+            guard case let .failure(error) = APIAccess.secret(authorization: header) else {
+                Issue.record("\(String(describing: header)) let in")
+                continue
+            }
+            #expect(error.status == 401 && error.code == "unauthorized")
+        }
+    }
+
+    @Test func aTokenWithoutTheScopeIsForbiddenAndAdminHoldsEveryScope() {
+        let reader = TokenRow(name: "r", prefix: "baton_abcdef", scopes: [.read], createdAt: 0)
+        #expect(APIAccess.refusal(reader, needs: .read) == nil)
+        #expect(APIAccess.refusal(reader, needs: nil) == nil)
+        #expect(APIAccess.refusal(reader, needs: .submit)?.status == 403)
+        #expect(APIAccess.refusal(reader, needs: .submit)?.message == "token 'r' lacks the submit scope this needs")
+        let admin = TokenRow(name: "a", prefix: "baton_abcdef", scopes: [.admin], createdAt: 0)
+        #expect(AccessScope.allCases.allSatisfy { APIAccess.refusal(admin, needs: $0) == nil })
+    }
+
+    @Test func waitIsZeroToSixtySeconds() throws {
+        #expect(try APIWait.parse(nil) == 0)
+        #expect(try APIWait.parse("250ms") == 0.25)
+        #expect(try APIWait.parse("30s") == 30)
+        #expect(try APIWait.parse("1.5s") == 1.5)
+        #expect(try APIWait.parse("1m") == 60)
+        for bad in ["61s", "2m", "-1s", "soon", "", "s", "1e3ms"] {
+            #expect(throws: APIError.self, "\(bad)") { try APIWait.parse(bad) }
+        }
+    }
+
+    @Test func theRunBodyIsStrict() throws {
+        func parse(_ text: String) -> Result<RunCreateBody, APIError> {
+            Result { try RunCreateBody.parse(Array(text.utf8)) }.mapError { $0 as! APIError }
+        }
+        let body = try parse(#"{"graph": {"nodes": {}}, "input": {"a": 1}, "name": "n", "type_check": false}"#).get()
+        #expect(body.name == "n" && body.input == ["a": 1] && !body.typeCheck && !body.allowUnknownProcedures)
+        let cases: [(String, Int, String)] = [
+            ("{", 400, "not JSON"), ("[]", 422, "JSON object"), (#"{"nodes": {}}"#, 422, "unknown member 'nodes'"),
+            (#"{"input": {}}"#, 422, "no `graph`"), (#"{"graph": 3}"#, 422, "`graph` must be"),
+            (#"{"graph": {}, "input": 1}"#, 422, "`input` must be an object"), (#"{"graph": {}, "name": ""}"#, 422, "`name`"),
+            (#"{"graph": {}, "type_check": "no"}"#, 422, "`type_check` must be true or false"),
+        ]
+        for (text, status, words) in cases {
+            guard case let .failure(error) = parse(text) else {
+                Issue.record("\(text) parsed")
+                continue
+            }
+            #expect(error.status == status && error.message.contains(words), "\(text): \(error.message)")
+        }
+    }
+
+    @Test func anInvalidGraphNamesEveryProblemInTheMessageAndTheDetails() throws {
+        let body = try RunCreateBody.parse(Array(#"{"graph": "nodes:\n  a: {procedure: baton.echo, after: [zz]}\n  b: {}\n"}"#.utf8))
+        #expect(throws: APIError.self) { try body.graph(limits: GraphLimits(), knownProcedures: nil, schemas: nil) }
+        do { _ = try body.graph(limits: GraphLimits(), knownProcedures: nil, schemas: nil) } catch let error as APIError {
+            #expect(error.status == 422 && error.message.hasPrefix("graph: invalid graph ("), "\(error.message)")
+            #expect(error.message.contains("graph:2:") && error.message.contains("graph:3:"), "each problem on its line: \(error.message)")
+            #expect(error.details.count >= 2 && error.message.contains("(\(error.details.count) problems)"))
+        }
+        let named = try RunCreateBody.parse(Array(#"{"graph": {"name": "g", "nodes": {"a": {"procedure": "baton.echo"}}}, "name": "mine"}"#.utf8))
+        #expect(try named.graph(limits: GraphLimits(), knownProcedures: nil, schemas: nil).name == "mine")
+        let unknown = try RunCreateBody.parse(Array(#"{"graph": {"nodes": {"a": {"procedure": "no.such"}}}}"#.utf8))
+        #expect(throws: APIError.self) { try unknown.graph(limits: GraphLimits(), knownProcedures: ["baton.echo"], schemas: nil) }
+    }
+
+    /// The document served is the one kept in docs/api/openapi.json; after editing that file, run
+    /// deploy/local/embed-openapi.sh.
+    @Test func theServedDocumentIsTheOneInDocs() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let kept = try String(contentsOf: root.appendingPathComponent("docs/api/openapi.json"), encoding: .utf8)
+        #expect(OpenAPIDocument.text + "\n" == kept, "docs/api/openapi.json changed: run deploy/local/embed-openapi.sh")
+        let document = try JSONParser.parse(kept)
+        #expect(document["openapi"] == "3.1.0")
+        for path in ["/runs", "/runs/{id}", "/whoami", "/openapi.json"] { #expect(document["paths"]?[path] != nil, "\(path)") }
+    }
+}

@@ -1,0 +1,134 @@
+import Baton
+import Foundation
+import Testing
+
+extension Integration {
+    /// `baton server`'s HTTP API on real services, by a real client (plain HTTP over a socket, and curl):
+    /// tokens and scopes, a run submitted and waited for, idempotency, and bad input refused with the
+    /// right status and nothing stored.
+    @Suite("HTTP API", .serialized)
+    @MainActor  // blocking waits here must not starve the cooperative pool the async unit tests need
+    struct APITests {
+        static let echo: JSON = ["name": "api-echo", "nodes": ["say": ["procedure": "baton.echo", "input": ["text": "hi"]]]]
+
+        /// Starts `baton server` on a free port; returns the port once it listens.
+        static func startServer(_ cluster: TestCluster, environment: [String: String] = [:]) throws -> Int {
+            let port = HTTPProbe.freePort()
+            try cluster.start(["server", "--listen", "127.0.0.1:\(port)"], name: "server", environment: environment)
+            try TestCluster.waitUntil(30, "the server to listen") { cluster.log("server").contains("on http://127.0.0.1:\(port) (") }
+            return port
+        }
+
+        /// A new token's secret, made with `baton token create`.
+        static func token(_ name: String, _ scopes: String) throws -> String {
+            _ = try TestCluster.sql().execute("update baton.tokens set revoked_at = now() where name = $1 and revoked_at is null", [name])
+            let made = try TestCluster.cli(["token", "create", name, "--scope", scopes])
+            try #require(made.status == 0, "\(made.stderr)")
+            return made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        static func runCount() throws -> Int { try TestCluster.sql().query("select count(*)::int as n from baton.runs").int(0, "n") ?? -1 }
+
+        @Test("a token with the submit scope starts a run and waits for its outputs; one with read sees it, and nothing else")
+        func submitAndRead() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.startCoordinator()
+            try cluster.startWorker()
+            let port = try Self.startServer(cluster)
+            let submitter = try Self.token("api-submitter", "submit")
+            let reader = try Self.token("api-reader", "read")
+            func call(
+                _ method: String, _ path: String, token: String?, body: JSON? = nil, headers: [String: String] = [:]
+            ) throws
+                -> HTTPExchange.Reply
+            {
+                var all = headers
+                if let token { all["Authorization"] = "Bearer \(token)" }
+                if body != nil && all["Content-Type"] == nil { all["Content-Type"] = "application/json" }
+                return try HTTPExchange.request(method, port: port, path, headers: all, body: body?.serialized() ?? "")
+            }
+
+            let who = try call("GET", "/api/v1/whoami", token: reader)
+            #expect(who.status == 200 && (try who.json())["name"] == "api-reader" && (try who.json())["scopes"] == ["read"], "\(who.body)")
+            let none = try call("GET", "/api/v1/whoami", token: nil)
+            #expect(none.status == 401 && none.headers["www-authenticate"] == "Bearer" && (try none.json())["error"]?["code"] == "unauthorized")
+            #expect(try call("GET", "/api/v1/whoami", token: TokenSecret.generate().text).status == 401, "an unknown token")
+
+            let body: JSON = ["graph": Self.echo, "input": [:]]
+            let forbidden = try call("POST", "/api/v1/runs", token: reader, body: body)
+            #expect(forbidden.status == 403 && forbidden.body.contains("lacks the submit scope"), "\(forbidden.body)")
+
+            let created = try call("POST", "/api/v1/runs?wait=30s", token: submitter, body: body, headers: ["Idempotency-Key": "api-k1"])
+            #expect(created.status == 201, "\(created.body)")
+            let run = try created.json()
+            let id = try #require(run["id"]?.stringValue)
+            #expect(run["status"] == "succeeded" && run["existing"] == false && run["nodes"] == 1 && run["name"] == "api-echo", "\(run)")
+            #expect(run["outputs"]?["say"] == ["text": "hi"], "\(run)")
+
+            let again = try call("POST", "/api/v1/runs", token: submitter, body: body, headers: ["Idempotency-Key": "api-k1"])
+            #expect(again.status == 200 && (try again.json())["id"]?.stringValue == id && (try again.json())["existing"] == true, "\(again.body)")
+            let other: JSON = ["graph": ["nodes": ["x": ["procedure": "baton.echo"]]]]
+            let conflict = try call("POST", "/api/v1/runs", token: submitter, body: other, headers: ["Idempotency-Key": "api-k1"])
+            #expect(conflict.status == 409 && conflict.body.contains("already belongs to run \(id)"), "\(conflict.body)")
+
+            let read = try call("GET", "/api/v1/runs/\(id.uppercased())", token: reader)
+            #expect(read.status == 200, "\(read.body)")
+            let detail = try read.json()
+            #expect(detail["run"]?["id"]?.stringValue == id && detail["run"]?["status"] == "succeeded")
+            #expect(detail["progress"]?["top"]?["succeeded"] == 1 && detail["outputs"]?["say"] == ["text": "hi"], "\(detail)")
+            #expect(try call("GET", "/api/v1/runs/\(UUID().uuidString)", token: reader).status == 404)
+            #expect(try call("GET", "/api/v1/runs/not-a-run", token: reader).status == 400)
+            #expect(try call("GET", "/api/v1/runs/\(id)", token: submitter).status == 403, "submit alone does not read")
+
+            // A real client too: curl, as docs/api.md shows it.
+            let curl = try ChildProcess.run(
+                "/usr/bin/curl",
+                ["-sS", "-H", "Authorization: Bearer \(reader)", "http://127.0.0.1:\(port)/api/v1/runs/\(id)"], environment: [:])
+            #expect(curl.status == 0 && (try JSONParser.parse(curl.stdout))["run"]?["id"]?.stringValue == id, "\(curl.stderr)")
+        }
+
+        @Test("bad input gets its status and the CLI's words, and stores nothing")
+        func badInput() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            let port = try Self.startServer(cluster, environment: ["BATON_MAX_GRAPH_BYTES": "4096"])
+            let submitter = try Self.token("api-bad", "submit")
+            let before = try Self.runCount()
+            func post(_ body: String, contentType: String? = "application/json", token: String? = nil) throws -> HTTPExchange.Reply {
+                var headers = ["Authorization": "Bearer \(token ?? submitter)"]
+                if let contentType { headers["Content-Type"] = contentType }
+                return try HTTPExchange.request("POST", port: port, "/api/v1/runs", headers: headers, body: body)
+            }
+            let cases: [(String, String?, Int, String)] = [
+                (#"{"graph": {"nodes": {}}}"#, "text/plain", 415, "must be JSON"),
+                (#"{"graph": {"nodes": {}}}"#, nil, 415, "Content-Type: application/json"),
+                (#"{"graph": "#, "application/json", 400, "not JSON"),
+                (#"{"graph": {"nodes": {}}, "extra": 1}"#, "application/json", 422, "unknown member 'extra'"),
+                (
+                    #"{"graph": {"nodes": {"a": {"procedure": "no.such.procedure"}}}}"#, "application/json", 422,
+                    "unknown procedure 'no.such.procedure'"
+                ),
+                (#"{"graph": "nodes:\n  a: [unclosed"}"#, "application/json; charset=utf-8", 422, "graph:"),
+                (
+                    #"{"graph": {"nodes": {"a": {"procedure": "baton.echo", "input": {"pad": "\#(String(repeating: "x", count: 8000))"}}}}}"#,
+                    "application/json", 413, "more than the limit of 4096"
+                ),
+            ]
+            for (body, type, status, words) in cases {
+                let reply = try post(body, contentType: type)
+                #expect(reply.status == status, "\(body.prefix(80)): \(reply.status) \(reply.body)")
+                let error = try reply.json()["error"]
+                #expect(error?["message"]?.stringValue?.contains(words) == true, "\(body.prefix(80)): \(reply.body)")
+                #expect(error?["details"]?.arrayValue != nil && !(error?["message"]?.stringValue?.contains("\n") ?? true))
+            }
+            let revoked = try Self.token("api-gone", "submit")
+            _ = try TestCluster.cli(["token", "revoke", "api-gone"])
+            #expect(try post(#"{"graph": {"nodes": {}}}"#, token: revoked).status == 401, "a revoked token")
+            #expect(try Self.runCount() == before, "nothing stored")
+            // The document needs no token.
+            let document = try HTTPExchange.request(port: port, "/api/v1/openapi.json")
+            #expect(document.status == 200 && (try document.json())["openapi"] == "3.1.0")
+        }
+    }
+}
