@@ -14,14 +14,14 @@ public struct DashboardServer: Sendable {
     /// (with the port the system chose, for port 0).
     /// `routes` adds more routes (the API's) on the same router, sharing the store pool.
     public func run(
-        logger: Logger, routes: @Sendable (Router<BasicRequestContext>, StorePool) -> Void = { _, _ in },
+        logger: Logger, routes: @Sendable (Router<ServerRequestContext>, StorePool) -> Void = { _, _ in },
         onListening: @escaping @Sendable (ListenAddress) -> Void
     ) async throws {
         let pool = StorePool(url: configuration.databaseURL, size: configuration.connections)
         defer { pool.close() }
         let handlers = DashboardHandlers(
             pool: pool, layout: PageLayout(adminEnabled: configuration.adminToken != nil), access: AdminAccess(token: configuration.adminToken))
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: ServerRequestContext.self)
         router.add(middleware: DashboardMiddleware(hostCheck: HostCheck(listen: configuration.listen)))
         router.get("/") { request, _ in await handlers.runsPage(request) }
         router.get("/runs/:id") { _, context in await handlers.runPage(Self.runID(context)) }
@@ -65,7 +65,7 @@ public struct DashboardServer: Sendable {
     }
 
     /// The `:id` path parameter, percent-decoded (checked by `RunID` in the handlers).
-    static func runID(_ context: BasicRequestContext) -> String {
+    static func runID(_ context: ServerRequestContext) -> String {
         let raw = context.parameters.get("id") ?? ""
         return raw.removingPercentEncoding ?? raw
     }

@@ -10,8 +10,8 @@ extension APIHandlers {
     /// `POST /api/v1/runs`: a `RunCreate` body checked as `baton submit` checks a file (the same words),
     /// stored as a new run (201) or, for an `Idempotency-Key` that names an earlier run of the same graph
     /// and input, that run (200); `?wait=` answers when the run ended or the wait ran out.
-    func createRun(_ request: Request) async -> Response {
-        await answer(request, scope: .submit) { [self] _ in
+    func createRun(_ request: Request, source: String?) async -> Response {
+        await answer(request, scope: .submit) { [self] token in
             let wait = try APIWait.parse(request.uri.queryParameters.get("wait"))
             let key = try Self.idempotencyKey(request)
             let body = try await RunCreateBody.read(request, limits: limits)
@@ -24,6 +24,10 @@ extension APIHandlers {
                 throw APIError.conflict(
                     "Idempotency-Key '\(conflict.key)' already belongs to run \(conflict.runID), which has a different graph or input; "
                         + "send that graph and input to get the run, or use another key")
+            }
+            if run.created {
+                let entry = AuditEntry(tokenName: token.name, action: "run.submit", target: run.id, source: source)
+                try await pool.run { try $0.recordAudit(entry, status: 201) }
             }
             let unserved = UnservedProcedures(graph: graph, workers: workers)
             let ended = try await awaitEnd(run.id, wait: wait)

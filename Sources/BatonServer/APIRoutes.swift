@@ -5,12 +5,12 @@ import Hummingbird
 /// The routes of `/api/v1` (docs/api.md; the document `/api/v1/openapi.json`): registered beside the
 /// dashboard's on one router, sharing its store pool.
 public enum APIRoutes {
-    public static func register(on router: Router<BasicRequestContext>, pool: StorePool, limits: GraphLimits) {
+    public static func register(on router: Router<ServerRequestContext>, pool: StorePool, limits: GraphLimits) {
         let handlers = APIHandlers(pool: pool, limits: limits)
         let api = router.group("/api/v1")
         api.get("/openapi.json") { _, _ in handlers.openAPI() }
         api.get("/whoami") { request, _ in await handlers.whoami(request) }
-        api.post("/runs") { request, _ in await handlers.createRun(request) }
+        api.post("/runs") { request, context in await handlers.createRun(request, source: context.clientAddress) }
         api.get("/runs/:id") { request, context in await handlers.getRun(request, context.parameters.get("id") ?? "") }
     }
 }

@@ -92,3 +92,12 @@ extension Store {
         return r.rowCount == 1 ? Self.tokenRow(r, 0) : nil
     }
 }
+
+extension Store {
+    /// Writes `entry` to `baton.audit` with the HTTP `status` answered.
+    public func recordAudit(_ entry: AuditEntry, status: Int) throws {
+        _ = try connection.execute(
+            "insert into baton.audit (token_name, action, target, source, status) values ($1, $2, $3, $4, $5::int)",
+            [entry.tokenName, entry.action, entry.target, entry.source, String(status)])
+    }
+}

@@ -66,6 +66,10 @@ extension Integration {
             #expect(run["status"] == "succeeded" && run["existing"] == false && run["nodes"] == 1 && run["name"] == "api-echo", "\(run)")
             #expect(run["outputs"]?["say"] == ["text": "hi"], "\(run)")
 
+            let audit = try TestCluster.sql().query("select token_name, action, source, status from baton.audit where target = $1", [id])
+            #expect(audit.rowCount == 1 && audit[row: 0, column: "token_name"] == "api-submitter" && audit[row: 0, column: "action"] == "run.submit")
+            #expect(audit[row: 0, column: "source"]?.hasPrefix("127.0.0.1:") == true && audit.int(0, "status") == 201)
+
             let again = try call("POST", "/api/v1/runs", token: submitter, body: body, headers: ["Idempotency-Key": "api-k1"])
             #expect(again.status == 200 && (try again.json())["id"]?.stringValue == id && (try again.json())["existing"] == true, "\(again.body)")
             let other: JSON = ["graph": ["nodes": ["x": ["procedure": "baton.echo"]]]]

@@ -1,0 +1,14 @@
+import Hummingbird
+
+/// The request context of `baton server`'s routes: Hummingbird's, and the client's address (for the
+/// audit trail), read from the connection when the request comes in.
+public struct ServerRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The peer of the connection as the server saw it, `IP:PORT` (no proxy header is trusted).
+    public let clientAddress: String?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        clientAddress = source.channel.remoteAddress.flatMap { address in address.ipAddress.map { "\($0):\(address.port ?? 0)" } }
+    }
+}
