@@ -47,7 +47,7 @@ extension APIHandlers {
             let wait = try APIWait.parse(request.uri.queryParameters.get("wait"))
             _ = try await awaitEnd(id, wait: wait)
             let detail = try await pool.run { store -> JSON? in
-                guard let run = try store.run(id) else { return nil }
+                guard try store.runStatus(id) != nil, let run = try store.run(id) else { return nil }
                 let progress = try store.progress(ofRun: id)
                 let running = try store.runningNodes(ofRun: id, limit: 20)
                 let unserved = try store.unservedNodes(ofRun: id, limit: 100)

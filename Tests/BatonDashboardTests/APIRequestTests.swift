@@ -9,7 +9,7 @@ import Testing
 /// and the document the server serves against the one kept in docs/.
 @Suite("API requests")
 struct APIRequestTests {
-    @Test func theAuthorizationHeaderMustBeABearerTokenOfTheRightShape() {
+    @Test func theAuthorizationHeaderMustBeABearerTokenOfTheRightShape() throws {
         let secret = TokenSecret.generate()
         #expect(try APIAccess.secret(authorization: "Bearer \(secret.text)").get() == secret)
         #expect(try APIAccess.secret(authorization: "bearer  \(secret.text)").get() == secret)

@@ -14,13 +14,10 @@ struct TokenCreateCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
-    func validate() throws {
+    func run() throws {
         if let problem = TokenName.problem(name) { throw CLIFailure(problem, exitCode: 2) }
         if case let .failure(problem) = AccessScope.parseList(scope) { throw CLIFailure("--scope: \(problem)", exitCode: 2) }
         if expires != "never", case let .failure(failure) = RetentionText.parse(expires, flag: "--expires") { throw failure }
-    }
-
-    func run() throws {
         let scopes = try AccessScope.parseList(scope).get()
         let lifetime = expires == "never" ? nil : try RetentionText.parse(expires, flag: "--expires").get()
         let store = try connection.openStore()
