@@ -1,3 +1,4 @@
+import Baton
 import Hummingbird
 
 /// A request body as the API takes it: JSON, within a budget in bytes checked as it is received.
@@ -20,5 +21,22 @@ enum APIBody {
         } catch {
             throw APIError.payloadTooLarge("the body is larger than \(limit) bytes (the graph and input limits together)")
         }
+    }
+
+    /// The body as a JSON object of the `allowed` members: an empty body is `{}`; otherwise as `requireJSON`
+    /// and `collect`, then 400 for JSON that does not parse, 422 for another value or an unknown member.
+    static func object(_ request: Request, limit: Int, allowed: Set<String>) async throws -> JSONObject {
+        let bytes = try await collect(request, limit: limit)
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return JSONObject([]) }
+        try requireJSON(request)
+        let json: JSON
+        do { json = try JSONParser.parse(bytes) } catch { throw APIError.badRequest("the body is not JSON: \(error)") }
+        guard let object = json.objectValue else { throw APIError.invalid("the body must be a JSON object, not \(json.kindName)") }
+        if let unknown = object.map(\.key).first(where: { !allowed.contains($0) }) {
+            throw APIError.invalid(
+                "unknown member '\(unknown)' in the body (expected \(allowed.sorted().joined(separator: ", ")))",
+                details: [["message": "unknown member", "field": .string("/" + unknown)]])
+        }
+        return object
     }
 }

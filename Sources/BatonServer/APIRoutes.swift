@@ -12,5 +12,19 @@ public enum APIRoutes {
         api.get("/whoami") { request, _ in await handlers.whoami(request) }
         api.post("/runs") { request, context in await handlers.createRun(request, source: context.clientAddress) }
         api.get("/runs/:id") { request, context in await handlers.getRun(request, context.parameters.get("id") ?? "") }
+        api.post("/runs/:id/cancel") { request, context in
+            await handlers.cancelRun(request, context.parameters.get("id") ?? "", source: context.clientAddress)
+        }
+        api.post("/runs/:id/retry") { request, context in
+            await handlers.retryRun(request, context.parameters.get("id") ?? "", source: context.clientAddress)
+        }
+        api.post("/runs/:id/signals") { request, context in
+            await handlers.signalRun(request, context.parameters.get("id") ?? "", source: context.clientAddress)
+        }
+        api.get("/tokens") { request, _ in await handlers.listTokens(request) }
+        api.post("/tokens") { request, context in await handlers.createToken(request, source: context.clientAddress) }
+        api.delete("/tokens/:name") { request, context in
+            await handlers.revokeToken(request, context.parameters.get("name") ?? "", source: context.clientAddress)
+        }
     }
 }

@@ -6,14 +6,14 @@ import BatonPostgres
 extension Store {
     /// Columns of `baton.tokens` as `tokenRow` reads them.
     static let tokenColumns = """
-        name, prefix, array_to_string(scopes, ',') as scopes, extract(epoch from created_at)::float8 as created_at, created_by,
+        id, name, prefix, array_to_string(scopes, ',') as scopes, extract(epoch from created_at)::float8 as created_at, created_by,
         extract(epoch from expires_at)::float8 as expires_at, extract(epoch from revoked_at)::float8 as revoked_at,
         extract(epoch from last_used_at)::float8 as last_used_at
         """
 
     static func tokenRow(_ r: PGResult, _ i: Int) -> TokenRow {
         TokenRow(
-            name: r[row: i, column: "name"] ?? "", prefix: r[row: i, column: "prefix"] ?? "",
+            id: r.int64(i, "id") ?? 0, name: r[row: i, column: "name"] ?? "", prefix: r[row: i, column: "prefix"] ?? "",
             scopes: Set((r[row: i, column: "scopes"] ?? "").split(separator: ",").compactMap { AccessScope(rawValue: String($0)) }),
             createdAt: r[row: i, column: "created_at"].flatMap(Double.init) ?? 0, createdBy: r[row: i, column: "created_by"],
             expiresAt: r[row: i, column: "expires_at"].flatMap(Double.init), revokedAt: r[row: i, column: "revoked_at"].flatMap(Double.init),

@@ -2,6 +2,8 @@ import Baton
 
 /// An API token as `baton token list` and `GET /api/v1/tokens` show it: never its secret, nor its hash.
 public struct TokenRow: Sendable, Equatable {
+    /// The row's id (`baton.tokens.id`).
+    public var id: Int64
     public var name: String
     /// The secret's first characters (`TokenSecret.prefix`), to tell tokens apart.
     public var prefix: String
@@ -14,9 +16,10 @@ public struct TokenRow: Sendable, Equatable {
     public var lastUsedAt: Double?
 
     public init(
-        name: String, prefix: String, scopes: Set<AccessScope>, createdAt: Double, createdBy: String? = nil, expiresAt: Double? = nil,
+        id: Int64 = 0, name: String, prefix: String, scopes: Set<AccessScope>, createdAt: Double, createdBy: String? = nil, expiresAt: Double? = nil,
         revokedAt: Double? = nil, lastUsedAt: Double? = nil
     ) {
+        self.id = id
         self.name = name
         self.prefix = prefix
         self.scopes = scopes
@@ -39,7 +42,8 @@ public struct TokenRow: Sendable, Equatable {
         func time(_ t: Double?) -> JSON { t.map { .string(CivilDate.iso8601($0)) } ?? .null }
         return .object(
             JSONObject([
-                ("name", .string(name)), ("prefix", .string(prefix)), ("scopes", .array(scopes.sorted().map { .string($0.rawValue) })),
+                ("id", .int(id)), ("name", .string(name)), ("prefix", .string(prefix)),
+                ("scopes", .array(scopes.sorted().map { .string($0.rawValue) })),
                 ("state", .string(state(at: now))), ("created_at", time(createdAt)), ("created_by", createdBy.map(JSON.string) ?? .null),
                 ("expires_at", time(expiresAt)), ("revoked_at", time(revokedAt)), ("last_used_at", time(lastUsedAt)),
             ]))

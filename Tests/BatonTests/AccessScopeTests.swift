@@ -37,7 +37,7 @@ struct AccessScopeTests {
         #expect(Set(secrets.map(\.text)).count == 200)
         for secret in secrets {
             #expect(secret.isWellFormed, "\(secret.text)")
-            #expect(secret.prefix.count == 12 && secret.text.hasPrefix(secret.prefix))
+            #expect(secret.prefix.count == 14 && secret.text.hasPrefix(secret.prefix))
             // Foundation's base64 of the same bytes, made URL-safe and unpadded, gives the same text.
             var base64 = String(secret.text.dropFirst(TokenSecret.marker.count))
             base64 = base64.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/") + "="

@@ -23,9 +23,9 @@ public struct TokenSecret: Sendable, Equatable {
 
     public init(text: String) { self.text = text }
 
-    /// The part shown in lists: the marker and 6 characters (36 bits: enough to tell tokens apart, too
-    /// few to help guess one).
-    public var prefix: String { String(text.prefix(Self.marker.count + 6)) }
+    /// The part shown in lists: the marker and 8 characters (48 of the 256 bits: enough to tell tokens
+    /// apart, far too few to help guess one).
+    public var prefix: String { String(text.prefix(Self.marker.count + 8)) }
 
     /// Whether `text` has the shape of a secret (a cheap check before asking the database).
     public var isWellFormed: Bool {
