@@ -79,9 +79,7 @@ extension APIHandlers {
     }
 
     /// Each top-level node's output, by key (a run that ended).
-    static func outputs(_ store: Store, _ id: String) throws -> JSON {
-        .object(JSONObject(try store.nodes(ofRun: id).filter { !$0.key.contains("/") && $0.output != nil }.map { ($0.key, $0.output!) }))
-    }
+    static func outputs(_ store: Store, _ id: String) throws -> JSON { try store.outputs(ofRun: id) }
 
     static func unservedJSON(_ nodes: [UnservedNode]) -> JSON {
         var entries: [(procedure: String, pool: String, nodes: [String])] = []

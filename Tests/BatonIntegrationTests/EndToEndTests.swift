@@ -33,6 +33,9 @@ extension Integration {
             defer { store.close() }
             let nodes = try TestCluster.nodes(store, runID)
             #expect(nodes.count == 7)
+            // --json --wait prints every node's output, as stored.
+            #expect(result["outputs"]?.objectValue?.count == 7)
+            #expect(nodes.allSatisfy { result["outputs"]?[$0.key] == $0.value.output }, "\(submit.stdout)")
             #expect(nodes.values.allSatisfy { $0.status == "succeeded" && $0.attempts == 1 && $0.worker != nil })
             // Each count node's input is the chunk selected from the chunk node's output.
             let chunks = try #require(nodes["chunk"]?.output?["chunks"]?.arrayValue)

@@ -97,6 +97,7 @@ struct SubmitCommand: ParsableCommand {
                 ("existing", .bool(existing)), ("unserved", unserved.json),
             ]
             if let error = final.error { result.append(("error", .string(error))) }
+            result.append(("outputs", try store.outputs(ofRun: run.id)))
             Output.json(.object(JSONObject(result)))
         } else if final.status == .succeeded {
             print("run \(run.id) succeeded")
