@@ -21,6 +21,9 @@ public enum APIRoutes {
         api.post("/runs/:id/signals") { request, context in
             await handlers.signalRun(request, context.parameters.get("id") ?? "", source: context.clientAddress)
         }
+        api.get("/procedures") { request, _ in await handlers.listProcedures(request) }
+        api.get("/workers") { request, _ in await handlers.listWorkers(request) }
+        api.get("/coordinators") { request, _ in await handlers.listCoordinators(request) }
         api.get("/tokens") { request, _ in await handlers.listTokens(request) }
         api.post("/tokens") { request, context in await handlers.createToken(request, source: context.clientAddress) }
         api.delete("/tokens/:name") { request, context in

@@ -88,6 +88,15 @@ extension Integration {
             #expect(try call("GET", "/api/v1/runs/not-a-run", token: reader).status == 400)
             #expect(try call("GET", "/api/v1/runs/\(id)", token: submitter).status == 403, "submit alone does not read")
 
+            // The cluster, as `procedures`, `workers` and `coordinators --json` show it.
+            let procedures = try call("GET", "/api/v1/procedures", token: reader).json()["procedures"]?.arrayValue ?? []
+            #expect(procedures.contains { $0["name"] == "baton.echo" && $0["input"] != nil }, "\(procedures)")
+            let workers = try call("GET", "/api/v1/workers?within=30", token: reader).json()["workers"]?.arrayValue ?? []
+            #expect(workers.count >= 1 && workers.allSatisfy { $0["procedures"]?.arrayValue?.contains("baton.echo") == true })
+            let coordinators = try call("GET", "/api/v1/coordinators", token: reader).json()
+            #expect((coordinators["coordinators"]?.arrayValue?.count ?? 0) >= 1 && coordinators["partitions"]?.intValue ?? 0 > 0, "\(coordinators)")
+            #expect(try call("GET", "/api/v1/workers?within=-1", token: reader).status == 400)
+
             // A real client too: curl, as docs/api.md shows it.
             let curl = try ChildProcess.run(
                 "/usr/bin/curl",
