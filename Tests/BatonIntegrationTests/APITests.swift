@@ -88,6 +88,17 @@ extension Integration {
             #expect(try call("GET", "/api/v1/runs/not-a-run", token: reader).status == 400)
             #expect(try call("GET", "/api/v1/runs/\(id)", token: submitter).status == 403, "submit alone does not read")
 
+            // Its events, followed page by page, and its timeline.
+            let events = try call("GET", "/api/v1/runs/\(id)/events?limit=2", token: reader).json()
+            #expect(events["events"]?.arrayValue?.count == 2 && events["run_status"] == "succeeded", "\(events)")
+            let lastID = try #require(events["last_id"]?.intValue)
+            let rest = try call("GET", "/api/v1/runs/\(id)/events?after=\(lastID)&wait=1s", token: reader).json()
+            let kinds = (events["events"]?.arrayValue ?? []) + (rest["events"]?.arrayValue ?? [])
+            #expect(kinds.map { $0["kind"]?.stringValue ?? "" }.contains("run_succeeded"), "\(kinds)")
+            #expect(try call("GET", "/api/v1/runs/\(id)/events?limit=0", token: reader).status == 400)
+            let timeline = try call("GET", "/api/v1/runs/\(id)/timeline", token: reader)
+            #expect(timeline.status == 200 && timeline.body.contains("\"say\""), "\(timeline.body)")
+
             // The cluster, as `procedures`, `workers` and `coordinators --json` show it.
             let procedures = try call("GET", "/api/v1/procedures", token: reader).json()["procedures"]?.arrayValue ?? []
             #expect(procedures.contains { $0["name"] == "baton.echo" && $0["input"] != nil }, "\(procedures)")
