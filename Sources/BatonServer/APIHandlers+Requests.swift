@@ -51,7 +51,7 @@ extension APIHandlers {
                     guard let state = try store.loadRun(id) else { throw APIError.notFound("no run with id \(id)") }
                     guard state.graph.nodes[from] != nil else { throw APIError.invalid("run \(id) has no node '\(from)'") }
                     do { _ = try state.nodesToRetry(from: from) } catch {
-                        throw APIError.invalid("cannot retry run \(id) from '\(from)': \(error.description)")
+                        throw APIError.invalid("cannot retry run \(id) from '\(from)': \(error)")
                     }
                 }
                 let requestID = try store.request(.retry, runID: id, node: from)
