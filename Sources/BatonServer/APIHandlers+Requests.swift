@@ -21,14 +21,7 @@ extension APIHandlers {
                 reason = "cancelled: \(text)"
             }
             let audit = AuditEntry(tokenName: token.name, action: "run.cancel", target: id, source: source)
-            let (requestID, status) = try await pool.run { [reason] store -> (Int, RunStatus) in
-                guard let status = try store.runStatus(id) else { throw APIError.notFound("no run with id \(id)") }
-                if let refusal = AdminAction.cancel.refusal(runID: id, status: status) { throw APIError.conflict(refusal.message) }
-                let requestID = try store.request(.cancel, runID: id, reason: reason)
-                try store.recordAudit(audit, status: 202)
-                return (requestID, status)
-            }
-            return (202, try await accepted(id, requestID: requestID, status: status, wait: wait))
+            return (202, try await store(.cancel, id, reason: reason, audit: audit, wait: wait))
         }
     }
 
@@ -44,21 +37,7 @@ extension APIHandlers {
                 from = text
             }
             let audit = AuditEntry(tokenName: token.name, action: "run.retry", target: id, source: source)
-            let (requestID, status) = try await pool.run { [from] store -> (Int, RunStatus) in
-                guard let status = try store.runStatus(id) else { throw APIError.notFound("no run with id \(id)") }
-                if let refusal = AdminAction.retry.refusal(runID: id, status: status) { throw APIError.conflict(refusal.message) }
-                if let from {  // a retry that cannot succeed is refused now, as `baton retry --from` refuses it
-                    guard let state = try store.loadRun(id) else { throw APIError.notFound("no run with id \(id)") }
-                    guard state.graph.nodes[from] != nil else { throw APIError.invalid("run \(id) has no node '\(from)'") }
-                    do { _ = try state.nodesToRetry(from: from) } catch {
-                        throw APIError.invalid("cannot retry run \(id) from '\(from)': \(error)")
-                    }
-                }
-                let requestID = try store.request(.retry, runID: id, node: from)
-                try store.recordAudit(audit, status: 202)
-                return (requestID, status)
-            }
-            return (202, try await accepted(id, requestID: requestID, status: status, wait: wait))
+            return (202, try await store(.retry, id, node: from, audit: audit, wait: wait))
         }
     }
 
@@ -95,6 +74,32 @@ extension APIHandlers {
                 ]
             )
         }
+    }
+
+    /// Stores a cancel or retry of run `id` (a retry from `node` only if it can succeed, as `baton retry
+    /// --from` checks) with its audit entry, refused as the CLI refuses it; answers once applied or `wait` ran out.
+    private func store(
+        _ action: AdminAction, _ id: String, node: String? = nil, reason: String? = nil, audit: AuditEntry, wait: Double
+    ) async throws -> JSON {
+        let (requestID, status) = try await pool.run { store -> (Int, RunStatus) in
+            guard let status = try store.runStatus(id) else { throw APIError.notFound("no run with id \(id)") }
+            if let refusal = action.refusal(runID: id, status: status) { throw APIError.conflict(refusal.message) }
+            if let node {
+                guard let state = try store.loadRun(id) else { throw APIError.notFound("no run with id \(id)") }
+                guard state.graph.nodes[node] != nil else { throw APIError.invalid("run \(id) has no node '\(node)'") }
+                do { _ = try state.nodesToRetry(from: node) } catch {
+                    throw APIError.invalid("cannot retry run \(id) from '\(node)': \(error)")
+                }
+            }
+            let requestID =
+                switch action {
+                case .cancel: try store.request(.cancel, runID: id, reason: reason)
+                case .retry: try store.request(.retry, runID: id, node: node)
+                }
+            try store.recordAudit(audit, status: 202)
+            return (requestID, status)
+        }
+        return try await accepted(id, requestID: requestID, status: status, wait: wait)
     }
 
     /// The answer to a stored cancel or retry: applied within `wait` or not, and the run's status then.
