@@ -12,6 +12,10 @@ public enum APIRoutes {
         api.get("/whoami") { request, _ in await handlers.whoami(request) }
         api.post("/runs") { request, context in await handlers.createRun(request, source: context.clientAddress) }
         api.get("/runs/:id") { request, context in await handlers.getRun(request, context.parameters.get("id") ?? "") }
+        api.get("/runs/:id/nodes") { request, context in await handlers.listNodes(request, context.parameters.get("id") ?? "") }
+        api.get("/runs/:id/nodes/:key") { request, context in
+            await handlers.getNode(request, context.parameters.get("id") ?? "", context.parameters.get("key") ?? "")
+        }
         api.get("/runs/:id/events") { request, context in await handlers.listEvents(request, context.parameters.get("id") ?? "") }
         api.get("/runs/:id/timeline") { request, context in await handlers.timeline(request, context.parameters.get("id") ?? "") }
         api.post("/runs/:id/cancel") { request, context in

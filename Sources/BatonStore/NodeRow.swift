@@ -38,7 +38,7 @@ public struct NodeRow: Sendable, Codable {
             where e.run_id = $1::uuid and e.kind in ('redelivered', 'lease_expired') and e.node_key is not null group by e.node_key)
         select n.key, n.procedure, n.status, n.attempts, n.input::text as input, n.output::text as output, n.error, n.error_type, n.worker,
                n.queued_at::text as queued_at, n.started_at::text as started_at, n.finished_at::text as finished_at,
-               extract(epoch from n.finished_at - n.started_at)::float8 as seconds, lost.workers as lost_workers
+               extract(epoch from n.finished_at - n.started_at)::float8 as seconds, lost.workers as lost_workers, n.position
         from baton.nodes n left join lost on lost.node_key = n.key
         where n.run_id = $1::uuid\(condition.map { " and " + $0 } ?? "")
         """

@@ -67,6 +67,15 @@ extension Store {
         return NodeKey.treeOrder(rows.map(\.key)).map { byKey[$0]! }
     }
 
+    /// A page of a run's nodes in the order they were stored (graph order, children as they were
+    /// added), after `position`, at most `limit`, of one `status` if given; with the last one's position.
+    public func nodePage(ofRun id: String, status: String?, afterPosition: Int, limit: Int) throws -> (rows: [NodeRow], last: Int?) {
+        let r = try connection.query(
+            NodeRow.select(andWhere: "n.position > $2::int and ($3::text is null or n.status = $3)") + " order by n.position limit $4::int",
+            [id, String(afterPosition), status, String(limit)])
+        return ((0..<r.rowCount).map { NodeRow(r, row: $0) }, r.rowCount > 0 ? r.int(r.rowCount - 1, "position") : nil)
+    }
+
     /// A run's events with id greater than `after`, oldest first.
     public func events(ofRun id: String, after: Int = 0, limit: Int = 10_000) throws -> [EventRow] {
         let r = try connection.query(

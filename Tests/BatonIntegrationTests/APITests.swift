@@ -88,6 +88,18 @@ extension Integration {
             #expect(try call("GET", "/api/v1/runs/not-a-run", token: reader).status == 400)
             #expect(try call("GET", "/api/v1/runs/\(id)", token: submitter).status == 403, "submit alone does not read")
 
+            // Its nodes, a page at a time, and one node with its events.
+            let nodes = try call("GET", "/api/v1/runs/\(id)/nodes?limit=1", token: reader).json()
+            #expect(nodes["nodes"]?.arrayValue?.first?["key"] == "say", "\(nodes)")
+            let cursor = try #require(nodes["next_cursor"]?.stringValue, "a full page gives a cursor")
+            let after = try call("GET", "/api/v1/runs/\(id)/nodes?limit=1&cursor=\(cursor)", token: reader).json()
+            #expect(after["nodes"]?.arrayValue?.isEmpty == true && after["next_cursor"] == .null, "\(after)")
+            #expect(try call("GET", "/api/v1/runs/\(id)/nodes?cursor=zz", token: reader).status == 400)
+            #expect(try call("GET", "/api/v1/runs/\(id)/nodes?status=done", token: reader).status == 400)
+            let node = try call("GET", "/api/v1/runs/\(id)/nodes/say", token: reader).json()
+            #expect(node["node"]?["output"] == ["text": "hi"] && (node["events"]?.arrayValue?.count ?? 0) >= 3, "\(node)")
+            #expect(try call("GET", "/api/v1/runs/\(id)/nodes/nope", token: reader).status == 404)
+
             // Its events, followed page by page, and its timeline.
             let events = try call("GET", "/api/v1/runs/\(id)/events?limit=2", token: reader).json()
             #expect(events["events"]?.arrayValue?.count == 2 && events["run_status"] == "succeeded", "\(events)")
