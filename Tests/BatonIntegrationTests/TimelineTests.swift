@@ -122,7 +122,10 @@ extension Integration {
             let browser = try ChromiumSession(url: "http://127.0.0.1:\(port)/runs/\(runID)")
             defer { browser.close() }
             try browser.setViewport(width: 1280, height: 900)
-            try browser.waitFor(20, "the timeline to draw", "window.batonTimeline && window.batonTimeline.draws") { ($0.intValue ?? 0) > 0 }
+            // A draw can come before the timeline is loaded (a resize draws the empty canvas): wait for a loaded one.
+            try browser.waitFor(
+                20, "the timeline to load and draw", "window.batonTimeline && window.batonTimeline.loaded && window.batonTimeline.draws"
+            ) { ($0.intValue ?? 0) > 0 }
             #expect(try browser.evaluate("window.batonTimeline.nodes") == 5)
             // The first draw may come before the viewport's size is applied: wait for the one that draws every row.
             try browser.waitFor(10, "all 5 rows drawn", "window.batonTimeline.rowsDrawn") { $0.intValue == 5 }
