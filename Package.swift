@@ -95,6 +95,7 @@ let package = Package(
         .target(name: "BatonServer", dependencies: [
             "Baton", "BatonStore", "BatonYAML", "BatonDemo", "BatonDashboard",
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "baton", dependencies: [
             "Baton", "BatonDemo", "BatonStore", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonTesting",

@@ -27,7 +27,7 @@ extension DashboardHandlers {
                     throw DashboardError.badRequest("the signal's value is not JSON: \(error)")
                 }
             }
-            return try await pool.run { store -> JSON in
+            return try await pool.run(write: true) { store -> JSON in
                 let requestID: Int
                 do { requestID = try store.signal(run: id, node: key, value: value, maxBytes: limit) } catch let refusal as SignalRefusal {
                     throw DashboardError(status: refusal.missing ? 404 : 409, refusal.description)

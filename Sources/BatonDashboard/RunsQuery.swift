@@ -57,7 +57,8 @@ public struct RunsQuery: Sendable, Equatable {
         return "?" + items.map { "\($0.0)=\(Self.percentEncoded($0.1))" }.joined(separator: "&")
     }
 
-    static func number(
+    /// The whole number `parameters[key]` within `range`, `value` when absent or empty; a 400 naming it otherwise.
+    public static func number(
         _ parameters: [String: String], _ key: String, default value: Int, range: ClosedRange<Int>
     ) throws(DashboardError)
         -> Int

@@ -3,7 +3,8 @@ import Foundation
 
 /// A small, fixed set of store connections for the dashboard, each owned by a thread of its own:
 /// libpq blocks, so queries never run on Swift's cooperative pool. A connection found lost is
-/// closed and opened again, and the query tried once more on the new one.
+/// closed and opened again, and a read tried once more on the new one (never a write: it may have
+/// been stored before the connection went).
 public final class StorePool: @unchecked Sendable {
     // Safe: `jobs` and `stopped` are only touched under `condition`; each slot's store only by its thread.
     private let condition = NSCondition()
@@ -30,7 +31,9 @@ public final class StorePool: @unchecked Sendable {
     /// Runs `body` with a connection on one of the pool's threads and returns its result.
     /// Throws a 503 if no answer came within the pool's deadline: a database that does not answer (a
     /// silent network, a stalled server) costs a request seconds, never a hung page.
-    public func run<T: Sendable>(_ body: @escaping @Sendable (Store) throws -> T) async throws -> T {
+    /// A `write` is never run twice: on a lost connection, or past the deadline, the caller learns
+    /// that it may have been stored (so retries with its idempotency key).
+    public func run<T: Sendable>(write: Bool = false, _ body: @escaping @Sendable (Store) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             let answer = PoolAnswer(continuation)
             condition.lock()
@@ -41,12 +44,17 @@ public final class StorePool: @unchecked Sendable {
             }
             jobs.append { slot in
                 guard !answer.isDone else { return }  // its request gave up while it was queued
-                do { answer.resume(returning: try slot.with(body)) } catch { answer.resume(throwing: error) }
+                do { answer.resume(returning: try slot.with(retry: !write, body)) } catch { answer.resume(throwing: error) }
             }
             condition.signal()
             let seconds = deadline
             DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
-                answer.resume(throwing: DashboardError(status: 503, "the database did not answer within \(seconds) s; try again"))
+                answer.resume(
+                    throwing: DashboardError(
+                        status: 503,
+                        write
+                            ? "the database did not answer within \(seconds) s; the change may still be stored: retry with the same Idempotency-Key, or look"
+                            : "the database did not answer within \(seconds) s; try again"))
             }
         }
     }
@@ -82,11 +90,16 @@ public final class StorePool: @unchecked Sendable {
 
         init(url: String) { self.url = url }
 
-        func with<T>(_ body: (Store) throws -> T) throws -> T {
+        func with<T>(retry: Bool, _ body: (Store) throws -> T) throws -> T {
             do {
                 return try body(try open())
             } catch  where Store.isConnectionLost(error) {
                 close()
+                guard retry else {
+                    throw DashboardError(
+                        status: 503, "the database connection was lost; the change may have been stored: retry with the same Idempotency-Key, or look"
+                    )
+                }
                 return try body(try open())
             }
         }

@@ -23,20 +23,28 @@ enum APIBody {
         }
     }
 
-    /// The body as a JSON object of the `allowed` members: an empty body is `{}`; otherwise as `requireJSON`
-    /// and `collect`, then 400 for JSON that does not parse, 422 for another value or an unknown member.
+    /// The body as a JSON object of the `allowed` members, read as `collect` reads it; JSON only
+    /// (`requireJSON`) unless it is empty. See `object(_:allowed:)`.
     static func object(_ request: Request, limit: Int, allowed: Set<String>) async throws -> JSONObject {
         let bytes = try await collect(request, limit: limit)
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return JSONObject([]) }
-        try requireJSON(request)
+        if !isBlank(bytes) { try requireJSON(request) }
+        return try object(bytes, allowed: allowed)
+    }
+
+    /// `bytes` as a JSON object of the `allowed` members: blank is `{}`; 400 for JSON that does not
+    /// parse, 422 for another value or an unknown member.
+    static func object(_ bytes: [UInt8], allowed: Set<String>) throws -> JSONObject {
+        if isBlank(bytes) { return JSONObject([]) }
         let json: JSON
         do { json = try JSONParser.parse(bytes) } catch { throw APIError.badRequest("the body is not JSON: \(error)") }
         guard let object = json.objectValue else { throw APIError.invalid("the body must be a JSON object, not \(json.kindName)") }
         if let unknown = object.map(\.key).first(where: { !allowed.contains($0) }) {
             throw APIError.invalid(
-                "unknown member '\(unknown)' in the body (expected \(allowed.sorted().joined(separator: ", ")))",
-                details: [["message": "unknown member", "field": .string("/" + unknown)]])
+                "unknown member '\(unknown.prefix(100))' in the body (expected \(allowed.sorted().joined(separator: ", ")))",
+                details: [["message": "unknown member", "field": .string("/" + unknown.prefix(100))]])
         }
         return object
     }
+
+    private static func isBlank(_ bytes: [UInt8]) -> Bool { bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 } }
 }

@@ -8,6 +8,8 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     public let message: String
     /// Every problem when there are several (each problem of an invalid graph); empty otherwise.
     public var details: [JSON]
+    /// Seconds to wait before asking again (a 429's or a 503's `Retry-After`), if known.
+    public var retryAfter: Int?
 
     public init(_ status: Int, _ code: String, _ message: String, details: [JSON] = []) {
         self.status = status
@@ -30,5 +32,10 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     public static func payloadTooLarge(_ message: String) -> APIError { APIError(413, "payload_too_large", message) }
     public static func unsupportedMediaType(_ message: String) -> APIError { APIError(415, "unsupported_media_type", message) }
     public static func invalid(_ message: String, details: [JSON] = []) -> APIError { APIError(422, "invalid", message, details: details) }
+    public static func rateLimited(_ message: String, retryAfter: Int) -> APIError {
+        var error = APIError(429, "rate_limited", message)
+        error.retryAfter = max(1, retryAfter)
+        return error
+    }
     public static func unavailable(_ message: String) -> APIError { APIError(503, "unavailable", message) }
 }

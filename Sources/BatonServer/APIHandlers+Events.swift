@@ -1,4 +1,5 @@
 import Baton
+import BatonDashboard
 import BatonStore
 import Foundation
 import Hummingbird
@@ -15,26 +16,22 @@ extension APIHandlers {
             let after = try Self.integer(query.get("after"), name: "after", range: 0...Int(Int64.max >> 11), default: 0)
             let limit = try Self.integer(query.get("limit"), name: "limit", range: 1...1000, default: 1000)
             let wait = try APIWait.parse(query.get("wait"))
-            let deadline = ContinuousClock.now + .milliseconds(Int(wait * 1000))
-            while true {
+            let page = try await APIWait.poll(wait: wait, every: .milliseconds(200)) { last in
                 let page = try await pool.run { store -> (RunStatus, [EventRow])? in
                     guard let status = try store.runStatus(id) else { return nil }
                     return (status, try store.events(ofRun: id, after: after, limit: limit))
                 }
                 guard let (status, events) = page else { throw APIError.notFound("no run with id \(id)") }
-                if !events.isEmpty || status.isTerminal || ContinuousClock.now >= deadline {
-                    let rows = events.map { e -> JSON in
-                        [
-                            "id": .int(Int64(e.id)), "node": e.node.map(JSON.string) ?? .null, "kind": .string(e.kind), "at": .string(e.at),
-                            "detail": e.detail,
-                        ]
-                    }
-                    return (
-                        200, ["events": .array(rows), "last_id": .int(Int64(events.last?.id ?? after)), "run_status": .string(status.rawValue)]
-                    )
-                }
-                try await Task.sleep(for: .milliseconds(200))
+                return !events.isEmpty || status.isTerminal || last ? (status, events) : nil
             }
+            guard let (status, events) = page else { throw APIError.unavailable("no answer") }
+            return (
+                200,
+                [
+                    "events": .array(events.map(DashboardJSON.event)), "last_id": .int(Int64(events.last?.id ?? after)),
+                    "run_status": .string(status.rawValue),
+                ]
+            )
         }
     }
 
@@ -47,12 +44,17 @@ extension APIHandlers {
         }
     }
 
-    /// A whole number query parameter within `range`, `default` when absent; 400 otherwise.
+    /// A whole number query parameter within `range`, `default` when absent; 400 otherwise (as the dashboard's).
     static func integer(_ text: String?, name: String, range: ClosedRange<Int>, default value: Int) throws -> Int {
-        guard let text else { return value }
-        guard let number = Int(text), range.contains(number) else {
-            throw APIError.badRequest("\(name): '\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+        try RunsQuery.number(text.map { [name: $0] } ?? [:], name, default: value, range: range)
+    }
+
+    /// The query's parameters by name (the first of a repeated one).
+    static func parameters(_ request: Request) -> [String: String] {
+        var parameters: [String: String] = [:]
+        for (name, value) in request.uri.queryParameters where parameters[String(name)] == nil {
+            parameters[String(name)] = String(value)
         }
-        return number
+        return parameters
     }
 }

@@ -53,7 +53,7 @@ extension APIHandlers {
             let value = body["value"] ?? .null
             let maxBytes = limits.maxOutputBytes
             let audit = AuditEntry(tokenName: token.name, action: "run.signal", target: "\(id)/\(node)", source: source)
-            let requestID = try await pool.run { store -> Int in
+            let requestID = try await pool.run(write: true) { store -> Int in
                 do {
                     let requestID = try store.signal(run: id, node: node, value: value, maxBytes: maxBytes)
                     try store.recordAudit(audit, status: 202)
@@ -81,7 +81,7 @@ extension APIHandlers {
     private func store(
         _ action: AdminAction, _ id: String, node: String? = nil, reason: String? = nil, audit: AuditEntry, wait: Double
     ) async throws -> JSON {
-        let (requestID, status) = try await pool.run { store -> (Int, RunStatus) in
+        let (requestID, status) = try await pool.run(write: true) { store -> (Int, RunStatus) in
             guard let status = try store.runStatus(id) else { throw APIError.notFound("no run with id \(id)") }
             if let refusal = action.refusal(runID: id, status: status) { throw APIError.conflict(refusal.message) }
             if let node {
@@ -111,11 +111,6 @@ extension APIHandlers {
 
     /// Whether a coordinator applied request `id` within `wait` seconds (polled in short pool jobs).
     func awaitHandled(_ id: Int, wait: Double) async throws -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int(wait * 1000))
-        while true {
-            if try await pool.run({ try $0.requestHandled(id) }) { return true }
-            guard ContinuousClock.now < deadline else { return false }
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        try await APIWait.poll(wait: wait) { _ in try await pool.run { try $0.requestHandled(id) } ? true : nil } ?? false
     }
 }

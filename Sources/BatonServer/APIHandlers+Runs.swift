@@ -5,7 +5,7 @@ import BatonStore
 import Foundation
 import Hummingbird
 
-/// Runs: submitted and read.
+/// Runs: submitted, validated, listed and read.
 extension APIHandlers {
     /// `POST /api/v1/runs`: a `RunCreate` body checked as `baton submit` checks a file (the same words),
     /// stored as a new run (201) or, for an `Idempotency-Key` that names an earlier run of the same graph
@@ -14,29 +14,63 @@ extension APIHandlers {
         await answer(request, scope: .submit) { [self] token in
             let wait = try APIWait.parse(request.uri.queryParameters.get("wait"))
             let key = try Self.idempotencyKey(request)
-            let body = try await RunCreateBody.read(request, limits: limits)
-            let workers = try await pool.run { try $0.liveWorkers() }
-            let graph = try body.graph(
-                limits: limits, knownProcedures: body.allowUnknownProcedures ? nil : Store.knownProcedures(of: workers, beside: .demo),
-                schemas: body.typeCheck ? Store.inputSchemas(of: workers, over: .demo) : nil)
+            let (graph, unserved) = try await checkedGraph(request, members: RunCreateBody.members)
             let run: SubmittedRun
-            do { run = try await pool.run { try $0.submit(graph, idempotencyKey: key) } } catch let conflict as IdempotencyKeyConflict {
+            do { run = try await pool.run(write: true) { try $0.submit(graph, idempotencyKey: key) } } catch let conflict as IdempotencyKeyConflict {
                 throw APIError.conflict(
                     "Idempotency-Key '\(conflict.key)' already belongs to run \(conflict.runID), which has a different graph or input; "
                         + "send that graph and input to get the run, or use another key")
             }
             if run.created {
                 let entry = AuditEntry(tokenName: token.name, action: "run.submit", target: run.id, source: source)
-                try await pool.run { try $0.recordAudit(entry, status: 201) }
+                try await pool.run(write: true) { try $0.recordAudit(entry, status: 201) }
             }
-            let unserved = UnservedProcedures(graph: graph, workers: workers)
-            let ended = try await awaitEnd(run.id, wait: wait)
+            // A new run has not ended: its end is read only when it was asked to be waited for, or an earlier run's.
+            var end: (status: RunStatus, error: String?, outputs: JSON)?
+            if run.status.isTerminal || wait > 0, try await awaitEnd(run.id, wait: wait) != nil {
+                end = try await pool.run { store in
+                    let progress = try store.progress(ofRun: run.id)
+                    return (progress.status, progress.error, try store.outputs(ofRun: run.id))
+                }
+            }
             let value: [(key: String, value: JSON)] = [
-                ("id", .string(run.id)), ("status", .string((ended?.status ?? run.status).rawValue)), ("existing", .bool(!run.created)),
+                ("id", .string(run.id)), ("status", .string((end?.status ?? run.status).rawValue)), ("existing", .bool(!run.created)),
                 ("name", .string(graph.name)), ("nodes", .int(Int64(graph.order.count))), ("unserved", unserved.json),
-                ("error", ended?.error.map(JSON.string) ?? .null), ("outputs", ended?.outputs ?? .null),
+                ("error", end?.error.map(JSON.string) ?? .null), ("outputs", end?.outputs ?? .null),
             ]
             return (run.created ? 201 : 200, .object(JSONObject(value)))
+        }
+    }
+
+    /// `POST /api/v1/validate`: the body's graph checked as `POST /runs` checks it (`baton validate` with
+    /// the live workers' procedures and schemas); 422 with every problem, nothing stored.
+    func validate(_ request: Request) async -> Response {
+        await answer(request, scope: .submit) { [self] _ in
+            let (graph, unserved) = try await checkedGraph(request, members: RunCreateBody.checkMembers)
+            return (200, ["valid": true, "name": .string(graph.name), "nodes": .int(Int64(graph.order.count)), "unserved": unserved.json])
+        }
+    }
+
+    /// The request's graph, read and checked against the live workers, and the procedures none serves.
+    private func checkedGraph(_ request: Request, members: Set<String>) async throws -> (Graph, UnservedProcedures) {
+        let body = try await RunCreateBody.read(request, limits: limits, members: members)
+        let workers = try await pool.run { try $0.liveWorkers() }
+        let graph = try body.graph(
+            limits: limits, knownProcedures: body.allowUnknownProcedures ? nil : Store.knownProcedures(of: workers, beside: .demo),
+            schemas: body.typeCheck ? Store.inputSchemas(of: workers, over: .demo) : nil)
+        return (graph, UnservedProcedures(graph: graph, workers: workers))
+    }
+
+    /// `GET /api/v1/runs`: runs newest first, filtered, a page at a time (`next_cursor`).
+    func listRuns(_ request: Request) async -> Response {
+        await answer(request, scope: .read) { [self] _ in
+            let query = try RunListQuery(Self.parameters(request))
+            let page = try await pool.run { store in
+                try store.runPage(
+                    status: query.status, nameContains: query.name, keyPrefix: query.schedule.map(ScheduleRow.keyPrefix), since: query.since,
+                    after: query.after, limit: query.limit)
+            }
+            return (200, ["runs": .array(page.rows.map(DashboardJSON.run)), "next_cursor": page.next.map { .string(RunCursor.text($0)) } ?? .null])
         }
     }
 
@@ -45,7 +79,7 @@ extension APIHandlers {
         await answer(request, scope: .read) { [self] _ in
             let id = try Self.runID(rawID)
             let wait = try APIWait.parse(request.uri.queryParameters.get("wait"))
-            _ = try await awaitEnd(id, wait: wait)
+            if wait > 0 { _ = try await awaitEnd(id, wait: wait) }
             let detail = try await pool.run { store -> JSON? in
                 guard try store.runStatus(id) != nil, let run = try store.run(id) else { return nil }
                 let progress = try store.progress(ofRun: id)
@@ -54,8 +88,8 @@ extension APIHandlers {
                 return [
                     "run": DashboardJSON.run(run),
                     "progress": ["top": DashboardJSON.counts(progress.top), "children": DashboardJSON.counts(progress.children)],
-                    "running": .array(running.map(JSON.string)), "unserved": Self.unservedJSON(unserved),
-                    "outputs": run.status.isTerminal ? try Self.outputs(store, id) : .null,
+                    "running": .array(running.map(JSON.string)), "unserved": UnservedProcedures(unserved).json,
+                    "outputs": run.status.isTerminal ? try store.outputs(ofRun: id) : .null,
                 ]
             }
             guard let detail else { throw APIError.notFound("no run with id \(id)") }
@@ -63,34 +97,12 @@ extension APIHandlers {
         }
     }
 
-    /// Waits up to `wait` seconds for the run to end, polling its status in short pool jobs (no pool
-    /// thread is held meanwhile); the run's end, or nil if it goes on (or no wait was asked).
-    func awaitEnd(_ id: String, wait: Double) async throws -> (status: RunStatus, error: String?, outputs: JSON)? {
-        let deadline = ContinuousClock.now + .milliseconds(Int(wait * 1000))
-        while true {
-            let ended = try await pool.run { store -> (RunStatus, String?, JSON)? in
-                guard let progress = try? store.progress(ofRun: id), progress.status.isTerminal else { return nil }
-                return (progress.status, progress.error, try Self.outputs(store, id))
-            }
-            if let ended { return ended }
-            guard ContinuousClock.now < deadline else { return nil }
-            try await Task.sleep(for: .milliseconds(100))
+    /// Waits up to `wait` seconds for run `id` to end (its status read in short pool jobs); the status
+    /// it ended with, or nil if it goes on (or there is no such run).
+    func awaitEnd(_ id: String, wait: Double) async throws -> RunStatus? {
+        try await APIWait.poll(wait: wait) { _ in
+            try await pool.run { try $0.runStatus(id) }.flatMap { $0.isTerminal ? $0 : nil }
         }
-    }
-
-    /// Each top-level node's output, by key (a run that ended).
-    static func outputs(_ store: Store, _ id: String) throws -> JSON { try store.outputs(ofRun: id) }
-
-    static func unservedJSON(_ nodes: [UnservedNode]) -> JSON {
-        var entries: [(procedure: String, pool: String, nodes: [String])] = []
-        for node in nodes {
-            if let i = entries.firstIndex(where: { $0.procedure == node.procedure && $0.pool == node.pool }) {
-                entries[i].nodes.append(node.key)
-            } else {
-                entries.append((node.procedure, node.pool, [node.key]))
-            }
-        }
-        return .array(entries.map { ["procedure": .string($0.procedure), "pool": .string($0.pool), "nodes": .array($0.nodes.map(JSON.string))] })
     }
 
     /// The `Idempotency-Key` header: 1 to 200 characters when sent.

@@ -43,7 +43,9 @@ extension APIHandlers {
             let audit = AuditEntry(tokenName: token.name, action: "token.create", source: source)
             let made: (row: TokenRow, secret: TokenSecret)
             do {
-                made = try await pool.run { [lifetime] in try $0.createToken(name: name, scopes: scopes, expiresIn: lifetime, audit: audit) }
+                made = try await pool.run(write: true) { [lifetime] in
+                    try $0.createToken(name: name, scopes: scopes, expiresIn: lifetime, audit: audit)
+                }
             } catch let exists as TokenExists {
                 throw APIError.conflict(exists.description)
             }
@@ -57,7 +59,7 @@ extension APIHandlers {
     func revokeToken(_ request: Request, _ name: String, source: String?) async -> Response {
         let response = await answer(request, scope: .admin) { [self] token in
             let audit = AuditEntry(tokenName: token.name, action: "token.revoke", source: source)
-            guard try await pool.run({ try $0.revokeToken(name, audit: audit) }) else {
+            guard try await pool.run(write: true, { try $0.revokeToken(name, audit: audit) }) else {
                 throw APIError.notFound("no token named '\(name)' that is not revoked")
             }
             return (204, .null)

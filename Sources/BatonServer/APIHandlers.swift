@@ -9,6 +9,8 @@ import Hummingbird
 struct APIHandlers: Sendable {
     let pool: StorePool
     let limits: GraphLimits
+    /// The event streams open, per token.
+    let streams = StreamSlots()
 
     /// Answers `request` with `body`'s status and JSON once its token is let in with `scope` (nil: any
     /// live token); a refusal or failure becomes its error answer.

@@ -17,6 +17,7 @@ enum APIResponse {
     }
 
     static func error(_ error: APIError) -> Response {
-        json(error.json, status: error.status, headers: error.status == 401 ? [("WWW-Authenticate", "Bearer")] : [])
+        let headers = (error.status == 401 ? [("WWW-Authenticate", "Bearer")] : []) + (error.retryAfter.map { [("Retry-After", String($0))] } ?? [])
+        return json(error.json, status: error.status, headers: headers)
     }
 }

@@ -11,6 +11,9 @@ public enum APIRoutes {
         api.get("/openapi.json") { _, _ in handlers.openAPI() }
         api.get("/whoami") { request, _ in await handlers.whoami(request) }
         api.post("/runs") { request, context in await handlers.createRun(request, source: context.clientAddress) }
+        api.get("/runs") { request, _ in await handlers.listRuns(request) }
+        api.post("/validate") { request, _ in await handlers.validate(request) }
+        api.get("/runs/:id/events/stream") { request, context in await handlers.streamEvents(request, context.parameters.get("id") ?? "") }
         api.get("/runs/:id") { request, context in await handlers.getRun(request, context.parameters.get("id") ?? "") }
         api.get("/runs/:id/nodes") { request, context in await handlers.listNodes(request, context.parameters.get("id") ?? "") }
         api.get("/runs/:id/nodes/:key") { request, context in

@@ -5,7 +5,7 @@ enum APIWait {
     /// Seconds (0 when not sent), or the 400 for a value that is not such a duration.
     static func parse(_ text: String?) throws -> Double {
         guard let text else { return 0 }
-        let bad = APIError.badRequest("wait: '\(text)' is not a duration of 0 to 60 s (such as 250ms, 30s or 1m)")
+        let bad = APIError.badRequest("wait: '\(text.prefix(40))' is not a duration of 0 to 60 s (such as 250ms, 30s or 1m)")
         let seconds: Double
         if text.hasSuffix("ms"), let ms = Double(text.dropLast(2)), text.dropLast(2).allSatisfy(\.isNumber) {
             seconds = ms / 1000
@@ -18,5 +18,20 @@ enum APIWait {
         }
         guard seconds >= 0, seconds <= longest else { throw bad }
         return seconds
+    }
+
+    /// Asks `check` until it answers or `wait` seconds have passed, sleeping `every` between asks (no
+    /// store thread is held meanwhile). `check` is told when it is asked for the last time; nil if
+    /// it never answered.
+    static func poll<T: Sendable>(
+        wait: Double, every: Duration = .milliseconds(100), _ check: (_ last: Bool) async throws -> T?
+    ) async throws -> T? {
+        let deadline = ContinuousClock.now + .milliseconds(Int(wait * 1000))
+        while true {
+            let last = ContinuousClock.now >= deadline
+            if let answer = try await check(last) { return answer }
+            if last { return nil }
+            try await Task.sleep(for: min(every, deadline - ContinuousClock.now))
+        }
     }
 }

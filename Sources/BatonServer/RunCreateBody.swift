@@ -13,24 +13,21 @@ struct RunCreateBody: Sendable {
     var typeCheck = true
 
     static let members: Set<String> = ["graph", "input", "name", "allow_unknown_procedures", "type_check"]
+    /// The members of `POST /api/v1/validate`'s body: those of a run but its name.
+    static let checkMembers = members.subtracting(["name"])
 
     /// Reads and parses the request's body: JSON only (415 otherwise), at most the graph and input
-    /// limits together (413 beyond), a JSON object of the members above (400 or 422 otherwise).
-    static func read(_ request: Request, limits: GraphLimits) async throws -> RunCreateBody {
-        try APIBody.requireJSON(request)
-        let bytes = try await APIBody.collect(request, limit: limits.maxGraphBytes + limits.maxInputBytes + 65_536)
-        return try parse(bytes)
+    /// limits together (413 beyond), a JSON object of `members` (400 or 422 otherwise).
+    static func read(_ request: Request, limits: GraphLimits, members: Set<String> = members) async throws -> RunCreateBody {
+        let object = try await APIBody.object(request, limit: limits.maxGraphBytes + limits.maxInputBytes + 65_536, allowed: members)
+        return try parse(object)
     }
 
-    static func parse(_ bytes: [UInt8]) throws -> RunCreateBody {
-        let json: JSON
-        do { json = try JSONParser.parse(bytes) } catch { throw APIError.badRequest("the body is not JSON: \(error)") }
-        guard let object = json.objectValue else { throw APIError.invalid("the body must be a JSON object with a `graph` member") }
-        if let unknown = object.map(\.key).first(where: { !members.contains($0) }) {
-            throw APIError.invalid(
-                "unknown member '\(unknown)' in the body (expected graph, input, name, allow_unknown_procedures, type_check)",
-                details: [["message": "unknown member", "field": .string("/" + unknown)]])
-        }
+    static func parse(_ bytes: [UInt8], members: Set<String> = members) throws -> RunCreateBody {
+        try parse(APIBody.object(bytes, allowed: members))
+    }
+
+    private static func parse(_ object: JSONObject) throws -> RunCreateBody {
         guard let graph = object["graph"] else {
             throw APIError.invalid("the body has no `graph` member", details: [["message": "required", "field": "/graph"]])
         }

@@ -16,18 +16,26 @@ public struct UnservedProcedures: Sendable {
         for worker in workers {
             for pool in worker.pools { served[pool, default: []].formUnion(worker.procedures) }
         }
-        var entries: [Entry] = []
+        var unserved: [UnservedNode] = []
         // The children of groups too: they are known at submit (a map's children run its procedure).
         for node in graph.staticNodes where node.procedure != GroupSpec.procedureName {
-            let key = node.key
             let procedures = [node.procedure] + (node.policies.condition.map { [$0.procedure] } ?? [])
             for procedure in procedures
             where procedure != DelayProcedure.name && procedure != SignalSpec.procedureName && served[node.pool]?.contains(procedure) != true {
-                if let i = entries.firstIndex(where: { $0.procedure == procedure && $0.pool == node.pool }) {
-                    entries[i].nodes.append(key)
-                } else {
-                    entries.append(Entry(procedure: procedure, pool: node.pool, nodes: [key]))
-                }
+                unserved.append(UnservedNode(key: node.key, procedure: procedure, pool: node.pool))
+            }
+        }
+        self.init(unserved)
+    }
+
+    /// `nodes` grouped by procedure and pool, in the order each pair first comes.
+    public init(_ nodes: [UnservedNode]) {
+        var entries: [Entry] = []
+        for node in nodes {
+            if let i = entries.firstIndex(where: { $0.procedure == node.procedure && $0.pool == node.pool }) {
+                entries[i].nodes.append(node.key)
+            } else {
+                entries.append(Entry(procedure: node.procedure, pool: node.pool, nodes: [node.key]))
             }
         }
         self.entries = entries

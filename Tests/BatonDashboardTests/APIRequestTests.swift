@@ -88,4 +88,28 @@ struct APIRequestTests {
         #expect(document["openapi"] == "3.1.0")
         for path in ["/runs", "/runs/{id}", "/whoami", "/openapi.json"] { #expect(document["paths"]?[path] != nil, "\(path)") }
     }
+
+    @Test func eachTokenFollowsAtMostItsShareOfEventStreams() {
+        let slots = StreamSlots(limit: 3)
+        #expect((0..<3).allSatisfy { _ in slots.take("a") })
+        #expect(!slots.take("a"), "a fourth stream of one token")
+        #expect(slots.take("b"), "another token has its own share")
+        slots.give("a")
+        #expect(slots.take("a"), "a closed stream frees its slot")
+    }
+
+    @Test func runCursorsAndSinceAreCheckedAndRoundTrip() throws {
+        let mark = RunPageMark(micros: 1_795_000_000_123_456, id: "0f6c2a8e-0000-4000-8000-000000000001")
+        #expect(try RunCursor.mark(RunCursor.text(mark)) == mark)
+        for bad in ["", "r", "r12", "r-1_0f6c2a8e-0000-4000-8000-000000000001", "n12", "r1_x", "r1_0f6c2a8e-0000-4000-8000-000000000001_1"] {
+            #expect(throws: APIError.self, "\(bad)") { try RunCursor.mark(bad) }
+        }
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect(try RunListQuery.since("2h", now: now) == 1_800_000_000 - 7200)
+        #expect(try RunListQuery.since("2026-11-27T08:00:00Z", now: now) == 1_795_766_400)
+        #expect(try RunListQuery.since("2026-11-27T08:00:00.5+01:00", now: now) == 1_795_762_800.5)
+        for bad in ["0h", "1y", "h", "tomorrow", "2026-11-27", "1234567h"] {
+            #expect(throws: APIError.self, "\(bad)") { try RunListQuery.since(bad, now: now) }
+        }
+    }
 }
