@@ -9,6 +9,7 @@ import Hummingbird
 struct APIHandlers: Sendable {
     let pool: StorePool
     let limits: GraphLimits
+    let rates: RateLimiter
     /// The event streams open, per token.
     let streams = StreamSlots()
 
@@ -30,6 +31,7 @@ struct APIHandlers: Sendable {
     func authorize(_ request: Request, scope: AccessScope?) async throws -> TokenRow {
         let secret = try APIAccess.secret(authorization: request.headers[.authorization]).get()
         guard let token = try await pool.run({ try $0.token(secret: secret) }) else { throw APIAccess.unknownToken }
+        if let refusal = rates.refusal(token.name) { throw refusal }
         if let refusal = APIAccess.refusal(token, needs: scope) { throw refusal }
         return token
     }

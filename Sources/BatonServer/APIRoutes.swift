@@ -5,8 +5,8 @@ import Hummingbird
 /// The routes of `/api/v1` (docs/api.md; the document `/api/v1/openapi.json`): registered beside the
 /// dashboard's on one router, sharing its store pool.
 public enum APIRoutes {
-    public static func register(on router: Router<ServerRequestContext>, pool: StorePool, limits: GraphLimits) {
-        let handlers = APIHandlers(pool: pool, limits: limits)
+    public static func register(on router: Router<ServerRequestContext>, pool: StorePool, limits: GraphLimits, rates: RateLimiter) {
+        let handlers = APIHandlers(pool: pool, limits: limits, rates: rates)
         let api = router.group("/api/v1")
         api.get("/openapi.json") { _, _ in handlers.openAPI() }
         api.get("/whoami") { request, _ in await handlers.whoami(request) }

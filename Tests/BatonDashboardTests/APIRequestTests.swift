@@ -112,4 +112,20 @@ struct APIRequestTests {
             #expect(throws: APIError.self, "\(bad)") { try RunListQuery.since(bad, now: now) }
         }
     }
+
+    @Test func aTokenBucketLetsABurstThroughThenTheRate() {
+        var bucket = RateBucket(perSecond: 2, burst: 3, now: 100)
+        #expect((0..<3).allSatisfy { _ in bucket.take(now: 100) == nil })
+        #expect(bucket.take(now: 100) == 0.5, "the next token comes in half a second")
+        #expect(bucket.take(now: 100.5) == nil)
+        #expect(bucket.take(now: 110) == nil && bucket.tokens == 2, "refilled up to the burst, no more")
+        #expect(RateLimit.parse("20/s") == .success(RateLimit(perSecond: 20, text: "20/s")))
+        #expect((try? RateLimit.parse("60/m").get())?.perSecond == 1)
+        for bad in ["", "0/s", "20", "20/h", "x/s", "-1/s", "20/s/s"] {
+            guard case .failure = RateLimit.parse(bad) else {
+                Issue.record("\(bad) parsed")
+                continue
+            }
+        }
+    }
 }

@@ -122,5 +122,24 @@ extension Integration {
             let noToken = try HTTPExchange.request("GET", port: port, "/api/v1/runs/\(id)/events/stream")
             #expect(noToken.status == 401)
         }
+
+        @Test("a token over its rate gets 429 with Retry-After; another token is not slowed; a bad rate stops the server with one line")
+        func rateLimit() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            let port = HTTPProbe.freePort()
+            try cluster.start(["server", "--listen", "127.0.0.1:\(port)", "--rate-limit", "1/m", "--rate-burst", "3"], name: "server")
+            try TestCluster.waitUntil(30, "the server to listen") { cluster.log("server").contains("on http://127.0.0.1:\(port) (") }
+            let busy = try APITests.token("rate-busy", "read")
+            let calm = try APITests.token("rate-calm", "read")
+            let statuses = try (0..<4).map { _ in try Self.call("GET", "/api/v1/whoami", port: port, token: busy) }
+            #expect(statuses.map(\.status) == [200, 200, 200, 429], "\(statuses.map(\.body))")
+            let refused = try #require(statuses.last)
+            let refusedJSON = try refused.json()
+            #expect(refusedJSON["error"]?["code"] == "rate_limited" && Int(refused.headers["retry-after"] ?? "") ?? 0 >= 1, "\(refused.headers)")
+            #expect(try Self.call("GET", "/api/v1/whoami", port: port, token: calm).status == 200, "each token has its own bucket")
+            let bad = try TestCluster.cli(["server", "--listen", "127.0.0.1:\(HTTPProbe.freePort())", "--rate-limit", "fast"])
+            #expect(bad.status == 2 && bad.stderr.contains("--rate-limit: 'fast' is not a rate"), "\(bad.stderr)")
+        }
     }
 }
