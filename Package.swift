@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "BatonWorker", targets: ["BatonWorker"]),
         // Submitting runs from Swift (`Store.submit`), as `baton submit` does.
         .library(name: "BatonStore", targets: ["BatonStore"]),
+        // Talking to `baton server` from Swift apps: async, with a URL and a token (no libpq).
+        .library(name: "BatonClient", targets: ["BatonClient"]),
         .executable(name: "baton", targets: ["baton"]),
         .executable(name: "baton-sim", targets: ["baton-sim"]),
     ],
@@ -91,6 +93,8 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // A client of `baton server`'s API: Baton's JSON and Foundation's URLSession, nothing more.
+        .target(name: "BatonClient", dependencies: ["Baton"]),
         // `baton server`'s HTTP API (/api/v1): bearer tokens, runs submitted and read, beside the dashboard.
         .target(name: "BatonServer", dependencies: [
             "Baton", "BatonStore", "BatonYAML", "BatonDemo", "BatonDashboard",
@@ -138,7 +142,7 @@ let package = Package(
         .testTarget(name: "BatonDeployTests", dependencies: [.product(name: "Yams", package: "Yams")]),
         .testTarget(name: "BatonIntegrationTests", dependencies: [
             "Baton", "BatonDrawing", "BatonDemo", "BatonStore", "BatonPostgres", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonTesting",
-            "BatonDashboard",
+            "BatonDashboard", "BatonClient",
         ]),
     ]
 )
