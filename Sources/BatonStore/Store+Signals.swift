@@ -7,8 +7,9 @@ extension Store {
     /// request in `baton.requests` that the coordinator owning the run applies (`RunState+Signals`);
     /// returns its id. Refused with a `SignalRefusal`, storing nothing: an unknown run or node, a node
     /// that is not a signal, a run or node that ended, a node that already has a signal (applied or
-    /// not), a value over `maxBytes` (the output limit). Concurrent signals to one node take its row's
-    /// lock in turn, so only the first is stored.
+    /// not), a value over `maxBytes` (the output limit). Concurrent signals to one node take an advisory
+    /// lock on it in turn, so only the first is stored (not the row's lock: that needs UPDATE on
+    /// nodes, which a server's role does not hold).
     @discardableResult
     public func signal(run runID: String, node: String, value: JSON = .null, maxBytes: Int = GraphLimits().maxOutputBytes) throws -> Int {
         let text = value.serialized()
@@ -24,9 +25,9 @@ extension Store {
                 throw SignalRefusal("no run with id \(id)", missing: true)
             }
             guard !runStatus.isTerminal else { throw SignalRefusal("run \(id) already ended (\(runStatus.rawValue)); it takes no signal") }
+            try c.execute("select pg_advisory_xact_lock(hashtextextended($1 || '/' || $2, 0))", [id, node])
             let row = try c.query(
-                "select procedure, status, scheduler ? 'signal' as kept from baton.nodes where run_id = $1::uuid and key = $2 for update",
-                [id, node])
+                "select procedure, status, scheduler ? 'signal' as kept from baton.nodes where run_id = $1::uuid and key = $2", [id, node])
             guard row.rowCount == 1 else {
                 let keys = try c.query("select key from baton.nodes where run_id = $1::uuid and procedure = $2", [id, SignalSpec.procedureName])
                 let signals = (0..<keys.rowCount).compactMap { keys[row: $0, column: "key"] }
