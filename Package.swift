@@ -117,7 +117,7 @@ let package = Package(
             "Baton", "BatonDemo", "BatonStore", "BatonAMQP", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "BatonBenchmark", dependencies: [
-            "Baton", "BatonStore", "BatonAMQP", "BatonCoordinator", "BatonWorker",
+            "Baton", "BatonStore", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonClient",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "baton-sim", dependencies: [

@@ -7,7 +7,7 @@ final class Cluster: @unchecked Sendable {
     /// How many of `processes` are coordinators.
     private(set) var coordinatorCount = 1
     private let batonPath: String
-    private let environment: [String: String]
+    let environment: [String: String]
     private let lock = NSLock()
 
     init(batonPath: String, databaseURL: String, amqpURL: String, logLevel: String) {

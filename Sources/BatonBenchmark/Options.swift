@@ -25,6 +25,11 @@ struct Options: ParsableCommand {
             "Soak instead: push this many nodes through in mixed runs (fan-out, fan-in, chain) with the coordinator's --retention on; report nodes/s, its memory and the table sizes over time."
     )
     var soak: Int?
+    @Option(
+        help:
+            "Time the front doors instead: a 1-node graph submitted this many times in turn over the HTTP API, the Swift library and the CLI; submits/s and submit-to-result latency."
+    )
+    var api: Int?
     @Option(help: "The soak's --retention (it prunes every tenth of it, at least every 10 s).") var soakRetention = "60s"
 
     var coordinatorCounts: [Int] { coordinators.split(separator: ",").compactMap { Int($0) } }
@@ -41,6 +46,7 @@ struct Options: ParsableCommand {
         guard runs >= 1, sizes.allSatisfy({ $0 / runs >= 2 }) else {
             throw ValidationError("--runs must be at least 1, with 2 nodes or more per run")
         }
+        if let api, api < 10 { throw ValidationError("--api takes at least 10 submits") }
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1") }
         guard rawHops >= 10 else { throw ValidationError("--raw-hops must be at least 10") }
         if let only, Scenario(rawValue: only) == nil { throw ValidationError("--only takes fan-out, fan-in or chain") }

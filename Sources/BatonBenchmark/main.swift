@@ -10,6 +10,7 @@
 //
 //   swift build -c release --product BatonBenchmark && swift build -c release --product baton
 //   .build/release/BatonBenchmark --nodes 10000 --rounds 3 --cluster both
+//   .build/release/BatonBenchmark --api 500          # submits/s and latency: HTTP API, Swift library, CLI
 //   .build/release/BatonBenchmark --soak 1000000 --workers 2 --concurrency 16   # a day of work with --retention
 import Baton
 import BatonAMQP
@@ -120,6 +121,12 @@ do {
         "baton benchmark: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(options.rounds) round(s) per scenario, vhost '\(vhost)', "
             + "messages counted \(canCountMessages ? "per queue through rabbitmqctl" : "n/a (rabbitmqctl eval failed)"), "
             + "\(dropped) earlier benchmark run(s) dropped")
+
+    if let submits = options.api {
+        let doors = FrontDoorBenchmark(submits: submits, batonPath: batonPath, databaseURL: databaseURL, environment: cluster.environment)
+        print(try await doors.run(cluster: cluster, store: store))
+        exit(0)
+    }
 
     if let total = options.soak {
         try rows.dropWorkers()

@@ -20,18 +20,21 @@ enum APIWait {
         return seconds
     }
 
-    /// Asks `check` until it answers or `wait` seconds have passed, sleeping `every` between asks (no
-    /// store thread is held meanwhile). `check` is told when it is asked for the last time; nil if
-    /// it never answered.
+    /// Asks `check` until it answers or `wait` seconds have passed, sleeping between asks (no store
+    /// thread is held meanwhile): 5 ms at first, doubling up to `every`, so a run that ends soon is
+    /// answered soon and a long wait costs a query per `every`. `check` is told when it is asked for
+    /// the last time; nil if it never answered.
     static func poll<T: Sendable>(
         wait: Double, every: Duration = .milliseconds(100), _ check: (_ last: Bool) async throws -> T?
     ) async throws -> T? {
         let deadline = ContinuousClock.now + .milliseconds(Int(wait * 1000))
+        var pause = Duration.milliseconds(5)
         while true {
             let last = ContinuousClock.now >= deadline
             if let answer = try await check(last) { return answer }
             if last { return nil }
-            try await Task.sleep(for: min(every, deadline - ContinuousClock.now))
+            try await Task.sleep(for: min(pause, deadline - ContinuousClock.now))
+            pause = min(pause * 2, every)
         }
     }
 }
