@@ -148,4 +148,16 @@ if [ "$failures" -ne 0 ]; then
     exit 1
 fi
 say "all 16 runs succeeded: 8 greet and 8 word-count beside each other, with one acme-worker process killed and restarted between them"
+
+# docs/procedures.md's Swift app: acme-submit starts a greet run through `baton server` with a token
+# and no database URL, waits for it, follows its events and prints the greeting.
+PORT=$((20000 + RANDOM % 20000))
+"$BATON" server --listen "127.0.0.1:$PORT" > "$WORK/server.log" 2>&1 & PIDS+=($!)
+TOKEN="$("$BATON" token create "walkthrough-$RANDOM$RANDOM" --scope submit,read --expires 1d)"
+for _ in $(seq 1 60); do curl -fs "http://127.0.0.1:$PORT/api/v1/openapi.json" >/dev/null && break; sleep 0.5; done
+out="$(env -u BATON_DATABASE_URL BATON_SERVER="http://127.0.0.1:$PORT" BATON_TOKEN="$TOKEN" "$WORK/acme-worker/.build/release/acme-submit" Grace)" \
+    || { say "acme-submit failed: $out"; tail -n 20 "$WORK/server.log" >&2; exit 1; }
+grep -q '^succeeded Hello, Grace!$' <<<"$out" || { say "acme-submit did not print the greeting: $out"; exit 1; }
+grep -q '^run_succeeded' <<<"$out" || { say "acme-submit did not follow the run's events to its end: $out"; exit 1; }
+say "acme-submit (BatonClient) started a run through baton server with a token, and printed: $(tail -n 1 <<<"$out")"
 rm -rf "$WORK"
