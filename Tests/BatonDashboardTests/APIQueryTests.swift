@@ -1,0 +1,27 @@
+import Testing
+
+@testable import BatonServer
+
+/// Query parameters read as docs/api/openapi.json declares them (Schemathesis sends every value the
+/// document allows, and some it does not).
+@Suite("API query parameters")
+struct APIQueryTests {
+    @Test func withinIsADurationAsTheDocumentSays() {
+        #expect(APIHandlers.within("500ms") == 0.5)
+        #expect(APIHandlers.within("9s") == 9)
+        #expect(APIHandlers.within("5m") == 300)
+        #expect(APIHandlers.within("2h") == 7200)
+        #expect(APIHandlers.within("99999h") == 359_996_400)
+        for bad in ["", "10", "0s", "09s", "100000s", "1.5s", "-1s", "1d", "s", "ms", "1 s", "١s"] {
+            #expect(APIHandlers.within(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func anEventIdUpToTwoToTheFiftyThirdIsAValidAfter() throws {
+        #expect(
+            try APIHandlers.integer("9007199254740991", name: "after", range: 0...APIHandlers.largestEventID, default: 0) == 9_007_199_254_740_991)
+        #expect(throws: APIError.self) {
+            try APIHandlers.integer("9007199254740992", name: "after", range: 0...APIHandlers.largestEventID, default: 0)
+        }
+    }
+}
