@@ -448,7 +448,14 @@ enum OpenAPIDocument {
                     }
                   },
                   {
-                    "$ref": "#/components/parameters/Cursor"
+                    "name": "cursor",
+                    "in": "query",
+                    "description": "The `next_cursor` of the previous page, as it was given (`n` and a node position). Give the same `status` with it.",
+                    "required": false,
+                    "schema": {
+                      "type": "string",
+                      "pattern": "^n[0-9]{1,18}$"
+                    }
                   }
                 ],
                 "responses": {
@@ -1333,7 +1340,7 @@ enum OpenAPIDocument {
                   {
                     "name": "within",
                     "in": "query",
-                    "description": "Workers whose last heartbeat is at most this old (`--within`); default three of their heartbeat intervals and a second.",
+                    "description": "Workers whose last heartbeat is at most this old (`--within` as a duration: `500ms`, `30s`, `5m`, `2h`); default 10 s.",
                     "required": false,
                     "schema": {
                       "type": "string",
@@ -1515,12 +1522,6 @@ enum OpenAPIDocument {
                     "schema": {
                       "type": "boolean"
                     }
-                  },
-                  {
-                    "$ref": "#/components/parameters/Limit"
-                  },
-                  {
-                    "$ref": "#/components/parameters/Cursor"
                   }
                 ],
                 "responses": {
@@ -4202,7 +4203,8 @@ enum OpenAPIDocument {
                     "type": [
                       "string",
                       "null"
-                    ]
+                    ],
+                    "description": "Always null today: every token comes in one page."
                   }
                 },
                 "required": [
