@@ -1,3 +1,4 @@
+import Baton
 import Testing
 
 @testable import BatonServer
@@ -22,6 +23,20 @@ struct APIQueryTests {
             try APIHandlers.integer("9007199254740991", name: "after", range: 0...APIHandlers.largestEventID, default: 0) == 9_007_199_254_740_991)
         #expect(throws: APIError.self) {
             try APIHandlers.integer("9007199254740992", name: "after", range: 0...APIHandlers.largestEventID, default: 0)
+        }
+    }
+
+    @Test func aTokensScopesAreTheScopeNamesEachOnce() throws {
+        #expect(try APIHandlers.scopes(["read", "submit"]) == [.read, .submit])
+        for (names, words) in [
+            (["read", "read"], "'read' is given twice"), (["READ"], "'READ' is not a scope"), (["read,submit"], "'read,submit' is not a scope"),
+            ([" admin"], "' admin' is not a scope"),
+        ] {
+            #expect(
+                "\(names)", performing: { try APIHandlers.scopes(names) },
+                throws: { error in
+                    (error as? APIError)?.status == 422 && (error as? APIError)?.message.contains(words) == true
+                })
         }
     }
 }
