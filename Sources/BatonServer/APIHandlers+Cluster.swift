@@ -24,7 +24,7 @@ extension APIHandlers {
             var within = 10.0
             if let text = request.uri.queryParameters.get("within") {
                 guard let seconds = Self.within(text) else {
-                    throw APIError.badRequest("within: '\(text)' is not a duration such as 500ms, 30s, 5m or 2h")
+                    throw APIError.badRequest("within: '\(text)' is not a duration such as 500ms, 30s, 5m or 2h, or a number of seconds")
                 }
                 within = seconds
             }
@@ -45,10 +45,11 @@ extension APIHandlers {
         }
     }
 
-    /// `?within=` as the document gives it: 1 to 5 digits, no leading zero, then `ms`, `s`, `m` or `h`; in seconds.
+    /// `?within=` as the document gives it: 1 to 5 digits, no leading zero, then `ms`, `s`, `m`, `h` or
+    /// nothing (seconds, as `--within` takes them); in seconds.
     static func within(_ text: String) -> Double? {
         let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
-        guard let (unit, scale) = units.first(where: { text.hasSuffix($0.0) }) else { return nil }
+        let (unit, scale) = units.first(where: { text.hasSuffix($0.0) }) ?? ("", 1)
         let digits = text.dropLast(unit.count)
         guard (1...5).contains(digits.count), digits.first != "0", digits.allSatisfy({ ("0"..."9").contains($0) }), let number = Double(digits)
         else { return nil }

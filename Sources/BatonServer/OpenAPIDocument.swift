@@ -1340,11 +1340,11 @@ enum OpenAPIDocument {
                   {
                     "name": "within",
                     "in": "query",
-                    "description": "Workers whose last heartbeat is at most this old (`--within` as a duration: `500ms`, `30s`, `5m`, `2h`); default 10 s.",
+                    "description": "Workers whose last heartbeat is at most this old: a duration (`500ms`, `30s`, `5m`, `2h`), or a number of seconds as `--within` takes it; default 10 s.",
                     "required": false,
                     "schema": {
                       "type": "string",
-                      "pattern": "^[1-9][0-9]{0,4}(ms|s|m|h)$"
+                      "pattern": "^[1-9][0-9]{0,4}(ms|s|m|h)?$"
                     }
                   }
                 ],
