@@ -83,9 +83,10 @@ fi
 
 started=$SECONDS
 # --max-time bounds fuzzing; the outer timeout is a backstop should a request hang.
-if BATON_SCHEMATHESIS_TOKEN="$TOKEN" timeout 420 "$VENV/bin/schemathesis" --config-file "$ROOT/deploy/local/schemathesis.toml" \
+# From the logs' folder: Schemathesis keeps its cache (.schemathesis/) in the current one.
+if (cd "$LOGS" && BATON_SCHEMATHESIS_TOKEN="$TOKEN" timeout 420 "$VENV/bin/schemathesis" --config-file "$ROOT/deploy/local/schemathesis.toml" \
     run "$SERVER/api/v1/openapi.json" --max-time "${BATON_SCHEMATHESIS_MAX_TIME:-100}" \
-    --report junit --report-dir "$LOGS/schemathesis" > "$LOGS/schemathesis.log" 2>&1; then
+    --report junit --report-dir "$LOGS/schemathesis") > "$LOGS/schemathesis.log" 2>&1; then
     say "Schemathesis found nothing in $((SECONDS - started)) s"
 else
     tail -n 80 "$LOGS/schemathesis.log" >&2
