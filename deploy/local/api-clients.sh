@@ -52,7 +52,7 @@ cleanup() {
     for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
 }
 trap cleanup EXIT
-"$BATON" migrate >/dev/null
+"$BATON" migrate > "$LOGS/migrate.log" 2>&1 || { cat "$LOGS/migrate.log" >&2; say "baton migrate failed (above)"; exit 1; }
 "$BATON" coordinator > "$LOGS/coordinator.log" 2>&1 & PIDS+=($!)
 "$BATON" worker --demo --concurrency 4 > "$LOGS/worker.log" 2>&1 & PIDS+=($!)
 PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
@@ -70,7 +70,7 @@ for _ in $(seq 1 300); do
     "$BATON" procedures 2>/dev/null | grep -q "demo.multiply" && break
     sleep 0.1
 done
-TOKEN="$("$BATON" token create api-clients --scope admin 2>/dev/null)"
+TOKEN="$("$BATON" token create api-clients --scope admin 2> "$LOGS/token.log")" || { cat "$LOGS/token.log" >&2; say "baton token create failed (above)"; exit 1; }
 
 failed=()
 started=$SECONDS
