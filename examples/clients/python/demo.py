@@ -8,6 +8,8 @@ import json
 import os
 import sys
 
+import httpx
+
 from baton_client import BatonClient, BatonError
 
 GRAPH = {
@@ -72,4 +74,7 @@ if __name__ == "__main__":
         sys.exit(main())
     except BatonError as error:
         print(f"demo: {error}", file=sys.stderr)
+        sys.exit(1)
+    except httpx.HTTPError as error:
+        print(f"demo: cannot talk to {os.environ.get('BATON_SERVER', 'http://127.0.0.1:8080')}: {error}", file=sys.stderr)
         sys.exit(1)
