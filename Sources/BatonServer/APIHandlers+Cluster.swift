@@ -23,8 +23,8 @@ extension APIHandlers {
         await answer(request, scope: .read) { [self] _ in
             var within = 10.0
             if let text = request.uri.queryParameters.get("within") {
-                guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else {
-                    throw APIError.badRequest("within: '\(text)' is not a number of seconds from 0 to 86400")
+                guard let seconds = Self.within(text) else {
+                    throw APIError.badRequest("within: '\(text)' is not a duration such as 500ms, 30s, 5m or 2h, or a number of seconds")
                 }
                 within = seconds
             }
@@ -37,7 +37,22 @@ extension APIHandlers {
     func listCoordinators(_ request: Request) async -> Response {
         await answer(request, scope: .read) { [self] _ in
             let (coordinators, partitions) = try await pool.run { store in (try store.coordinators(), try store.partitionCount()) }
-            return (200, ["coordinators": try JSON(encoding: coordinators), "partitions": .int(Int64(partitions))])
+            // As `baton coordinators` counts them: the partitions the live coordinators hold.
+            let held = coordinators.reduce(0) { $0 + $1.partitions.count }
+            return (
+                200, ["coordinators": try JSON(encoding: coordinators), "partitions": .int(Int64(partitions)), "held": .int(Int64(held))]
+            )
         }
+    }
+
+    /// `?within=` as the document gives it: 1 to 5 digits, no leading zero, then `ms`, `s`, `m`, `h` or
+    /// nothing (seconds, as `--within` takes them); in seconds.
+    static func within(_ text: String) -> Double? {
+        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
+        let (unit, scale) = units.first(where: { text.hasSuffix($0.0) }) ?? ("", 1)
+        let digits = text.dropLast(unit.count)
+        guard (1...5).contains(digits.count), digits.first != "0", digits.allSatisfy({ ("0"..."9").contains($0) }), let number = Double(digits)
+        else { return nil }
+        return number * scale
     }
 }

@@ -13,7 +13,7 @@ extension APIHandlers {
         await answer(request, scope: .read) { [self] _ in
             let id = try Self.runID(rawID)
             let query = request.uri.queryParameters
-            let after = try Self.integer(query.get("after"), name: "after", range: 0...Int(Int64.max >> 11), default: 0)
+            let after = try Self.integer(query.get("after"), name: "after", range: 0...Self.largestEventID, default: 0)
             let limit = try Self.integer(query.get("limit"), name: "limit", range: 1...1000, default: 1000)
             let wait = try APIWait.parse(query.get("wait"))
             let page = try await APIWait.poll(wait: wait, every: .milliseconds(200)) { last in
@@ -43,6 +43,9 @@ extension APIHandlers {
             return (200, found.timeline.json)
         }
     }
+
+    /// The largest `after` (2^53 - 1, as the document says): any event id a JSON number carries exactly.
+    static let largestEventID = (1 << 53) - 1
 
     /// A whole number query parameter within `range`, `default` when absent; 400 otherwise (as the dashboard's).
     static func integer(_ text: String?, name: String, range: ClosedRange<Int>, default value: Int) throws -> Int {

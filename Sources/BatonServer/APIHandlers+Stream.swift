@@ -74,6 +74,6 @@ extension APIHandlers {
             }
             return id
         }
-        return try integer(request.uri.queryParameters.get("after").map { String($0) }, name: "after", range: 0...Int(Int64.max >> 11), default: 0)
+        return try integer(request.uri.queryParameters.get("after").map { String($0) }, name: "after", range: 0...Self.largestEventID, default: 0)
     }
 }

@@ -28,11 +28,7 @@ extension APIHandlers {
             guard let list = body["scopes"]?.arrayValue, !list.isEmpty, list.allSatisfy({ $0.stringValue != nil }) else {
                 throw APIError.invalid("`scopes` must be a non-empty array of read, submit, operate or admin")
             }
-            let scopes: Set<AccessScope>
-            switch AccessScope.parseList(list.compactMap(\.stringValue).joined(separator: ",")) {
-            case let .success(parsed): scopes = parsed
-            case let .failure(problem): throw APIError.invalid("scopes: \(problem)")
-            }
+            let scopes = try Self.scopes(list.compactMap(\.stringValue))
             var lifetime: Double?
             if let given = body["expires_in"] {
                 guard let text = given.stringValue, let seconds = Self.lifetime(text) else {
@@ -75,5 +71,17 @@ extension APIHandlers {
             text.dropLast().allSatisfy(\.isNumber)
         else { return nil }
         return Double(count) * seconds
+    }
+
+    /// `scopes` as the document gives them: each exactly one of the scope names, none twice.
+    static func scopes(_ names: [String]) throws -> Set<AccessScope> {
+        var scopes: Set<AccessScope> = []
+        for name in names {
+            guard let scope = AccessScope(rawValue: name) else {
+                throw APIError.invalid("scopes: '\(name.prefix(100))' is not a scope (use read, submit, operate or admin)")
+            }
+            guard scopes.insert(scope).inserted else { throw APIError.invalid("scopes: '\(name)' is given twice") }
+        }
+        return scopes
     }
 }

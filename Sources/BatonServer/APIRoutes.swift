@@ -7,6 +7,8 @@ import Hummingbird
 public enum APIRoutes {
     public static func register(on router: Router<ServerRequestContext>, pool: StorePool, limits: GraphLimits, rates: RateLimiter) {
         let handlers = APIHandlers(pool: pool, limits: limits, rates: rates)
+        // Last, once every route below is in: a known path with an unknown method answers 405 (MethodFallback).
+        defer { router.add(middleware: MethodFallbackMiddleware(fallback: methodFallback(router))) }
         let api = router.group("/api/v1")
         api.get("/openapi.json") { _, _ in handlers.openAPI() }
         api.get("/whoami") { request, _ in await handlers.whoami(request) }
@@ -38,5 +40,10 @@ public enum APIRoutes {
         api.delete("/tokens/:name") { request, context in
             await handlers.revokeToken(request, context.parameters.get("name") ?? "", source: context.clientAddress)
         }
+    }
+
+    /// The methods of every `/api/v1` route registered on `router`.
+    static func methodFallback(_ router: Router<ServerRequestContext>) -> MethodFallback {
+        MethodFallback(routes: router.routes.map { ($0.method.rawValue, $0.path) }, prefix: "/api/v1")
     }
 }

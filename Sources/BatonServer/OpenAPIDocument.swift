@@ -264,7 +264,14 @@ enum OpenAPIDocument {
                     }
                   },
                   {
-                    "$ref": "#/components/parameters/Cursor"
+                    "name": "cursor",
+                    "in": "query",
+                    "description": "The `next_cursor` of the previous page, as it was given (`r`, the last run's submission time in microseconds, `_`, its id). Give the same filters with it.",
+                    "required": false,
+                    "schema": {
+                      "type": "string",
+                      "pattern": "^r[0-9]{1,18}_[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+                    }
                   }
                 ],
                 "responses": {
@@ -448,7 +455,14 @@ enum OpenAPIDocument {
                     }
                   },
                   {
-                    "$ref": "#/components/parameters/Cursor"
+                    "name": "cursor",
+                    "in": "query",
+                    "description": "The `next_cursor` of the previous page, as it was given (`n` and a node position). Give the same `status` with it.",
+                    "required": false,
+                    "schema": {
+                      "type": "string",
+                      "pattern": "^n[0-9]{1,18}$"
+                    }
                   }
                 ],
                 "responses": {
@@ -1333,11 +1347,11 @@ enum OpenAPIDocument {
                   {
                     "name": "within",
                     "in": "query",
-                    "description": "Workers whose last heartbeat is at most this old (`--within`); default three of their heartbeat intervals and a second.",
+                    "description": "Workers whose last heartbeat is at most this old: a duration (`500ms`, `30s`, `5m`, `2h`), or a number of seconds as `--within` takes it; default 10 s.",
                     "required": false,
                     "schema": {
                       "type": "string",
-                      "pattern": "^[1-9][0-9]{0,4}(ms|s|m|h)$"
+                      "pattern": "^[1-9][0-9]{0,4}(ms|s|m|h)?$"
                     }
                   }
                 ],
@@ -1515,12 +1529,6 @@ enum OpenAPIDocument {
                     "schema": {
                       "type": "boolean"
                     }
-                  },
-                  {
-                    "$ref": "#/components/parameters/Limit"
-                  },
-                  {
-                    "$ref": "#/components/parameters/Cursor"
                   }
                 ],
                 "responses": {
@@ -4202,7 +4210,8 @@ enum OpenAPIDocument {
                     "type": [
                       "string",
                       "null"
-                    ]
+                    ],
+                    "description": "Always null today: every token comes in one page."
                   }
                 },
                 "required": [

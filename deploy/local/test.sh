@@ -42,6 +42,10 @@ fi
 # Fresh each run, as on CI's new machine: no test may lean on what an earlier run left behind.
 "$ROOT/deploy/local/services.sh" test-env --fresh
 "$ROOT/deploy/local/services.sh" chaos-env --fresh
+# The API's real clients (PyPI's httpx and Schemathesis, pinned in deploy/local/requirements-api.txt) go
+# into a venv in the background while Swift builds; api-clients.sh below runs them against a real server.
+"$ROOT/deploy/local/api-clients.sh" --install > "$ROOT/.data/api-clients-install.log" 2>&1 &
+API_INSTALL_PID=$!
 # Baton's own sources and tests build with no warnings (a fresh clone builds everything, so every warning shows).
 swift build --build-tests 2>&1 | tee "$ROOT/.data/build.log"
 if grep -E "^$ROOT/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:" "$ROOT/.data/build.log" | sort -u | grep .; then
@@ -63,6 +67,14 @@ BATON_AMQP_URL="${BATON_TEST_AMQP_URL:-amqp://guest:guest@127.0.0.1:5672/baton-t
     grep -a "✘" "$ROOT/.data/test.log" | grep -av "known issue" | grep -av "^✘ Suite\|^✘ Test run" | head -n 40 >&2 || true
     exit 1
 }
+# The API's real clients against a real `baton server` (with a coordinator and a demo worker): the Python
+# client example end to end, then Schemathesis with its default checks over /api/v1/openapi.json (bounded).
+if ! wait "$API_INSTALL_PID"; then
+    cat "$ROOT/.data/api-clients-install.log" >&2
+    echo "test: the API clients' venv (httpx, schemathesis) did not install (above)" >&2
+    exit 1
+fi
+"$ROOT/deploy/local/api-clients.sh" || { echo "test: the API's real clients failed (the FAILED lines above say which)" >&2; exit 1; }
 # The cluster simulator's short form: whole clusters under seeded faults, the guarantees checked
 # after every step (a failing seed prints itself and its last steps; replay it with --seed). The
 # default --queue-type mixed gives about half the seeds quorum queues (their own invariants too).
