@@ -49,7 +49,9 @@ extension APIHandlers {
 
     /// A whole number query parameter within `range`, `default` when absent; 400 otherwise (as the dashboard's).
     static func integer(_ text: String?, name: String, range: ClosedRange<Int>, default value: Int) throws -> Int {
-        try RunsQuery.number(text.map { [name: $0] } ?? [:], name, default: value, range: range)
+        do { return try RunsQuery.number(text.map { [name: $0] } ?? [:], name, default: value, range: range) } catch {
+            throw APIError.badRequest(error.message)
+        }
     }
 
     /// The query's parameters by name (the first of a repeated one).

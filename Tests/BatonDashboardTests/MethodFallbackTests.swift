@@ -14,7 +14,7 @@ struct MethodFallbackTests {
         let pool = StorePool(url: "postgresql://nobody@127.0.0.1:1/none", size: 1)
         defer { pool.close() }
         let router = Router(context: ServerRequestContext.self)
-        APIRoutes.register(on: router, pool: pool, limits: GraphLimits())
+        APIRoutes.register(on: router, pool: pool, limits: GraphLimits(), rates: RateLimiter(limit: .off, burst: 1))
         return APIRoutes.methodFallback(router)
     }
 
