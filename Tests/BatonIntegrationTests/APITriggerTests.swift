@@ -19,11 +19,9 @@ extension Integration {
             _ = try TestCluster.sql().execute("delete from baton.trigger_events where id like 'api-%'")
         }
 
-        /// How many runs carry the key of event `id` (any trigger).
+        /// How many runs event `id` started (its data carries its id as `event`, so the runs' input does).
         static func runs(ofEvent id: String) throws -> Int {
-            try TestCluster.sql().query(
-                "select count(*)::int as n from baton.idempotency_keys where key like 'trigger:%:' || $1", [id]
-            ).int(0, "n") ?? -1
+            try TestCluster.sql().query("select count(*)::int as n from baton.runs where input ->> 'event' = $1", [id]).int(0, "n") ?? -1
         }
 
         @Test("matching triggers start once per event id: reposts, concurrent posts and a crash between event and runs")
@@ -61,7 +59,9 @@ extension Integration {
             #expect(text.stdout.contains("api-gold") && text.stdout.contains("/tier=gold"), "\(text.stdout)")
 
             // The first post starts both; a repost answers the same runs and starts nothing.
-            let gold: JSON = ["type": "api.order", "id": .string("api-e1-\(tag)"), "data": ["tier": "gold", "order": 7]]
+            let gold: JSON = [
+                "type": "api.order", "id": .string("api-e1-\(tag)"), "data": ["tier": "gold", "order": 7, "event": .string("api-e1-\(tag)")],
+            ]
             #expect(try call("POST", "/api/v1/events", gold, token: reader).status == 403, "posting needs submit")
             let first = try call("POST", "/api/v1/events", gold, token: submitter)
             #expect(first.status == 202, "\(first.body)")
@@ -70,7 +70,9 @@ extension Integration {
             #expect(runs.allSatisfy { $0["run_id"]?.stringValue != nil && $0["error"] == .null }, "\(first.body)")
             let runID = try #require(runs.first?["run_id"]?.stringValue)
             let input = try TestCluster.sql().query("select input::text as input from baton.runs where id = $1::uuid", [runID])
-            #expect(try JSONParser.parse(input[row: 0, column: "input"] ?? "") == ["tier": "gold", "order": 7], "the event's data is the input")
+            #expect(
+                try JSONParser.parse(input[row: 0, column: "input"] ?? "") == ["tier": "gold", "order": 7, "event": .string("api-e1-\(tag)")],
+                "the event's data is the input")
             let repost = try call("POST", "/api/v1/events", gold, token: submitter)
             #expect(try repost.status == 200 && repost.json()["duplicate"] == true, "\(repost.body)")
             #expect(try repost.json()["runs"] == first.json()["runs"], "\(repost.body)")
@@ -88,7 +90,9 @@ extension Integration {
             #expect(try nothing.status == 202 && nothing.json()["runs"] == [], "\(nothing.body)")
 
             // Eight posts of one id at once: one first receipt, one run per trigger, the same runs for all.
-            let concurrent: JSON = ["type": "api.order", "id": .string("api-e4-\(tag)"), "data": ["tier": "gold"]]
+            let concurrent: JSON = [
+                "type": "api.order", "id": .string("api-e4-\(tag)"), "data": ["tier": "gold", "event": .string("api-e4-\(tag)")],
+            ]
             let replies = Replies()
             DispatchQueue.concurrentPerform(iterations: 8) { _ in
                 let reply = try? APIScheduleTests.call(port, "POST", "/api/v1/events", concurrent, token: submitter)
@@ -103,10 +107,11 @@ extension Integration {
             // A crash after the event's row, before any run: the repost starts them.
             _ = try TestCluster.sql().execute(
                 """
-                insert into baton.trigger_events (id, type, data, matched) values ($1, 'api.order', '{"tier": "gold"}', '{api-all,api-gold}')
+                insert into baton.trigger_events (id, type, data, matched) values ($1::text, 'api.order', jsonb_build_object('tier', 'gold', 'event', $1::text), '{api-all,api-gold}')
                 """, ["api-e5-\(tag)"])
             let healed = try call(
-                "POST", "/api/v1/events", ["type": "api.order", "id": .string("api-e5-\(tag)"), "data": ["tier": "gold"]], token: submitter)
+                "POST", "/api/v1/events",
+                ["type": "api.order", "id": .string("api-e5-\(tag)"), "data": ["tier": "gold", "event": .string("api-e5-\(tag)")]], token: submitter)
             #expect(
                 try healed.status == 200 && healed.json()["runs"]?.arrayValue?.compactMap { $0["run_id"]?.stringValue }.count == 2, "\(healed.body)"
             )
