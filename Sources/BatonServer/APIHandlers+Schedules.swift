@@ -54,6 +54,7 @@ extension APIHandlers {
             case let .success(value): checked = value
             case let .failure(problem): throw APIError.invalid(problem.description)
             }
+            try Self.checkLengths(draft)
             let (graph, document, input) = try await checkedGraph(body)
             let row = checked.row(document: document, graphName: graph.name, input: input)
             let audit = AuditEntry(tokenName: token.name, action: "schedule.create", target: name, source: source)
@@ -122,6 +123,17 @@ extension APIHandlers {
                 ]
             })
         return .object(json)
+    }
+
+    /// What the document's `ScheduleCreate` asks beyond what `baton schedule add` checks: at most 200
+    /// characters of cron, 64 of zone, and a period written as `30s`, `5m`, `1h` or `1500ms`.
+    static func checkLengths(_ draft: ScheduleDraft) throws {
+        if let cron = draft.cron, cron.unicodeScalars.count > 200 { throw APIError.invalid("cron: longer than 200 characters") }
+        if let zone = draft.timezone, zone.unicodeScalars.count > 64 { throw APIError.invalid("timezone: longer than 64 characters") }
+        let period = /([1-9][0-9]{0,5}(\.[0-9]{1,3})?s|[1-9][0-9]{0,4}(\.[0-9]{1,3})?m|[1-9][0-9]{0,2}(\.[0-9]{1,3})?h|[1-9][0-9]{3,5}ms)/
+        if let every = draft.every, every.wholeMatch(of: period) == nil {
+            throw APIError.invalid("every: '\(every.prefix(100))' must be a period such as 30s, 5m, 1.5h or 1500ms")
+        }
     }
 
     /// Body member `member` as a string, nil when absent; 422 for another type.

@@ -97,7 +97,7 @@ extension APIHandlers {
                 throw APIError.invalid("the body needs `type`, the event's type (a string)", details: [["message": "required", "field": "/type"]])
             }
             if let problem = EventType.problem(type) { throw APIError.invalid(problem, details: [["message": "pattern", "field": "/type"]]) }
-            guard let id = body["id"]?.stringValue, (1...128).contains(id.count) else {
+            guard let id = body["id"]?.stringValue, (1...128).contains(id.unicodeScalars.count) else {
                 throw APIError.invalid(
                     "the body needs `id`, the event's id: a string of 1 to 128 characters", details: [["message": "required", "field": "/id"]])
             }

@@ -4742,8 +4742,8 @@ enum OpenAPIDocument {
                 "properties": {
                   "pointer": {
                     "type": "string",
-                    "description": "A JSON Pointer into the event's `data`.",
-                    "pattern": "^(/([^~/]|~[01])*)*$",
+                    "description": "A JSON Pointer to a member of the event's `data` (not empty: the whole of `data` is not a member).",
+                    "pattern": "^(/([^~/]|~[01])*)+$",
                     "maxLength": 1024
                   },
                   "value": {

@@ -61,7 +61,7 @@ public struct TriggerFilter: Sendable, Equatable {
 
     private static func pointer(_ text: String) -> Result<JSONPointer, TriggerFilterError> {
         guard !text.isEmpty else { return .failure(TriggerFilterError("the pointer is empty; name a member of the data, such as /tier")) }
-        guard text.utf8.count <= 1024 else { return .failure(TriggerFilterError("the pointer is longer than 1024 bytes")) }
+        guard text.unicodeScalars.count <= 1024 else { return .failure(TriggerFilterError("the pointer is longer than 1024 characters")) }
         do { return .success(try JSONPointer(parsing: text)) } catch { return .failure(TriggerFilterError(error.description)) }
     }
 
