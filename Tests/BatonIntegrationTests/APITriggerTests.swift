@@ -171,7 +171,7 @@ extension Integration {
                 (
                     "/api/v1/triggers",
                     #"{"name": "api-t", "graph": \#(graph), "event_type": "api.x", "filters": [{"pointer": "tier", "value": 1}]}"#,
-                    "application/json", 422, "filters[0]: pointer 'tier': must be empty or start with '/'"
+                    "application/json", 422, "filters[0]: pointer 'tier' must start with '/' (such as /tier)"
                 ),
                 (
                     "/api/v1/triggers",
@@ -229,7 +229,7 @@ extension Integration {
             let cli: [([String], String)] = [
                 (
                     ["add", "api-t", file, "--event", "api.x", "--filter", "tier=gold"],
-                    "--filter 'tier=gold': pointer 'tier': must be empty or start with '/'"
+                    "--filter 'tier=gold': pointer 'tier' must start with '/' (such as /tier)"
                 ),
                 (["add", "api-t", file, "--event", "api.x", "--filter", "/tier"], "--filter '/tier' is not POINTER=VALUE"),
                 (["add", "api-t", file, "--event", "api.x", "--filter", "=gold"], "--filter '=gold': the pointer is empty"),

@@ -20,7 +20,7 @@ struct TriggerFilterTests {
 
     @Test func aFilterThatDoesNotParseIsOneLineNamingIt() {
         let cases: [(String, String)] = [
-            ("tier=gold", "'tier=gold': pointer 'tier': must be empty or start with '/'"),
+            ("tier=gold", "'tier=gold': pointer 'tier' must start with '/' (such as /tier)"),
             ("/tier", "'/tier' is not POINTER=VALUE (such as /order/tier=gold)"),
             ("=gold", "'=gold': the pointer is empty; name a member of the data, such as /tier"),
             ("/a~2=1", "'/a~2=1': pointer '/a~2': '~' must be followed by 0 or 1"),
@@ -36,7 +36,7 @@ struct TriggerFilterTests {
             (3, "a filter must be {\"pointer\", \"value\"}, not number"), (["value": 1], "a filter needs `pointer`, a JSON Pointer string"),
             (["pointer": "/a"], "filter '/a' needs `value`"),
             (["pointer": "/a", "value": 1, "x": 2], "unknown member 'x' in a filter (expected pointer, value)"),
-            (["pointer": "a", "value": 1], "pointer 'a': must be empty or start with '/'"),
+            (["pointer": "a", "value": 1], "pointer 'a' must start with '/' (such as /a)"),
         ]
         for (json, message) in objects {
             guard case let .failure(error) = TriggerFilter.parse(json) else {

@@ -61,6 +61,9 @@ public struct TriggerFilter: Sendable, Equatable {
 
     private static func pointer(_ text: String) -> Result<JSONPointer, TriggerFilterError> {
         guard !text.isEmpty else { return .failure(TriggerFilterError("the pointer is empty; name a member of the data, such as /tier")) }
+        guard text.hasPrefix("/") else {
+            return .failure(TriggerFilterError("pointer '\(text.prefix(200))' must start with '/' (such as /\(text.prefix(200)))"))
+        }
         guard text.unicodeScalars.count <= 1024 else { return .failure(TriggerFilterError("the pointer is longer than 1024 characters")) }
         do { return .success(try JSONPointer(parsing: text)) } catch { return .failure(TriggerFilterError(error.description)) }
     }
