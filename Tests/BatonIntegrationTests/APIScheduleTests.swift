@@ -71,6 +71,13 @@ extension Integration {
             #expect(shown.status == 200 && detail["last_run_id"]?.stringValue == runID, "\(shown.body)")
             #expect(detail["runs"]?.arrayValue?.map { $0["run_id"]?.stringValue } == [runID], "\(shown.body)")
             #expect(try call("GET", "/api/v1/schedules/api-nightly?runs=1001", token: reader).status == 400)
+            // A stored graph that no longer validates (written by hand here) is a 422, and starts nothing.
+            _ = try TestCluster.sql().execute(
+                """
+                insert into baton.schedules (name, graph, every_seconds, paused, partition) values ('api-broken', '{"nodes": {"a": {}}}', 3600, true, 0)
+                """)
+            let broken = try call("POST", "/api/v1/schedules/api-broken/trigger", token: operate)
+            #expect(broken.status == 422 && broken.body.contains("schedule api-broken: the stored graph no longer validates"), "\(broken.body)")
 
             for (method, path) in [
                 ("GET", "/api/v1/schedules/api-none"), ("POST", "/api/v1/schedules/api-none/pause"),
