@@ -142,6 +142,13 @@ extension Integration {
             #expect(
                 e1?["matched"] == ["api-all", "api-gold"] && e1?["token_name"] == "api-trig-submit" && e1?["runs"]?.arrayValue?.count == 2,
                 "\(String(describing: e1))")
+            let listedByCLI = try TestCluster.cli(["trigger", "events", "--type", "api.order", "--limit", "1000"])
+            #expect(
+                listedByCLI.status == 0 && listedByCLI.stdout.contains("api-e1-\(tag)")
+                    && listedByCLI.stdout.contains("api-gold: \(runs[1]["run_id"]?.stringValue ?? "?")"), "\(listedByCLI.stdout)")
+            let eventsJSON = try JSONParser.parse(try TestCluster.cli(["trigger", "events", "--json", "--limit", "1000"]).stdout)
+            #expect(eventsJSON.arrayValue?.contains { $0["id"]?.stringValue == "api-e5-\(tag)" && $0["runs"]?.arrayValue?.count == 2 } == true)
+            #expect(try TestCluster.cli(["trigger", "events", "--limit", "0"]).stderr == "baton: --limit must be from 1 to 1000\n")
             let dashboard = try HTTPExchange.request(port: port, "/events")
             #expect(dashboard.status == 200 && dashboard.body.contains("api-e1-\(tag)") && dashboard.body.contains("href=\"/runs/\(runID)\""))
 
