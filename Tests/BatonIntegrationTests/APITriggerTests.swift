@@ -161,6 +161,36 @@ extension Integration {
                 (0..<audit.rowCount).map { audit[row: $0, column: "action"] ?? "" } == ["trigger.create", "trigger.delete"], "CLI and API audited")
         }
 
+        @Test("each schedule, trigger and event operation needs the scope the document gives it, and no more")
+        func scopesAreTheDocuments() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            let port = try APITests.startServer(cluster)
+            let document = try HTTPExchange.request(port: port, "/api/v1/openapi.json").json()
+            var tokens: [AccessScope: String] = [:]
+            for scope in AccessScope.allCases { tokens[scope] = try APITests.token("api-scope-\(scope.rawValue)", scope.rawValue) }
+            var checked = 0
+            for (path, item) in document["paths"]?.objectValue ?? JSONObject([]) {
+                guard ["/schedules", "/triggers", "/events"].contains(where: { path.hasPrefix($0) }) else { continue }
+                for (method, operation) in item.objectValue ?? JSONObject([]) {
+                    let needed = try #require(operation["x-baton-scope"]?.stringValue.flatMap(AccessScope.init(rawValue:)), "\(method) \(path)")
+                    // A name no schedule or trigger has: an allowed call is answered 404, 415 or 422, and changes nothing.
+                    let concrete = "/api/v1" + path.replacingOccurrences(of: "{name}", with: "api-scope-none")
+                    for (scope, token) in tokens {
+                        let reply = try HTTPExchange.request(
+                            method.uppercased(), port: port, concrete, headers: ["Authorization": "Bearer \(token)"])
+                        if needed.isGranted(by: [scope]) {
+                            #expect(reply.status != 403 && reply.status != 401, "\(method) \(path) with \(scope): \(reply.status) \(reply.body)")
+                        } else {
+                            #expect(reply.status == 403, "\(method) \(path) with \(scope): \(reply.status) \(reply.body)")
+                        }
+                        checked += 1
+                    }
+                }
+            }
+            #expect(checked == 13 * 4, "every operation of the three resources, with each scope")
+        }
+
         @Test("bad input: unknown trigger 404, bad filter 422, malformed 400, wrong type 415, oversize 413; the CLI's one line")
         func badInput() throws {
             try Self.clean()
