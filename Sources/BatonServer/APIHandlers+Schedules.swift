@@ -43,6 +43,7 @@ extension APIHandlers {
         await answer(request, scope: .admin) { [self] token in
             try APIBody.requireJSON(request)
             let body = try await APIBody.object(request, limit: limits.maxGraphBytes + limits.maxInputBytes + 65_536, allowed: Self.scheduleMembers)
+            try NULCheck.refuse(body)
             guard let name = body["name"]?.stringValue else {
                 throw APIError.invalid("the body needs `name`, a string", details: [["message": "required", "field": "/name"]])
             }

@@ -35,6 +35,7 @@ extension APIHandlers {
         await answer(request, scope: .admin) { [self] token in
             try APIBody.requireJSON(request)
             let body = try await APIBody.object(request, limit: limits.maxGraphBytes + 65_536, allowed: Self.triggerMembers)
+            try NULCheck.refuse(body)
             guard let name = body["name"]?.stringValue else {
                 throw APIError.invalid("the body needs `name`, a string", details: [["message": "required", "field": "/name"]])
             }
@@ -93,6 +94,7 @@ extension APIHandlers {
         await answer(request, scope: .submit) { [self] token in
             try APIBody.requireJSON(request)
             let body = try await APIBody.object(request, limit: limits.maxInputBytes + 65_536, allowed: ["type", "id", "data"])
+            try NULCheck.refuse(body)
             guard let type = body["type"]?.stringValue else {
                 throw APIError.invalid("the body needs `type`, the event's type (a string)", details: [["message": "required", "field": "/type"]])
             }

@@ -242,6 +242,16 @@ extension Integration {
                 ("/api/v1/events", #"{"type": "api.x", "id": "api-1", "data": [1]}"#, "application/json", 422, "`data` must be an object"),
                 ("/api/v1/events", #"{"type": "api.x", "id": "api-1", "extra": 1}"#, "application/json", 422, "unknown member 'extra'"),
                 (
+                    "/api/v1/events", #"{"type": "api.x", "id": "api-1", "data": {"a": ["x\u0000y"]}}"#, "application/json", 422,
+                    "/data/a/0: holds U+0000 (NUL)"
+                ),
+                ("/api/v1/events", #"{"type": "api.x", "id": "api-\u0000"}"#, "application/json", 422, "/id: holds U+0000 (NUL)"),
+                (
+                    "/api/v1/triggers",
+                    #"{"name": "api-t", "graph": \#(graph), "event_type": "api.x", "filters": [{"pointer": "/a", "value": "\u0000"}]}"#,
+                    "application/json", 422, "/filters/0/value: holds U+0000"
+                ),
+                (
                     "/api/v1/events", #"{"type": "api.x", "id": "api-1", "data": {"pad": "\#(String(repeating: "x", count: 70_000))"}}"#,
                     "application/json", 413, "larger than"
                 ),
