@@ -4874,12 +4874,13 @@ enum OpenAPIDocument {
                   "id": {
                     "type": "string",
                     "description": "The event's id, chosen by the sender: the same id posted again starts nothing new.",
+                    "pattern": "^[^\\u0000]*$",
                     "minLength": 1,
                     "maxLength": 128
                   },
                   "data": {
                     "type": "object",
-                    "description": "The run input of every run it starts. Default `{}`."
+                    "description": "The run input of every run it starts. Default `{}`. No string or member name in it may hold U+0000 (NUL), which PostgreSQL cannot store (422)."
                   }
                 },
                 "required": [
