@@ -63,6 +63,15 @@ struct DashboardHandlers: Sendable {
         }
     }
 
+    func eventsPage() async -> Response {
+        await page {
+            let (events, triggers) = try await pool.run { store in
+                (try store.triggerEvents(limit: EventsPage.shown), try store.triggers())
+            }
+            return EventsPage(events: events, triggers: triggers).render(layout: layout)
+        }
+    }
+
     // MARK: API
 
     func runsJSON(_ request: Request) async -> Response {

@@ -27,6 +27,7 @@ public struct DashboardServer: Sendable {
         router.get("/runs/:id") { _, context in await handlers.runPage(Self.runID(context)) }
         router.get("/workers") { _, _ in await handlers.workersPage() }
         router.get("/schedules") { _, _ in await handlers.schedulesPage() }
+        router.get("/events") { _, _ in await handlers.eventsPage() }
         router.get("/assets/dashboard.js") { _, _ in
             DashboardResponse.make(
                 status: 200, contentType: "text/javascript; charset=utf-8", body: DashboardScript.source + TimelineScript.source, cache: true)

@@ -1,7 +1,7 @@
 /// The frame of every page: head (the stylesheet and script, both served by the dashboard itself),
 /// the top bar with its links, and where the admin token is entered when admin actions are on.
 public struct PageLayout: Sendable {
-    public enum Section: String, Sendable { case runs, workers, schedules }
+    public enum Section: String, Sendable { case runs, workers, schedules, events }
 
     public var adminEnabled: Bool
 
@@ -42,7 +42,7 @@ public struct PageLayout: Sendable {
             <body\(data)>
             <header class="topbar">
             <a class="brand" href="/"><span class="logo" aria-hidden="true"></span>Baton</a>
-            <nav>\(link(.runs, "Runs", "/"))\(link(.workers, "Workers", "/workers"))\(link(.schedules, "Schedules", "/schedules"))</nav>
+            <nav>\(link(.runs, "Runs", "/"))\(link(.workers, "Workers", "/workers"))\(link(.schedules, "Schedules", "/schedules"))\(link(.events, "Events", "/events"))</nav>
             \(admin)
             </header>
             <main>

@@ -35,6 +35,31 @@ public enum APIRoutes {
         api.get("/procedures") { request, _ in await handlers.listProcedures(request) }
         api.get("/workers") { request, _ in await handlers.listWorkers(request) }
         api.get("/coordinators") { request, _ in await handlers.listCoordinators(request) }
+        // Schedules (read; create and delete admin; pause, resume and trigger operate).
+        api.get("/schedules") { request, _ in await handlers.listSchedules(request) }
+        api.post("/schedules") { request, context in await handlers.createSchedule(request, source: context.clientAddress) }
+        api.get("/schedules/:name") { request, context in await handlers.getSchedule(request, context.parameters.get("name") ?? "") }
+        api.delete("/schedules/:name") { request, context in
+            await handlers.deleteSchedule(request, context.parameters.get("name") ?? "", source: context.clientAddress)
+        }
+        api.post("/schedules/:name/pause") { request, context in
+            await handlers.pauseSchedule(request, context.parameters.get("name") ?? "", paused: true, source: context.clientAddress)
+        }
+        api.post("/schedules/:name/resume") { request, context in
+            await handlers.pauseSchedule(request, context.parameters.get("name") ?? "", paused: false, source: context.clientAddress)
+        }
+        api.post("/schedules/:name/trigger") { request, context in
+            await handlers.triggerSchedule(request, context.parameters.get("name") ?? "", source: context.clientAddress)
+        }
+        // Triggers (admin) and the events that start them (POST submit, GET read).
+        api.get("/triggers") { request, _ in await handlers.listTriggers(request) }
+        api.post("/triggers") { request, context in await handlers.createTrigger(request, source: context.clientAddress) }
+        api.get("/triggers/:name") { request, context in await handlers.getTrigger(request, context.parameters.get("name") ?? "") }
+        api.delete("/triggers/:name") { request, context in
+            await handlers.deleteTrigger(request, context.parameters.get("name") ?? "", source: context.clientAddress)
+        }
+        api.post("/events") { request, context in await handlers.postEvent(request, source: context.clientAddress) }
+        api.get("/events") { request, _ in await handlers.listTriggerEvents(request) }
         api.get("/tokens") { request, _ in await handlers.listTokens(request) }
         api.post("/tokens") { request, context in await handlers.createToken(request, source: context.clientAddress) }
         api.delete("/tokens/:name") { request, context in

@@ -4751,8 +4751,8 @@ enum OpenAPIDocument {
                 "properties": {
                   "pointer": {
                     "type": "string",
-                    "description": "A JSON Pointer into the event's `data`.",
-                    "pattern": "^(/([^~/]|~[01])*)*$",
+                    "description": "A JSON Pointer to a member of the event's `data` (not empty: the whole of `data` is not a member).",
+                    "pattern": "^(/([^~/]|~[01])*)+$",
                     "maxLength": 1024
                   },
                   "value": {
@@ -4883,12 +4883,13 @@ enum OpenAPIDocument {
                   "id": {
                     "type": "string",
                     "description": "The event's id, chosen by the sender: the same id posted again starts nothing new.",
+                    "pattern": "^[^\\u0000]*$",
                     "minLength": 1,
                     "maxLength": 128
                   },
                   "data": {
                     "type": "object",
-                    "description": "The run input of every run it starts. Default `{}`."
+                    "description": "The run input of every run it starts. Default `{}`. No string or member name in it may hold U+0000 (NUL), which PostgreSQL cannot store (422)."
                   }
                 },
                 "required": [

@@ -13,12 +13,13 @@ public enum DatabaseRole: String, CaseIterable, Sendable {
 
     /// Tables `server` may insert into.
     static let serverInserts = [
-        "runs", "nodes", "edges", "events", "idempotency_keys", "requests", "schedules", "tokens", "audit",
+        "runs", "nodes", "edges", "events", "idempotency_keys", "requests", "schedules", "tokens", "audit", "triggers", "trigger_events",
+        "trigger_runs",
     ]
     /// Tables `read` may select from: the history and the cluster, not the secrets.
     static let readable = [
         "runs", "nodes", "edges", "events", "requests", "idempotency_keys", "workers", "coordinators", "partitions", "schedules",
-        "history_partitions", "settings", "audit", "rates",
+        "history_partitions", "settings", "audit", "rates", "triggers", "trigger_events", "trigger_runs",
     ]
     /// Sequences whose numbers the server's inserts take.
     static let serverSequences = ["events_id_seq", "requests_id_seq", "tokens_id_seq", "audit_id_seq"]
@@ -43,6 +44,8 @@ public enum DatabaseRole: String, CaseIterable, Sendable {
                 "grant insert on \(tables(Self.serverInserts)) to \(who)",
                 "grant update (revoked_at, last_used_at) on baton.tokens to \(who)",
                 "grant update, delete on baton.schedules to \(who)",
+                "grant update on baton.trigger_runs to \(who)",
+                "grant delete on baton.triggers to \(who)",
                 "grant usage on sequence \(tables(Self.serverSequences)) to \(who)",
             ]
         case .read:

@@ -23,29 +23,11 @@ struct ScheduleAddCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        if let problem = ScheduleName.problem(name) { throw CLIFailure(problem, exitCode: 2) }
-        guard let overlapRule = OverlapRule(rawValue: overlap) else {
-            throw CLIFailure("--overlap must be skip, queue or allow, got '\(overlap)'", exitCode: 2)
-        }
-        guard let catchUpRule = CatchUpRule(rawValue: catchUp) else {
-            throw CLIFailure("--catch-up must be none, last or all, got '\(catchUp)'", exitCode: 2)
-        }
-        var everySeconds: Double?
-        switch (cron, every) {
-        case (nil, nil): throw CLIFailure("give --cron \"EXPR\" or --every DURATION", exitCode: 2)
-        case (.some, .some): throw CLIFailure("give --cron or --every, not both", exitCode: 2)
-        case let (.some(text), nil):
-            do { _ = try CronExpression(parsing: text) } catch { throw CLIFailure("--cron: \(error)", exitCode: 2) }
-            if let timezone, case let .failure(problem) = ScheduleTiming.zone(named: timezone) {
-                throw CLIFailure(problem.description, exitCode: 2)
-            }
-        case let (nil, .some(text)):
-            if timezone != nil { throw CLIFailure("--timezone only makes sense with --cron", exitCode: 2) }
-            switch DurationText.parse(.string(text)) {
-            case let .success(seconds) where seconds >= 1: everySeconds = seconds
-            case .success: throw CLIFailure("--every '\(text)' is shorter than the least period, 1s", exitCode: 2)
-            case let .failure(problem): throw CLIFailure("--every: \(problem)", exitCode: 2)
-            }
+        let draft = ScheduleDraft(name: name, cron: cron, timezone: timezone, every: every, overlap: overlap, catchUp: catchUp)
+        let checked: ScheduleDraft.Checked
+        switch draft.check(.options) {
+        case let .success(value): checked = value
+        case let .failure(problem): throw CLIFailure(problem.description, exitCode: 2)
         }
         let bytes = try GraphFile.read(file)
         let input = try runInput.value()
@@ -57,14 +39,7 @@ struct ScheduleAddCommand: ParsableCommand {
         let schemas = Store.inputSchemas(of: liveWorkers, over: .demo)
         let graph = try GraphFile.decode(bytes, path: file, knownProcedures: known, input: input, schemas: noTypeCheck ? nil : schemas)
         // The document as written, its input defaults unresolved: each firing merges `--input` over them again.
-        var document = try Self.document(bytes, path: file)
-        if case var .object(fields) = document, fields["name"] == nil {
-            fields["name"] = .string(graph.name)
-            document = .object(fields)
-        }
-        let row = ScheduleRow(
-            name: name, graph: document, input: input, cron: cron, everySeconds: everySeconds, timezone: timezone ?? "UTC",
-            overlap: overlapRule, catchUp: catchUpRule)
+        let row = checked.row(document: try Self.document(bytes, path: file), graphName: graph.name, input: input)
         let stored: ScheduleRow
         do { stored = try store.addSchedule(row) } catch let exists as ScheduleExists {
             throw CLIFailure(exists.description, exitCode: 2)

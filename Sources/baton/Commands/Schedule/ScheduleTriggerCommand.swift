@@ -13,19 +13,18 @@ struct ScheduleTriggerCommand: ParsableCommand {
     func run() throws {
         let store = try connection.openStore()
         defer { store.close() }
-        let schedule = try ScheduleLookup.find(name, in: store)
-        let limits = try Limits.fromEnvironment()
-        let graph: Graph
-        do { graph = try GraphDecoder(limits: limits).decode(schedule.graph, input: schedule.input, defaultName: schedule.name) } catch {
-            throw CLIFailure("schedule \(name): the stored graph no longer validates: \(error.problems.map(\.description).joined(separator: "; "))")
+        let triggered: ScheduleTriggered
+        do {
+            guard let fired = try store.triggerSchedule(name, limits: try Limits.fromEnvironment()) else { throw ScheduleLookup.unknown(name) }
+            triggered = fired
+        } catch let problem as ScheduleInputError {
+            throw CLIFailure(problem.description)
         }
-        let key = ScheduleRow.keyPrefix(name) + "trigger:" + CivilDate.iso8601(try store.databaseNow())
-        let run = try store.submit(graph, idempotencyKey: key)
-        try store.setScheduleLastRun(name, runID: run.id)
+        let (run, key) = (triggered.runID, triggered.key)
         if output.json {
-            Output.json(["name": .string(name), "run_id": .string(run.id), "key": .string(key)])
+            Output.json(["name": .string(name), "run_id": .string(run), "key": .string(key)])
         } else {
-            print(run.id)
+            print(run)
         }
     }
 }
