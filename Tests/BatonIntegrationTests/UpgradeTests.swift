@@ -32,7 +32,7 @@ extension Integration {
             let refused = try TestCluster.cli(["coordinator"], environment: environment)
             #expect(refused.status == 1)
             #expect(
-                refused.stderr == "baton: the database's Baton schema is at version 10, this baton needs 22: run `baton migrate`\n",
+                refused.stderr == "baton: the database's Baton schema is at version 10, this baton needs 23: run `baton migrate`\n",
                 "\(refused.stderr)")
 
             let migrated = try TestCluster.cli(["migrate", "--json"], environment: environment)
