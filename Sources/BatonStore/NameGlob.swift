@@ -9,8 +9,9 @@ public struct NameGlob: Sendable, Equatable {
     /// (character classes are not supported, and would silently match nothing as written).
     public static func parse(_ text: String) -> Result<NameGlob, WebhookProblem> {
         if text.isEmpty { return .failure(WebhookProblem("the name glob is empty (use `*` for every name, or leave the filter out)")) }
-        if text.count > 200 { return .failure(WebhookProblem("the name glob has \(text.count) characters; at most 200")) }
-        if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+        let count = text.unicodeScalars.count
+        if count > 200 { return .failure(WebhookProblem("the name glob has \(count) characters; at most 200")) }
+        if text.unicodeScalars.contains(where: WebhookDraft.isControl) {
             return .failure(WebhookProblem("the name glob '\(text.debugDescription.dropFirst().dropLast())' has a control character"))
         }
         if text.contains("[") || text.contains("]") {

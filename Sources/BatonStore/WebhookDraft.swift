@@ -45,30 +45,30 @@ public struct WebhookDraft: Sendable, Equatable {
             WebhookDraft(url: url, events: kinds, nameGlob: glob, secret: made, secretGenerated: secret == nil, format: chosen))
     }
 
-    /// Nil for an `http://` or `https://` URL with a host and no spaces, at most 2048 bytes.
+    /// Nil for an `http://` or `https://` URL (the scheme in lowercase) with a host, no space or control
+    /// character, at most 2048 characters (the API's schema says the same).
     public static func urlProblem(_ url: String) -> WebhookProblem? {
-        let lower = url.lowercased()
-        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
-            return WebhookProblem("the URL '\(url.prefix(200))' is not http:// or https://")
+        let shown = String(url.unicodeScalars.prefix(200).map { isControl($0) ? "?" : Character($0) })
+        guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+            return WebhookProblem("the URL '\(shown)' is not http:// or https://")
         }
-        if url.utf8.count > 2048 { return WebhookProblem("the URL has \(url.utf8.count) bytes; at most 2048") }
-        if url.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) {
-            return WebhookProblem("the URL '\(url.prefix(200))' has a space or control character")
+        if url.unicodeScalars.count > 2048 { return WebhookProblem("the URL has \(url.unicodeScalars.count) characters; at most 2048") }
+        if url.unicodeScalars.contains(where: { $0.properties.isWhitespace || isControl($0) }) {
+            return WebhookProblem("the URL '\(shown)' has a space or control character")
         }
         let rest = url.drop(while: { $0 != ":" }).dropFirst(3)
-        let host = rest.prefix(while: { $0 != "/" && $0 != "?" && $0 != "#" })
-        if host.isEmpty || host.hasPrefix(":") { return WebhookProblem("the URL '\(url.prefix(200))' has no host") }
+        if rest.isEmpty || "/?#:".contains(rest.first!) { return WebhookProblem("the URL '\(shown)' has no host") }
         return nil
     }
 
-    /// Nil for a secret of 16 to 256 printable ASCII characters.
+    /// Nil for a secret of 16 to 256 characters without control characters.
     public static func secretProblem(_ secret: String) -> WebhookProblem? {
-        guard (16...256).contains(secret.utf8.count) else {
-            return WebhookProblem("the secret has \(secret.utf8.count) bytes; it needs 16 to 256")
-        }
-        guard secret.utf8.allSatisfy({ (33...126).contains($0) }) else {
-            return WebhookProblem("the secret must be printable ASCII without spaces")
-        }
+        let count = secret.unicodeScalars.count
+        guard (16...256).contains(count) else { return WebhookProblem("the secret has \(count) characters; it needs 16 to 256") }
+        if secret.unicodeScalars.contains(where: isControl) { return WebhookProblem("the secret has a control character") }
         return nil
     }
+
+    /// C0, DEL and C1 control characters.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value) }
 }
