@@ -152,7 +152,7 @@ let package = Package(
         .testTarget(name: "BatonDeployTests", dependencies: [.product(name: "Yams", package: "Yams")]),
         .testTarget(name: "BatonIntegrationTests", dependencies: [
             "Baton", "BatonDrawing", "BatonDemo", "BatonStore", "BatonPostgres", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonTesting",
-            "BatonDashboard", "BatonWebhooks", .product(name: "Hummingbird", package: "hummingbird"),
+            "BatonDashboard", "BatonWebhooks", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
         ]),
     ]
 )
