@@ -216,5 +216,80 @@ extension Integration {
                 "\(result.stderr)")
             #expect(try count() == before)
         }
+
+        @Test(
+            "the API adds, lists, reads and deletes webhooks with an admin token (audited), never shows a stored secret, refuses bad input with 422")
+        func api() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            let port = try APITests.startServer(cluster)
+            let admin = try APITests.token("wh-admin", "admin")
+            let reader = try APITests.token("wh-reader", "read")
+            func call(_ method: String, _ path: String, token: String = admin, body: JSON? = nil) throws -> HTTPExchange.Reply {
+                var headers = ["Authorization": "Bearer \(token)"]
+                if body != nil { headers["Content-Type"] = "application/json" }
+                return try HTTPExchange.request(method, port: port, "/api/v1" + path, headers: headers, body: body?.serialized() ?? "")
+            }
+            func count() throws -> Int { try TestCluster.sql().query("select count(*)::int as n from baton.webhooks").int(0, "n") ?? -1 }
+
+            #expect(try call("GET", "/webhooks", token: reader).status == 403, "a read token may not see webhooks")
+            #expect(try call("POST", "/webhooks", token: reader, body: ["url": "http://127.0.0.1:9/x", "events": ["run.failed"]]).status == 403)
+            let before = try count()
+            let refusals: [(JSON, String)] = [
+                (["url": "ftp://127.0.0.1/x", "events": ["run.failed"]], "is not http:// or https://"),
+                (["url": "http://127.0.0.1:9/x", "events": ["run.done"]], "unknown event kind 'run.done'"),
+                (["url": "http://127.0.0.1:9/x", "events": ["all"]], "unknown event kind 'all'"),
+                (["url": "http://127.0.0.1:9/x", "events": []], "non-empty array"),
+                (["url": "http://127.0.0.1:9/x", "events": ["run.failed", "run.failed"]], "names a kind twice"),
+                (["url": "http://127.0.0.1:9/x", "events": ["run.failed"], "name_glob": "a[b"], "only `*` and `?` are special"),
+                (["url": "http://127.0.0.1:9/x", "events": ["run.failed"], "format": "xml"], "unknown format 'xml'"),
+                (["url": "http://127.0.0.1:9/x", "events": ["run.failed"], "secret": 12], "`secret` must be a string"),
+            ]
+            for (body, words) in refusals {
+                let refused = try call("POST", "/webhooks", body: body)
+                #expect(refused.status == 422 && refused.body.contains(words), "\(body): \(refused.status) \(refused.body)")
+            }
+            #expect(try count() == before, "nothing stored")
+
+            let made = try call(
+                "POST", "/webhooks",
+                body: [
+                    "url": "https://alerts.example.com/baton", "events": ["run.failed", "node.retrying"], "name_glob": "nightly-*", "format": "slack",
+                ])
+            #expect(made.status == 201, "\(made.body)")
+            let created = try made.json()
+            let id = try #require(created["id"]?.intValue)
+            let secret = try #require(created["secret"]?.stringValue)
+            #expect(secret.hasPrefix("whsec_") && created["events"] == ["run.failed", "node.retrying"] && created["name_glob"] == "nightly-*")
+            #expect(created["format"] == "slack" && created["created_by"] == "wh-admin" && created["disabled_at"] == .null)
+
+            let listed = try call("GET", "/webhooks")
+            #expect(listed.status == 200 && !listed.body.contains(secret) && !listed.body.contains("\"secret\""), "\(listed.body)")
+            let listedJSON = try listed.json()
+            #expect(listedJSON["webhooks"]?.arrayValue?.contains { $0["id"]?.intValue == id } == true)
+            let page = try call("GET", "/webhooks?limit=1")
+            let pageJSON = try page.json()
+            #expect(page.status == 200 && pageJSON["webhooks"]?.arrayValue?.count == 1)
+            if let cursor = pageJSON["next_cursor"]?.stringValue { #expect(try call("GET", "/webhooks?limit=1&cursor=\(cursor)").status == 200) }
+            #expect(try call("GET", "/webhooks?cursor=zzz").status == 400)
+            let one = try call("GET", "/webhooks/\(id)")
+            let oneJSON = try one.json()
+            #expect(one.status == 200 && oneJSON["url"] == "https://alerts.example.com/baton" && !one.body.contains(secret))
+            #expect(try call("GET", "/webhooks/abc").status == 400)
+            #expect(try call("GET", "/webhooks/999999999").status == 404)
+            let deliveries = try call("GET", "/webhooks/\(id)/deliveries?state=pending")
+            let deliveriesJSON = try deliveries.json()
+            #expect(deliveries.status == 200 && deliveriesJSON["deliveries"] == [] && deliveriesJSON["next_cursor"] == .null)
+            #expect(try call("GET", "/webhooks/\(id)/deliveries?state=sent").status == 400)
+            #expect(try call("GET", "/webhooks/999999999/deliveries").status == 404)
+
+            #expect(try call("DELETE", "/webhooks/\(id)", token: reader).status == 403)
+            #expect(try call("DELETE", "/webhooks/\(id)").status == 204)
+            #expect(try call("DELETE", "/webhooks/\(id)").status == 404)
+            #expect(try call("GET", "/webhooks/\(id)").status == 404)
+            let audit = try TestCluster.sql().query(
+                "select action from baton.audit where token_name = 'wh-admin' and target = $1 order by id", [String(id)])
+            #expect((0..<audit.rowCount).map { audit[row: $0, column: "action"] ?? "" } == ["webhook.create", "webhook.delete"])
+        }
     }
 }
