@@ -66,6 +66,7 @@ extension Schema {
         """
         create or replace function baton.enqueue_webhooks() returns trigger
         language plpgsql security definer set search_path = pg_catalog, pg_temp set "TimeZone" = 'UTC'
+            set plan_cache_mode = force_generic_plan
         as $$
         declare
             t text;
@@ -81,7 +82,10 @@ extension Schema {
                 return null;
             end if;
             select id, name, status, error into r from baton.runs where id = new.run_id and submitted_at = new.run_submitted_at;
-            if not found then return null; end if;
+            if not found or not exists (select 1 from baton.webhooks w
+                    where w.disabled_at is null and t = any (w.events) and (w.name_like is null or r.name like w.name_like)) then
+                return null;
+            end if;
             if new.node_key is not null then
                 select key, procedure, status, attempts, error into n from baton.nodes
                 where run_id = new.run_id and run_submitted_at = new.run_submitted_at and key = new.node_key;
