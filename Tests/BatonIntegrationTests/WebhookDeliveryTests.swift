@@ -200,6 +200,40 @@ extension Integration {
             #expect(again.status == 2 && again.stderr == "baton: no webhook \(doomed) (see `baton webhook list`)\n", "\(again.stderr)")
         }
 
+        @Test("a receiver that does not answer is retried, each failure recorded with its error; after its coordinator stops, another delivers")
+        func noAnswerThenTakeover() throws {
+            let first = TestCluster()
+            defer { first.stopAll() }
+            let coordinator = try first.start(["coordinator", "--webhook-retry-base", String(Self.retryBase)], name: "coordinator")
+            try first.startWorker()
+            let port = HTTPProbe.freePort()  // nothing listens yet: connection refused
+            let tag = String(UUID().uuidString.prefix(8)).lowercased()
+            let hook = try Self.add("http://127.0.0.1:\(port)/hook", ["--events", "run.failed", "--filter", "name=wh-take-\(tag)"])
+            defer { _ = try? TestCluster.cli(["webhook", "delete", String(hook)]) }
+            let store = try TestCluster.store()
+            defer { store.close() }
+            let runID = try TestCluster.submit(Self.failing("wh-take-\(tag)"))
+            #expect(try TestCluster.waitForRun(runID, store: store) == "failed")
+            // A refused connection is tried until the 5 s connect timeout: an attempt takes that long.
+            try TestCluster.waitUntil(20, "a failed attempt") { (try Self.deliveries(hook).first?["attempts"]?.intValue ?? 0) >= 1 }
+
+            coordinator.terminate()
+            coordinator.waitUntilExit()
+            let stopped = Date()
+            let receiver = try WebhookReceiver(port: port)
+            defer { receiver.stop() }
+            let second = TestCluster()
+            defer { second.stopAll() }
+            try second.start(["coordinator", "--webhook-retry-base", String(Self.retryBase)], name: "coordinator")
+            try TestCluster.waitUntil(20, "the delivery after the takeover") { try Self.deliveries(hook).first?["state"] == "delivered" }
+            #expect(receiver.posts.count == 1 && receiver.posts[0].headers["baton-event-id"]?.hasPrefix("evt_") == true)
+            let history = try #require(try Self.deliveries(hook).first?["history"]?.arrayValue)
+            let failures = history.dropLast()
+            #expect(!failures.isEmpty && failures.allSatisfy { $0["status"] == .null && $0["error"]?.stringValue?.isEmpty == false }, "\(history)")
+            #expect(history.last?["status"] == 200)
+            #expect(receiver.posts[0].at > stopped, "posted after the first coordinator was gone")
+        }
+
         @Test(
             "bad input is one line, exit 2, and stores nothing",
             arguments: [

@@ -20,9 +20,10 @@ final class WebhookReceiver: @unchecked Sendable {
     private let failFirst: Int
     private var task: Task<Void, Error>?
 
-    init(failFirst: Int = 0) throws {
+    /// Listens on `port` (a free one when nil).
+    init(failFirst: Int = 0, port: Int? = nil) throws {
         self.failFirst = failFirst
-        port = HTTPProbe.freePort()
+        self.port = port ?? HTTPProbe.freePort()
         let router = Router()
         router.post("/hook") { [self] request, _ -> Response in
             let buffer = try await request.body.collect(upTo: 1 << 20)
@@ -33,9 +34,9 @@ final class WebhookReceiver: @unchecked Sendable {
         }
         var logger = Logger(label: "webhook-receiver")
         logger.logLevel = .critical  // its cancellation at the end is not an error
+        let port = self.port
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: logger)
         task = Task { try await app.runService() }
-        let port = port
         try TestCluster.waitUntil(10, "the receiver to listen") { HTTPProbe.get(port: port, "/") != nil }
     }
 
