@@ -157,4 +157,13 @@ extension Store {
             [String(id), String(attempt), status.map { String($0) }, error, String(durationMs), coordinator, step.state, retryAfter.map { "\($0)" }])
         return r.rowCount == 1
     }
+
+    /// Deletes deliveries (with their attempts) that ended, delivered or given up, more than `age`
+    /// seconds after they were made; the number deleted. Pending ones stay until they end.
+    @discardableResult
+    public func pruneDeliveries(olderThan age: Double) throws -> Int {
+        try connection.execute(
+            "delete from baton.webhook_deliveries where state <> 'pending' and created_at < now() - make_interval(secs => $1::float8)",
+            [String(age)])
+    }
 }

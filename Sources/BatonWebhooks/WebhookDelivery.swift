@@ -19,11 +19,13 @@ public struct WebhookDelivery: Service {
     public let interval: Double
     public let maxInFlight: Int
     public let timeout: Double
+    /// Seconds an ended delivery (delivered or given up) is kept, with its attempts (7 days).
+    public let keep: Double
     public let logger: Logger
 
     public init(
         databaseURL: String, coordinator: String, policy: DeliveryPolicy = DeliveryPolicy(), interval: Double = 0.5, maxInFlight: Int = 8,
-        timeout: Double = 10, logger: Logger
+        timeout: Double = 10, keep: Double = 7 * 86_400, logger: Logger
     ) {
         self.databaseURL = databaseURL
         self.coordinator = coordinator
@@ -31,6 +33,7 @@ public struct WebhookDelivery: Service {
         self.interval = interval
         self.maxInFlight = maxInFlight
         self.timeout = timeout
+        self.keep = keep
         self.logger = logger
     }
 
@@ -61,11 +64,16 @@ public struct WebhookDelivery: Service {
     private func loop(_ stop: StopSignal, _ poster: Poster) {
         var store: Store?
         var failing = false
+        var pruned = Date.distantPast
         repeat {
             var full = false
             do {
                 if store == nil { store = try Store(url: databaseURL) }
                 full = try turn(store!, poster) == maxInFlight
+                if Date().timeIntervalSince(pruned) > 600 {
+                    try store!.pruneDeliveries(olderThan: keep)
+                    pruned = Date()
+                }
                 failing = false
             } catch {
                 if !failing { logger.warning("webhooks: \(error); trying again") }

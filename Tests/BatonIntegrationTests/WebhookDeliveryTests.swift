@@ -109,6 +109,18 @@ extension Integration {
             #expect(try outbox() == 2, "the trigger wrote a delivery in the transaction")
             _ = try sql.execute("rollback")
             #expect(try outbox() == 1, "and it went with the rollback")
+
+            // Ended deliveries are kept 7 days, then pruned with their attempts.
+            #expect(try store.pruneDeliveries(olderThan: 7 * 86_400) == 0)
+            _ = try sql.execute(
+                "update baton.webhook_deliveries set created_at = now() - interval '8 days' where webhook_id = $1::bigint", [String(hook)])
+            #expect(try store.pruneDeliveries(olderThan: 7 * 86_400) == 1)
+            #expect(try outbox() == 0)
+            #expect(
+                try sql.query(
+                    "select count(*)::int as n from baton.webhook_attempts a where not exists (select 1 from baton.webhook_deliveries d where d.id = a.delivery_id)"
+                )
+                .int(0, "n") == 0)
         }
 
         @Test("the kinds and the name filter select: retrying, signal waiting, a final timeout as node.failed, the run's failure; nothing for others")
