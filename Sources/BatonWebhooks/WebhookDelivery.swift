@@ -19,13 +19,15 @@ public struct WebhookDelivery: Service {
     public let interval: Double
     public let maxInFlight: Int
     public let timeout: Double
+    /// The hosts deliveries may go to (`BATON_WEBHOOK_HOSTS`).
+    public let hosts: WebhookHosts
     /// Seconds an ended delivery (delivered or given up) is kept, with its attempts (7 days).
     public let keep: Double
     public let logger: Logger
 
     public init(
         databaseURL: String, coordinator: String, policy: DeliveryPolicy = DeliveryPolicy(), interval: Double = 0.5, maxInFlight: Int = 8,
-        timeout: Double = 10, keep: Double = 7 * 86_400, logger: Logger
+        timeout: Double = 10, keep: Double = 7 * 86_400, hosts: WebhookHosts = WebhookHosts(allowed: nil), logger: Logger
     ) {
         self.databaseURL = databaseURL
         self.coordinator = coordinator
@@ -34,6 +36,7 @@ public struct WebhookDelivery: Service {
         self.maxInFlight = maxInFlight
         self.timeout = timeout
         self.keep = keep
+        self.hosts = hosts
         self.logger = logger
     }
 
@@ -92,11 +95,16 @@ public struct WebhookDelivery: Service {
         if claimed.isEmpty { return 0 }
         let time = Int64(Date().timeIntervalSince1970)
         let started = Date()
-        let outcomes = poster.post(claimed.map { WebhookRequest($0, time: time) })
-        for (delivery, outcome) in zip(claimed, outcomes) {
+        let refusals = claimed.map { hosts.refusal($0.url) }
+        let allowed = zip(claimed, refusals).filter { $0.1 == nil }.map(\.0)
+        var posted = poster.post(allowed.map { WebhookRequest($0, time: time) }).makeIterator()
+        for (delivery, refusal) in zip(claimed, refusals) {
             let attempt = delivery.attempts + 1
-            let step = policy.step(
-                attempt: attempt, status: outcome.status, createdAt: delivery.createdAt, now: now + Date().timeIntervalSince(started))
+            let outcome = refusal.map { Poster.Outcome(status: nil, error: $0, durationMs: 0) } ?? posted.next()!
+            let step =
+                refusal != nil
+                ? .giveUp
+                : policy.step(attempt: attempt, status: outcome.status, createdAt: delivery.createdAt, now: now + Date().timeIntervalSince(started))
             try store.recordDeliveryAttempt(
                 delivery.id, attempt: attempt, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs,
                 coordinator: coordinator, step: step)

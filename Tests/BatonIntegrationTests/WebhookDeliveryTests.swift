@@ -246,6 +246,27 @@ extension Integration {
             #expect(receiver.posts[0].at > stopped, "posted after the first coordinator was gone")
         }
 
+        @Test("with BATON_WEBHOOK_HOSTS set, a delivery to another host is not posted: it fails at once, saying why")
+        func hostsFence() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.start(["coordinator"], name: "coordinator", environment: ["BATON_WEBHOOK_HOSTS": "alerts.example.com"])
+            try cluster.startWorker()
+            let receiver = try WebhookReceiver()
+            defer { receiver.stop() }
+            let tag = String(UUID().uuidString.prefix(8)).lowercased()
+            let hook = try Self.add(receiver.url, ["--events", "run.failed", "--filter", "name=wh-fence-\(tag)"])
+            defer { _ = try? TestCluster.cli(["webhook", "delete", String(hook)]) }
+            let store = try TestCluster.store()
+            defer { store.close() }
+            let runID = try TestCluster.submit(Self.failing("wh-fence-\(tag)"))
+            #expect(try TestCluster.waitForRun(runID, store: store) == "failed")
+            try TestCluster.waitUntil(10, "the delivery to fail") { try Self.deliveries(hook).first?["state"] == "failed" }
+            let delivery = try #require(try Self.deliveries(hook).first)
+            #expect(delivery["attempts"] == 1 && delivery["last_error"] == "host '127.0.0.1' is not in BATON_WEBHOOK_HOSTS", "\(delivery)")
+            #expect(receiver.posts.isEmpty)
+        }
+
         @Test(
             "bad input is one line, exit 2, and stores nothing",
             arguments: [

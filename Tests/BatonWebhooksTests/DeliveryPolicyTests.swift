@@ -30,3 +30,20 @@ import Testing
         #expect((1...3).map { fast.backoff(afterAttempt: $0) } == [0.2, 0.6000000000000001, 1.2000000000000002])
     }
 }
+
+@Suite struct WebhookHostsTests {
+    @Test func unsetAllowsAnyHost() {
+        #expect(WebhookHosts(environment: nil).refusal("https://example.com/x") == nil)
+        #expect(WebhookHosts(environment: " , ").refusal("https://example.com/x") == nil)
+    }
+
+    @Test func setAllowsOnlyThoseHosts() {
+        let hosts = WebhookHosts(environment: "127.0.0.1, Alerts.Example.com,::1")
+        #expect(hosts.refusal("http://127.0.0.1:8080/hook") == nil)
+        #expect(hosts.refusal("https://user:pw@alerts.example.com/baton?x=1") == nil)
+        #expect(hosts.refusal("http://[::1]:9/x") == nil)
+        #expect(hosts.refusal("https://evil.example.com/x") == "host 'evil.example.com' is not in BATON_WEBHOOK_HOSTS")
+        #expect(hosts.refusal("https://alerts.example.com@evil.example.com/") == "host 'evil.example.com' is not in BATON_WEBHOOK_HOSTS")
+        #expect(hosts.refusal("http://169.254.169.254/latest") != nil)
+    }
+}

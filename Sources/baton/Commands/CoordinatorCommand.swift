@@ -5,6 +5,7 @@ import BatonCommandLine
 import BatonCoordinator
 import BatonHTTP
 import BatonWebhooks
+import Foundation
 import Logging
 import ServiceLifecycle
 import Tracing
@@ -121,7 +122,8 @@ struct CoordinatorCommand: AsyncParsableCommand {
         // Posts the webhook deliveries of the partitions this coordinator holds (docs/api.md, "Webhooks").
         services.append(
             WebhookDelivery(
-                databaseURL: connection.databaseURL, coordinator: configuration.id, policy: DeliveryPolicy(base: webhookRetryBase), logger: logger))
+                databaseURL: connection.databaseURL, coordinator: configuration.id, policy: DeliveryPolicy(base: webhookRetryBase),
+                hosts: WebhookHosts(environment: ProcessInfo.processInfo.environment["BATON_WEBHOOK_HOSTS"]), logger: logger))
         // Last, so it is stopped first: the group stops services in reverse order, and the endpoints
         // keep answering (readiness, metrics) until the coordinator has finished its batch.
         services.append(Coordinator(configuration: configuration))
