@@ -31,6 +31,10 @@ let package = Package(
         // without swift-otel's default OTLPGRPC trait (gRPC would add minutes to a clean build).
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
+        // Webhooks (`BatonWebhooks`): HMAC-SHA256 signatures, and the HTTP client that posts deliveries (already
+        // built for swift-otel's OTLP/HTTP exporter).
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // Tests only: property-based round trips of the wire messages (`BatonTests`).
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -101,9 +105,18 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
+        // Webhooks out (`baton coordinator` delivers them): signatures, formats, the delivery decision and its HTTP shell.
+        // Not linked by BatonWorker.
+        .target(name: "BatonWebhooks", dependencies: [
+            "Baton", "BatonStore",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
         .executableTarget(name: "baton", dependencies: [
             "Baton", "BatonDemo", "BatonStore", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonTesting",
-            "BatonYAML", "BatonDrawing", "BatonHTTP", "BatonDashboard", "BatonServer", "BatonCommandLine",
+            "BatonYAML", "BatonDrawing", "BatonHTTP", "BatonDashboard", "BatonServer", "BatonCommandLine", "BatonWebhooks",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -133,6 +146,8 @@ let package = Package(
             dependencies: ["Baton", "BatonDemo", "BatonTesting", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "BatonYAMLTests", dependencies: ["Baton", "BatonYAML"]),
         .testTarget(name: "BatonDrawingTests", dependencies: ["Baton", "BatonDrawing"]),
+        // Webhook signatures, formats and the delivery decision: no services.
+        .testTarget(name: "BatonWebhooksTests", dependencies: ["Baton", "BatonStore", "BatonWebhooks"]),
         .testTarget(name: "BatonDashboardTests", dependencies: ["Baton", "BatonStore", "BatonHTTP", "BatonDashboard", "BatonServer"]),
         // The shells' decisions (worker intake, coordinator batching, leases, failures) and wire formats: no services.
         .testTarget(name: "BatonShellTests", dependencies: [
@@ -142,7 +157,7 @@ let package = Package(
         .testTarget(name: "BatonDeployTests", dependencies: [.product(name: "Yams", package: "Yams")]),
         .testTarget(name: "BatonIntegrationTests", dependencies: [
             "Baton", "BatonDrawing", "BatonDemo", "BatonStore", "BatonPostgres", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonTesting",
-            "BatonDashboard", "BatonClient",
+            "BatonDashboard", "BatonClient", "BatonWebhooks", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
         ]),
     ]
 )

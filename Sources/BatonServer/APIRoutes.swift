@@ -65,6 +65,15 @@ public enum APIRoutes {
         api.delete("/tokens/:name") { request, context in
             await handlers.revokeToken(request, context.parameters.get("name") ?? "", source: context.clientAddress)
         }
+        api.get("/webhooks") { request, _ in await handlers.listWebhooks(request) }
+        api.post("/webhooks") { request, context in await handlers.createWebhook(request, source: context.clientAddress) }
+        api.get("/webhooks/:id") { request, context in await handlers.getWebhook(request, context.parameters.get("id") ?? "") }
+        api.delete("/webhooks/:id") { request, context in
+            await handlers.deleteWebhook(request, context.parameters.get("id") ?? "", source: context.clientAddress)
+        }
+        api.get("/webhooks/:id/deliveries") { request, context in
+            await handlers.listDeliveries(request, context.parameters.get("id") ?? "")
+        }
     }
 
     /// The methods of every `/api/v1` route registered on `router`.

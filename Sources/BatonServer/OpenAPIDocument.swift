@@ -4258,7 +4258,7 @@ enum OpenAPIDocument {
                   "url": {
                     "type": "string",
                     "description": "An `http://` or `https://` URL; every delivery is a POST to it.",
-                    "pattern": "^https?://[^\\s]+$",
+                    "pattern": "^https?://[^\\s\\u0000-\\u001f\\u007f-\\u009f/?#:][^\\s\\u0000-\\u001f\\u007f-\\u009f]*$",
                     "maxLength": 2048
                   },
                   "events": {
@@ -4279,15 +4279,17 @@ enum OpenAPIDocument {
                   },
                   "name_glob": {
                     "type": "string",
-                    "description": "As `--filter name=GLOB`: only runs whose name matches (`*`, `?`).",
+                    "description": "As `--filter name=GLOB`: only runs whose name matches (`*`, `?`; no `[` or `]`).",
                     "minLength": 1,
-                    "maxLength": 200
+                    "maxLength": 200,
+                    "pattern": "^[^\\[\\]\\u0000-\\u001f\\u007f-\\u009f]+$"
                   },
                   "secret": {
                     "type": "string",
                     "description": "The signing secret (`--secret`); absent: the server makes one and answers it once.",
                     "minLength": 16,
-                    "maxLength": 256
+                    "maxLength": 256,
+                    "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]+$"
                   },
                   "format": {
                     "type": "string",

@@ -8,18 +8,20 @@ public enum DatabaseRole: String, CaseIterable, Sendable {
     /// `baton server`: reads every table; inserts runs and requests; keeps tokens, schedules and
     /// the audit trail. No UPDATE or DELETE on the history: it cannot rewrite a run.
     case server
-    /// SQL on the run history (a report, a notebook): SELECT on the history, never on tokens.
+    /// SQL on the run history (a report, a notebook): SELECT on the history, never on tokens or
+    /// webhooks (their secrets).
     case read
 
     /// Tables `server` may insert into.
     static let serverInserts = [
         "runs", "nodes", "edges", "events", "idempotency_keys", "requests", "schedules", "tokens", "audit", "triggers", "trigger_events",
-        "trigger_runs",
+        "trigger_runs", "webhooks",
     ]
     /// Tables `read` may select from: the history and the cluster, not the secrets.
     static let readable = [
         "runs", "nodes", "edges", "events", "requests", "idempotency_keys", "workers", "coordinators", "partitions", "schedules",
-        "history_partitions", "settings", "audit", "rates", "triggers", "trigger_events", "trigger_runs",
+        "history_partitions", "settings", "audit", "rates", "triggers", "trigger_events", "trigger_runs", "webhook_deliveries",
+        "webhook_attempts",
     ]
     /// Sequences whose numbers the server's inserts take.
     static let serverSequences = ["events_id_seq", "requests_id_seq", "tokens_id_seq", "audit_id_seq"]
@@ -45,7 +47,7 @@ public enum DatabaseRole: String, CaseIterable, Sendable {
                 "grant update (revoked_at, last_used_at) on baton.tokens to \(who)",
                 "grant update, delete on baton.schedules to \(who)",
                 "grant update on baton.trigger_runs to \(who)",
-                "grant delete on baton.triggers to \(who)",
+                "grant delete on baton.triggers, baton.webhooks to \(who)",
                 "grant usage on sequence \(tables(Self.serverSequences)) to \(who)",
             ]
         case .read:

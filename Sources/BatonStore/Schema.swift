@@ -352,6 +352,7 @@ enum Schema {
         (20, attemptTokens),
         (21, ratesCountUntoldGrants),
         (22, access),
+        (23, webhooks),
         (24, triggers),
     ]
 }

@@ -14,7 +14,7 @@ struct BatonCLI: AsyncParsableCommand {
             ValidateCommand.self, RunsCommand.self, ShowCommand.self, EventsCommand.self, WatchCommand.self, CancelCommand.self, SignalCommand.self,
             RetryCommand.self, WorkersCommand.self, CoordinatorsCommand.self, GraphCommand.self, ServerCommand.self,
             ProceduresCommand.self, PruneCommand.self, ScheduleCommand.self, BrokerPermissionsCommand.self, TokenCommand.self,
-            DatabaseGrantsCommand.self, TriggerCommand.self,
+            DatabaseGrantsCommand.self, TriggerCommand.self, WebhookCommand.self,
         ])
 
     /// Runs the CLI; every error becomes one clear line on stderr and a non-zero exit.

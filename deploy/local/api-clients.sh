@@ -53,7 +53,7 @@ cleanup() {
 }
 trap cleanup EXIT
 "$BATON" migrate > "$LOGS/migrate.log" 2>&1 || { cat "$LOGS/migrate.log" >&2; say "baton migrate failed (above)"; exit 1; }
-"$BATON" coordinator > "$LOGS/coordinator.log" 2>&1 & PIDS+=($!)
+BATON_WEBHOOK_HOSTS=127.0.0.1 "$BATON" coordinator > "$LOGS/coordinator.log" 2>&1 & PIDS+=($!)
 "$BATON" worker --demo --concurrency 4 > "$LOGS/worker.log" 2>&1 & PIDS+=($!)
 PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 "$BATON" server --listen "127.0.0.1:$PORT" > "$LOGS/server.log" 2>&1 & PIDS+=($!)

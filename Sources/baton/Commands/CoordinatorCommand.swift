@@ -4,6 +4,8 @@ import BatonAMQP
 import BatonCommandLine
 import BatonCoordinator
 import BatonHTTP
+import BatonWebhooks
+import Foundation
 import Logging
 import ServiceLifecycle
 import Tracing
@@ -50,6 +52,11 @@ struct CoordinatorCommand: AsyncParsableCommand {
             "About the most bytes of values one commit statement carries (64MiB); a larger batch is committed in pieces.",
             valueName: "SIZE"))
     var commitBytes = "64MiB"
+    @Option(
+        help: ArgumentHelp(
+            "Seconds before a failed webhook delivery is tried again the first time; later waits are 3, 6, 12, 30, 90, 180 and 360 times it (given up 24 h after the event).",
+            valueName: "SECONDS"))
+    var webhookRetryBase: Double = 10
     @OptionGroup var metricsOptions: MetricsOptions
     @OptionGroup(title: "Traces (service name baton-coordinator)") var tracingOptions: TracingOptions
 
@@ -65,6 +72,9 @@ struct CoordinatorCommand: AsyncParsableCommand {
         }
         guard partitionLease >= 2, partitionLease <= 600 else {
             throw CLIFailure("--partition-lease must be from 2 to 600 seconds", exitCode: 2)
+        }
+        guard webhookRetryBase >= 0.05, webhookRetryBase <= 3600 else {
+            throw CLIFailure("--webhook-retry-base must be from 0.05 to 3600 seconds", exitCode: 2)
         }
         let budget = try ByteSize.parse(memoryBudget, flag: "--memory-budget", range: (16 << 20)...(1 << 40))
         let statementBytes = try ByteSize.parse(commitBytes, flag: "--commit-bytes", range: (64 << 10)...(512 << 20))
@@ -109,6 +119,11 @@ struct CoordinatorCommand: AsyncParsableCommand {
         services.append(Retention(databaseURL: connection.databaseURL, olderThan: retentionAge, cacheOlderThan: cacheAge, logger: logger))
         // Fires the schedules of the partitions this coordinator holds.
         services.append(ScheduleFiring(databaseURL: connection.databaseURL, coordinator: configuration.id, limits: limits, logger: logger))
+        // Posts the webhook deliveries of the partitions this coordinator holds (docs/api.md, "Webhooks").
+        services.append(
+            WebhookDelivery(
+                databaseURL: connection.databaseURL, coordinator: configuration.id, policy: DeliveryPolicy(base: webhookRetryBase),
+                hosts: WebhookHosts(environment: ProcessInfo.processInfo.environment["BATON_WEBHOOK_HOSTS"]), logger: logger))
         // Last, so it is stopped first: the group stops services in reverse order, and the endpoints
         // keep answering (readiness, metrics) until the coordinator has finished its batch.
         services.append(Coordinator(configuration: configuration))
