@@ -103,7 +103,7 @@ let package = Package(
         ]),
         .executableTarget(name: "baton", dependencies: [
             "Baton", "BatonDemo", "BatonStore", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonTesting",
-            "BatonYAML", "BatonDrawing", "BatonHTTP", "BatonDashboard", "BatonServer", "BatonCommandLine",
+            "BatonYAML", "BatonDrawing", "BatonHTTP", "BatonDashboard", "BatonServer", "BatonCommandLine", "BatonClient",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
