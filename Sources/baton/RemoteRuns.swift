@@ -47,7 +47,11 @@ struct RemoteRuns: RunAccess {
         var after = after
         while true {
             let page = try await call("GET", "/runs/\(id)/events?after=\(after)&limit=1000")
-            let events: [EventRow] = try (page["events"]?.arrayValue ?? []).map(decode)
+            // Built member by member: a decoder would not keep the order of `detail`'s members, which the text shows.
+            let events = (page["events"]?.arrayValue ?? []).compactMap { e -> EventRow? in
+                guard let id = e["id"]?.intValue, let kind = e["kind"]?.stringValue, let at = e["at"]?.stringValue else { return nil }
+                return EventRow(id: id, node: e["node"]?.stringValue, kind: kind, at: at, detail: e["detail"] ?? .null)
+            }
             all += events
             guard let last = events.last, events.count == 1000 else { return all }
             after = last.id
@@ -69,10 +73,18 @@ struct RemoteRuns: RunAccess {
     }
 
     func timeline(ofRun id: String) async throws -> (status: RunStatus, timeline: RunTimeline) {
-        let json = try await call("GET", "/runs/\(id)/timeline")
+        // Built here from the run's nodes and events as the store builds it, to the microsecond (the
+        // API's timeline has milliseconds, which would move a short run's bars).
         let status = try await run(id).status
-        guard let timeline = RunTimeline(json: json) else { throw CLIFailure("the server's timeline of run \(id) could not be read") }
-        return (status, timeline)
+        let nodes = try await nodes(ofRun: id).map { (key: $0.key, status: $0.status) }
+        let events = try await events(ofRun: id, after: 0).compactMap { e -> TimelineEvent? in
+            guard let node = e.node, !["progress", "log", "log_limit"].contains(e.kind), let at = TimestampText.seconds(e.at) else { return nil }
+            return TimelineEvent(
+                node: node, kind: e.kind, at: at, attempt: e.detail["attempt"]?.intValue,
+                dueAt: e.detail["due_at"]?.stringValue.flatMap(TimestampText.seconds),
+                timedOut: e.detail["error"]?.stringValue?.hasPrefix("timed out") == true)
+        }
+        return (status, RunTimeline(nodes: nodes, events: events, now: status.isTerminal ? nil : Date().timeIntervalSince1970))
     }
 
     func outputs(ofRun id: String) async throws -> JSON {
