@@ -56,10 +56,8 @@ struct DirectRuns: RunAccess {
         return RunSnapshot(progress: progress, running: running, unserved: unserved)
     }
 
-    func awaitChange(ofRun id: String, after event: Int, total: Int) async throws -> Int {
-        // The refresh interval of a display for people, not synchronisation; counting
-        // a big run's nodes costs the database, so big runs refresh less often.
-        try await Task.sleep(for: .milliseconds(total > 2_000 ? 500 : 100))
+    func awaitChange(ofRun id: String, after event: Int, refresh: Duration) async throws -> Int {
+        try await Task.sleep(for: refresh)  // the refresh interval of a display for people, not synchronisation
         return event
     }
 

@@ -131,11 +131,11 @@ struct RemoteRuns: RunAccess {
             unserved: (progress.counts[.queued] ?? 0) > 0 ? unserved.prefix(3).map(\.description).joined(separator: ", ") : "")
     }
 
-    func awaitChange(ofRun id: String, after event: Int, total: Int) async throws -> Int {
+    func awaitChange(ofRun id: String, after event: Int, refresh: Duration) async throws -> Int {
         // The server holds the answer until an event comes (or 2 s pass): no polling loop here.
         let page = try await call("GET", "/runs/\(id)/events?after=\(event)&limit=1000&wait=2s")
         let last = page["last_id"]?.intValue ?? event
-        if last != event { try await Task.sleep(for: .milliseconds(total > 2_000 ? 500 : 100)) }  // a busy run: a display's refresh
+        if last != event { try await Task.sleep(for: refresh) }  // a busy run: no faster than a display's refresh
         return last
     }
 

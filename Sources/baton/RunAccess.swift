@@ -21,9 +21,9 @@ protocol RunAccess {
     func unserved(ofRun id: String, limit: Int) async throws -> [String]
     /// What a progress line shows now.
     func snapshot(ofRun id: String) async throws -> RunSnapshot
-    /// Returns when the run may have changed: after a display's refresh interval, or (remote) when
-    /// an event after `event` came or a few seconds passed; the last event id seen.
-    func awaitChange(ofRun id: String, after event: Int, total: Int) async throws -> Int
+    /// Returns when the run may have changed: after `refresh` (a display's interval), or (remote) when
+    /// an event after `event` came (and `refresh` passed) or 2 s passed; the last event id seen.
+    func awaitChange(ofRun id: String, after event: Int, refresh: Duration) async throws -> Int
     func submit(_ submission: Submission) async throws -> SubmittedRunAnswer
     /// Cancel (`retry` false) or retry (`from` a node); waits up to `timeout` s for a coordinator.
     func request(cancel: Bool, _ id: String, reason: String?, from: String?, timeout: Double) async throws -> RequestAnswer

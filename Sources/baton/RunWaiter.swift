@@ -43,7 +43,9 @@ struct RunWaiter {
                 throw CLIFailure(
                     "run \(runID) still \(progress.status.rawValue) after \(timeout) s (it goes on; see `baton show \(runID)`)", exitCode: 3)
             }
-            lastEvent = try await runs.awaitChange(ofRun: runID, after: lastEvent, total: progress.counts.values.reduce(0, +))
+            // Counting a big run's nodes costs the database, so big runs refresh less often.
+            let refresh: Duration = progress.counts.values.reduce(0, +) > 2_000 ? .milliseconds(500) : .milliseconds(100)
+            lastEvent = try await runs.awaitChange(ofRun: runID, after: lastEvent, refresh: refresh)
         }
     }
 }

@@ -41,7 +41,8 @@ struct WatchCommand: AsyncParsableCommand {
                 }
                 return
             }
-            if page.isEmpty { _ = try await access.awaitChange(ofRun: id, after: after, total: 0) }  // a live display's refresh, or the server's wait
+            // A live display's refresh (the server's wait, remote).
+            if page.isEmpty { _ = try await access.awaitChange(ofRun: id, after: after, refresh: .milliseconds(200)) }
         }
     }
 }
