@@ -101,6 +101,19 @@ extension Integration {
             #expect(retried.status == 0 && (try? JSONParser.parse(retried.stdout))?["applied"] == true, "\(retried)")
             #expect(try Self.remote(["cancel", sleeper], port: port, token: token).status == 0)
 
+            let workers = try Self.remote(["workers", "--wait-for", "baton.echo", "--timeout", "20", "--json"], port: port, token: token)
+            #expect(workers.status == 0 && (try? JSONParser.parse(workers.stdout))?.arrayValue?.isEmpty == false, "\(workers)")
+            let coordinators = try Self.remote(["coordinators", "--json"], port: port, token: token)
+            #expect(coordinators.status == 0 && (try? JSONParser.parse(coordinators.stdout))?.arrayValue?.count == 1, "\(coordinators)")
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("remote-sleep-\(getpid()).json").path
+            try #"{"name": "remote-slow", "nodes": {"nap": {"procedure": "baton.sleep", "input": {"seconds": 30}}}}"#.write(
+                toFile: file, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let timedOut = try Self.remote(["submit", file, "--wait", "--timeout", "1"], port: port, token: token)
+            #expect(timedOut.status == 3 && timedOut.stderr.contains("still running after 1.0 s"), "\(timedOut)")
+            let slow = try #require(timedOut.stderr.split(separator: " ").dropFirst().first.map(String.init))  // "run ID submitted (1 node)"
+            #expect(try Self.remote(["cancel", slow], port: port, token: token).status == 0)  // the worker stops at once, not after its grace
+
             let unknown = try Self.remote(["runs"], port: port, token: "baton_not-a-token")
             #expect(unknown.status == 1 && unknown.stderr.hasPrefix("baton: the server refused BATON_TOKEN: "), "\(unknown)")
             let noToken = try Self.remote(["runs"], port: port, token: nil)
