@@ -116,7 +116,7 @@ let package = Package(
         ]),
         .executableTarget(name: "baton", dependencies: [
             "Baton", "BatonDemo", "BatonStore", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonTesting",
-            "BatonYAML", "BatonDrawing", "BatonHTTP", "BatonDashboard", "BatonServer", "BatonCommandLine", "BatonWebhooks",
+            "BatonYAML", "BatonDrawing", "BatonHTTP", "BatonDashboard", "BatonServer", "BatonCommandLine", "BatonWebhooks", "BatonClient",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

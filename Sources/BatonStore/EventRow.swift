@@ -9,4 +9,12 @@ public struct EventRow: Sendable, Codable {
     public let kind: String
     public let at: String
     public let detail: JSON
+
+    public init(id: Int, node: String?, kind: String, at: String, detail: JSON) {
+        self.id = id
+        self.node = node
+        self.kind = kind
+        self.at = at
+        self.detail = detail
+    }
 }

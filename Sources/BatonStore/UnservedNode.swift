@@ -4,6 +4,12 @@ public struct UnservedNode: Sendable, Equatable, CustomStringConvertible {
     public let procedure: String
     public let pool: String
 
+    public init(key: String, procedure: String, pool: String) {
+        self.key = key
+        self.procedure = procedure
+        self.pool = pool
+    }
+
     /// `key (procedure in pool pool)`, as `submit --wait` and `watch` show it.
     public var description: String { "\(key) (\(procedure) in pool \(pool))" }
 }

@@ -10,11 +10,11 @@ struct RequestWaiter {
     let runID: String
     let timeout: Double
 
-    func wait() throws -> RunStatus? {
+    func wait() async throws -> RunStatus? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if try store.requestHandled(requestID) { return try store.progress(ofRun: runID).status }
-            Thread.sleep(forTimeInterval: 0.05)  // a display's refresh, not synchronisation: the result is read from the database
+            try await Task.sleep(for: .milliseconds(50))  // a display's refresh, not synchronisation: the result is read from the database
         }
         return nil
     }

@@ -5,38 +5,26 @@ import Foundation
 
 /// Follows a run until it ends, drawing a progress line on stderr.
 struct RunWaiter {
-    let store: Store
+    let runs: any RunAccess
     let runID: String
     let showProgress: Bool
     let timeout: Double?
 
-    func wait() throws -> (status: RunStatus, error: String?) {
+    func wait() async throws -> (status: RunStatus, error: String?) {
         let started = Date()
         let tty = isatty(STDERR_FILENO) == 1
         var lastLine = ""
-        var unserved = ""
-        var lastUnservedCheck = Date.distantPast
+        var lastEvent = 0
         while true {
-            let progress: RunProgress
-            do { progress = try store.progress(ofRun: runID) } catch { throw CLIFailure("lost track of run \(runID): \(error)") }
+            let snapshot = try await runs.snapshot(ofRun: runID)
+            let progress = snapshot.progress
             if showProgress {
-                let counts = progress.counts
-                let running = counts[.running] ?? 0
+                let running = progress.counts[.running] ?? 0
                 var line = progress.line()
                 // Queued nodes no live worker can take are shown, so a missing worker is not a silent hang.
-                if (counts[.queued] ?? 0) > 0 {
-                    if Date().timeIntervalSince(lastUnservedCheck) >= 1 {
-                        lastUnservedCheck = Date()
-                        unserved =
-                            (try? store.unservedNodes(ofRun: runID, limit: 3))
-                            .map { $0.map(\.description).joined(separator: ", ") } ?? ""
-                    }
-                } else {
-                    unserved = ""
-                }
-                if !unserved.isEmpty { line += ", waiting for a worker: " + unserved }
-                if running > 0 {
-                    let names = try store.runningNodes(ofRun: runID, limit: 3)
+                if !snapshot.unserved.isEmpty { line += ", waiting for a worker: " + snapshot.unserved }
+                if running > 0, !snapshot.running.isEmpty {
+                    let names = snapshot.running
                     line += ", running: " + names.joined(separator: ", ") + (running > names.count ? " (+\(running - names.count))" : "")
                 }
                 if tty {
@@ -55,9 +43,9 @@ struct RunWaiter {
                 throw CLIFailure(
                     "run \(runID) still \(progress.status.rawValue) after \(timeout) s (it goes on; see `baton show \(runID)`)", exitCode: 3)
             }
-            // The refresh interval of a display for people, not synchronisation; counting
-            // a big run's nodes costs the database, so big runs refresh less often.
-            Thread.sleep(forTimeInterval: progress.counts.values.reduce(0, +) > 2_000 ? 0.5 : 0.1)
+            // Counting a big run's nodes costs the database, so big runs refresh less often.
+            let refresh: Duration = progress.counts.values.reduce(0, +) > 2_000 ? .milliseconds(500) : .milliseconds(100)
+            lastEvent = try await runs.awaitChange(ofRun: runID, after: lastEvent, refresh: refresh)
         }
     }
 }

@@ -6,22 +6,21 @@ import Foundation
 /// Waits until live workers serve every one of `procedures` (`baton workers --wait-for`), polling the
 /// store until a deadline: a script starts its workers, waits, and only then submits.
 struct WorkerWaiter {
-    let store: Store
+    let workers: any RunAccess
     let procedures: [String]
     /// As `baton workers --within`: nil counts a worker live by its own heartbeat interval.
     let within: Double?
     let timeout: Double
 
     /// The live workers once they serve every procedure, or the procedures still unserved at the deadline.
-    func wait() throws -> (workers: [WorkerRow], missing: [String]) {
+    func wait() async throws -> (workers: [WorkerRow], missing: [String]) {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            let workers: [WorkerRow]
-            do { workers = try store.liveWorkers(within: within) } catch { throw CLIFailure("cannot read the live workers: \(error)") }
+            let workers = try await self.workers.liveWorkers(within: within)
             let missing = Self.missing(procedures, servedBy: workers)
             if missing.isEmpty || Date() >= deadline { return (workers, missing) }
             // Polling, with the deadline above: a heartbeat is a row update, which sends no notification.
-            Thread.sleep(forTimeInterval: min(0.1, max(0, deadline.timeIntervalSinceNow)))
+            try await Task.sleep(for: .seconds(min(0.1, max(0, deadline.timeIntervalSinceNow))))
         }
     }
 

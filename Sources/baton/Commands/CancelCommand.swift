@@ -4,7 +4,7 @@ import BatonCommandLine
 import BatonStore
 import Foundation
 
-struct CancelCommand: ParsableCommand {
+struct CancelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cancel",
         abstract: "Cancel a run: pending and waiting nodes at once, running ones are signalled to stop.")
@@ -14,20 +14,16 @@ struct CancelCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
+    func run() async throws {
         guard timeout >= 0 else { throw CLIFailure("--timeout must not be negative", exitCode: 2) }
-        let (store, id) = try connection.openRun(runID)
-        defer { store.close() }
-        let before = try store.progress(ofRun: id).status
-        if before.isTerminal {
-            throw CLIFailure("run \(id) already ended (\(before.rawValue)); nothing to cancel")
-        }
-        let request = try store.request(.cancel, runID: id, reason: "cancelled: \(reason ?? "by request (baton cancel)")")
-        let status = try RequestWaiter(store: store, requestID: request, runID: id, timeout: timeout).wait()
+        let access = try connection.openRuns()
+        defer { access.close() }
+        let id = try await access.resolveRunID(runID)
+        let answer = try await access.request(cancel: true, id, reason: reason, from: nil, timeout: timeout)
         if output.json {
-            Output.json(["run_id": .string(id), "status": .string((status ?? before).rawValue), "applied": .bool(status != nil)])
-        } else if let status {
-            print("run \(id) \(status.rawValue)")
+            Output.json(["run_id": .string(id), "status": .string(answer.status.rawValue), "applied": .bool(answer.applied)])
+        } else if answer.applied {
+            print("run \(id) \(answer.status.rawValue)")
         } else {
             print("run \(id): cancel requested; no coordinator has applied it yet (it will when one runs)")
         }

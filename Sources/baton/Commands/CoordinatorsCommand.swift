@@ -4,18 +4,17 @@ import BatonCommandLine
 import BatonStore
 import Foundation
 
-struct CoordinatorsCommand: ParsableCommand {
+struct CoordinatorsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "coordinators", abstract: "List live coordinators: host, pid, partitions and their epochs, runs loaded, nodes/s.")
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
-        let store = try connection.openStore()
-        defer { store.close() }
-        let coordinators = try store.coordinators()
+    func run() async throws {
+        let access = try connection.openRuns()
+        defer { access.close() }
+        let (coordinators, count) = try await access.coordinators()
         if output.json { try Output.json(coordinators); return }
-        let count = try store.partitionCount()
         guard !coordinators.isEmpty else {
             print("no coordinator is running (none announced itself within its lease); the \(count) partitions wait for one")
             return

@@ -4,7 +4,7 @@ import BatonCommandLine
 import BatonStore
 import Foundation
 
-struct RetryCommand: ParsableCommand {
+struct RetryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "retry",
         abstract: "Run a finished run again: its failed and cancelled nodes, or --from NODE and everything downstream. Stored outputs are reused.")
@@ -15,27 +15,16 @@ struct RetryCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
+    func run() async throws {
         guard timeout >= 0 else { throw CLIFailure("--timeout must not be negative", exitCode: 2) }
-        let (store, id) = try connection.openRun(runID)
-        defer { store.close() }
-        let before = try store.progress(ofRun: id).status
-        guard before == .failed || before == .cancelled else {
-            throw CLIFailure("run \(id) is \(before.rawValue); only a failed or cancelled run can be retried")
-        }
-        if let from {  // the coordinator would ignore a retry that cannot succeed: say so now, and why
-            let state: RunState?
-            do { state = try store.loadRun(id) } catch { throw CLIFailure("\(error)") }
-            guard let state else { throw CLIFailure("no run with id \(id)") }
-            guard state.graph.nodes[from] != nil else { throw CLIFailure("run \(id) has no node '\(from)'", exitCode: 2) }
-            do { _ = try state.nodesToRetry(from: from) } catch {
-                throw CLIFailure("cannot retry run \(id) from '\(from)': \(error.description)", exitCode: 2)
-            }
-        }
-        let request = try store.request(.retry, runID: id, node: from)
-        guard let status = try RequestWaiter(store: store, requestID: request, runID: id, timeout: timeout).wait() else {
+        let access = try connection.openRuns()
+        defer { access.close() }
+        let id = try await access.resolveRunID(runID)
+        let answer = try await access.request(cancel: false, id, reason: nil, from: from, timeout: timeout)
+        let status = answer.status
+        guard answer.applied else {
             if output.json {
-                Output.json(["run_id": .string(id), "status": .string(before.rawValue), "applied": false])
+                Output.json(["run_id": .string(id), "status": .string(status.rawValue), "applied": false])
             } else {
                 print("run \(id): retry requested; no coordinator has applied it yet (it will when one runs)")
             }
@@ -49,7 +38,7 @@ struct RetryCommand: ParsableCommand {
             }
             return
         }
-        let final = try RunWaiter(store: store, runID: id, showProgress: !output.json, timeout: nil).wait()
+        let final = try await RunWaiter(runs: access, runID: id, showProgress: !output.json, timeout: nil).wait()
         if output.json {
             var result: [(key: String, value: JSON)] = [("run_id", .string(id)), ("status", .string(final.status.rawValue))]
             if let error = final.error { result.append(("error", .string(error))) }

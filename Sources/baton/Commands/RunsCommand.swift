@@ -2,14 +2,14 @@ import ArgumentParser
 import Baton
 import BatonCommandLine
 
-struct RunsCommand: ParsableCommand {
+struct RunsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "runs", abstract: "List recent runs, newest first.")
     @Option(help: "Only runs with this status (pending, running, succeeded, failed, cancelled).") var status: String?
     @Option(parsing: .unconditional, help: "How many runs to list.") var limit = 20
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
+    func run() async throws {
         var wanted: RunStatus?
         if let status {
             guard let known = RunStatus(rawValue: status) else {
@@ -19,9 +19,9 @@ struct RunsCommand: ParsableCommand {
             wanted = known
         }
         guard limit >= 1, limit <= 10_000 else { throw CLIFailure("--limit must be from 1 to 10000, got \(limit)", exitCode: 2) }
-        let store = try connection.openStore()
-        defer { store.close() }
-        let runs = try store.runs(status: wanted, limit: limit)
+        let access = try connection.openRuns()
+        defer { access.close() }
+        let runs = try await access.runs(status: wanted, limit: limit)
         if output.json { try Output.json(runs); return }
         Output.table(
             ["RUN", "NAME", "STATUS", "NODES", "SUBMITTED", "ERROR"],

@@ -5,7 +5,7 @@ import BatonDrawing
 import BatonStore
 import Foundation
 
-struct ShowCommand: ParsableCommand {
+struct ShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Show a run's nodes: state, attempts, timings, worker, error, output; or its timeline.")
@@ -30,12 +30,13 @@ struct ShowCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let (store, id) = try connection.openRun(runID)
-        defer { store.close() }
-        guard let summary = try store.run(id) else { throw CLIFailure("no run with id \(id)") }
-        if timeline { return try showTimeline(store, summary) }
-        let nodes = try store.nodes(ofRun: id)
+    func run() async throws {
+        let access = try connection.openRuns()
+        defer { access.close() }
+        let id = try await access.resolveRunID(runID)
+        let summary = try await access.run(id)
+        if timeline { return try await showTimeline(access, summary) }
+        let nodes = try await access.nodes(ofRun: id)
         if output.json {
             var json = try Output.encode(summary).objectValue!
             json["nodes"] = try Output.encode(nodes)
@@ -63,8 +64,8 @@ struct ShowCommand: ParsableCommand {
     }
 
     /// `--timeline`: the drawing (`TimelineRenderer`), or with `--json` the intervals (`RunTimeline.json`).
-    private func showTimeline(_ store: Store, _ summary: RunRow) throws {
-        guard let (status, timeline) = try store.timeline(ofRun: summary.id) else { throw CLIFailure("no run with id \(summary.id)") }
+    private func showTimeline(_ access: any RunAccess, _ summary: RunRow) async throws {
+        let (status, timeline) = try await access.timeline(ofRun: summary.id)
         if output.json {
             Output.json(timeline.document(run: summary.id, status: status))
             return

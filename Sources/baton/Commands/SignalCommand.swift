@@ -5,7 +5,7 @@ import BatonStore
 import BatonYAML
 import Foundation
 
-struct SignalCommand: ParsableCommand {
+struct SignalCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signal",
         abstract: "Send a value to a signal node of a run: it succeeds with it (or keeps it until it waits).",
@@ -25,20 +25,15 @@ struct SignalCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
+    func run() async throws {
         guard timeout >= 0 else { throw CLIFailure("--timeout must not be negative", exitCode: 2) }
         let limits = try Limits.fromEnvironment()
         let value = try Self.value(data, limits: limits)
-        let store = try connection.openStore()
-        defer { store.close() }
+        let access = try connection.openRuns()
+        defer { access.close() }
         let id: String
-        do { id = try store.resolveRunID(runID) } catch let error as StoreError { throw CLIFailure(error.message, exitCode: 2) }
-        let request: Int
-        do { request = try store.signal(run: id, node: node, value: value, maxBytes: limits.maxOutputBytes) } catch let refusal as SignalRefusal {
-            throw CLIFailure("cannot signal: \(refusal)", exitCode: 2)
-        }
-        let applied = try RequestWaiter(store: store, requestID: request, runID: id, timeout: timeout).wait() != nil
-        let status = try store.nodeStatus(run: id, key: node)
+        do { id = try await access.resolveRunID(runID) } catch let failure as CLIFailure { throw CLIFailure(failure.message, exitCode: 2) }
+        let (applied, status) = try await access.signal(id, node: node, value: value, maxBytes: limits.maxOutputBytes, timeout: timeout)
         if output.json {
             var o: [(key: String, value: JSON)] = [("run_id", .string(id)), ("node", .string(node)), ("applied", .bool(applied))]
             if let status { o.append(("status", .string(status.rawValue))) }

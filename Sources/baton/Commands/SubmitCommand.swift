@@ -5,7 +5,7 @@ import BatonDemo
 import BatonStore
 import Foundation
 
-struct SubmitCommand: ParsableCommand {
+struct SubmitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "submit",
         abstract: "Validate a graph file, store it as a new run and print the run id.")
@@ -20,16 +20,16 @@ struct SubmitCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
     @OptionGroup(title: "Traces (service name baton-cli)") var tracingOptions: TracingOptions
 
-    func run() throws {
+    func run() async throws {
         let tracing = try SubmitTracing(tracingOptions)
-        do { try submit(tracing: tracing) } catch {
+        do { try await submit(tracing: tracing) } catch {
             tracing?.finish(error: error)
             throw error
         }
         tracing?.finish(error: nil)
     }
 
-    private func submit(tracing: SubmitTracing?) throws {
+    private func submit(tracing: SubmitTracing?) async throws {
         if timeout != nil && !wait { throw CLIFailure("--timeout only makes sense with --wait", exitCode: 2) }
         if let t = timeout, !(t > 0) { throw CLIFailure("--timeout must be a positive number of seconds", exitCode: 2) }
         if let key = idempotencyKey, key.isEmpty || key.count > 200 {
@@ -41,32 +41,20 @@ struct SubmitCommand: ParsableCommand {
             bytes = try GraphFile.read(file)
             input = try runInput.value()
         } catch let failure as CLIFailure { throw reportingInvalid(failure) }
-        let store = try connection.openStore()
-        defer { store.close() }
-        // Read once: the known procedures and, after storing, which of them no live worker serves. Without
-        // them every procedure would look unknown: a database error is reported as what it is, and nothing is stored.
-        let liveWorkers: [WorkerRow]
-        do { liveWorkers = try store.liveWorkers() } catch { throw CLIFailure("cannot read the live workers: \(error)") }
-        var known: Set<String>? = nil
-        if !allowUnknownProcedures {
-            known = Store.knownProcedures(of: liveWorkers, beside: .demo)
-        }
-        let schemas = Store.inputSchemas(of: liveWorkers, over: .demo)
-        let graph: Graph
-        do {
-            graph = try GraphFile.decode(bytes, path: file, knownProcedures: known, input: input, schemas: noTypeCheck ? nil : schemas)
-        } catch let failure as CLIFailure { throw reportingInvalid(failure) }
-        let run: SubmittedRun
-        do { run = try store.submit(graph, idempotencyKey: idempotencyKey, traceparent: tracing?.traceparent) } catch let conflict
-            as IdempotencyKeyConflict
+        let access = try connection.openRuns()
+        defer { access.close() }
+        let submission = Submission(
+            path: file, bytes: bytes, input: input, idempotencyKey: idempotencyKey, allowUnknownProcedures: allowUnknownProcedures,
+            typeCheck: !noTypeCheck, traceparent: tracing?.traceparent)
+        let run: SubmittedRunAnswer
+        do { run = try await access.submit(submission) } catch let failure as CLIFailure
+            where failure.exitCode == 2 && !failure.message.hasPrefix("--idempotency-key")
         {
-            throw CLIFailure(
-                "--idempotency-key '\(conflict.key)' already belongs to run \(conflict.runID), which has a different graph or input; "
-                    + "submit that graph and input to get the run, or use another key", exitCode: 2)
-        } catch { throw CLIFailure("cannot store the run: \(error)") }
-        let existing = !run.created
-        tracing?.stored(runID: run.id, nodes: graph.order.count, existing: existing)
-        let unserved = UnservedProcedures(graph: graph, workers: liveWorkers)
+            throw reportingInvalid(failure)
+        }
+        let unserved = run.unserved
+        let existing = run.existing
+        tracing?.stored(runID: run.id, nodes: run.nodeCount, existing: existing)
         for line in unserved.warnings { Output.error("baton: " + line) }
         if !wait {
             if output.json {
@@ -87,17 +75,17 @@ struct SubmitCommand: ParsableCommand {
             if existing, let key = idempotencyKey {
                 Output.error("run \(run.id) already exists (key \(key)); waiting")
             } else {
-                Output.error("run \(run.id) submitted (\(graph.order.count) node\(graph.order.count == 1 ? "" : "s"))")
+                Output.error("run \(run.id) submitted (\(run.nodeCount) node\(run.nodeCount == 1 ? "" : "s"))")
             }
         }
-        let final = try RunWaiter(store: store, runID: run.id, showProgress: !output.json, timeout: timeout).wait()
+        let final = try await RunWaiter(runs: access, runID: run.id, showProgress: !output.json, timeout: timeout).wait()
         if output.json {
             var result: [(key: String, value: JSON)] = [
                 ("run_id", .string(run.id)), ("status", .string(final.status.rawValue)),
                 ("existing", .bool(existing)), ("unserved", unserved.json),
             ]
             if let error = final.error { result.append(("error", .string(error))) }
-            result.append(("outputs", try store.outputs(ofRun: run.id)))
+            result.append(("outputs", try await access.outputs(ofRun: run.id)))
             Output.json(.object(JSONObject(result)))
         } else if final.status == .succeeded {
             print("run \(run.id) succeeded")

@@ -4,7 +4,7 @@ import BatonCommandLine
 import BatonStore
 import Foundation
 
-struct WatchCommand: ParsableCommand {
+struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Follow a run's event log live until the run ends; exits non-zero unless it succeeded.")
@@ -12,16 +12,17 @@ struct WatchCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
-        let (store, id) = try connection.openRun(runID)
-        defer { store.close() }
+    func run() async throws {
+        let access = try connection.openRuns()
+        defer { access.close() }
+        let id = try await access.resolveRunID(runID)
         var after = 0
         var unserved: [String] = []
         var lastUnservedCheck = Date.distantPast
         while true {
             // Read the status first: events written before it ended are then surely in the next read.
-            let progress = try store.progress(ofRun: id)
-            let page = try store.events(ofRun: id, after: after)
+            let progress = try await access.progress(ofRun: id)
+            let page = try await access.events(ofRun: id, after: after)
             for event in page {
                 if output.json { print(try Output.encode(event).serialized()) } else { print(Output.eventLine(event)) }
                 after = event.id
@@ -29,7 +30,7 @@ struct WatchCommand: ParsableCommand {
             // Queued nodes that no live worker serves wait; say so on stderr whenever that changes.
             if Date().timeIntervalSince(lastUnservedCheck) >= 2 {
                 lastUnservedCheck = Date()
-                let now = ((try? store.unservedNodes(ofRun: id, limit: 5)) ?? []).map(\.description)
+                let now = try await access.unserved(ofRun: id, limit: 5)
                 if now != unserved, !now.isEmpty { Output.error("waiting for a worker: " + now.joined(separator: ", ")) }
                 unserved = now
             }
@@ -40,7 +41,8 @@ struct WatchCommand: ParsableCommand {
                 }
                 return
             }
-            if page.isEmpty { Thread.sleep(forTimeInterval: 0.2) }  // refresh interval of a live display
+            // A live display's refresh (the server's wait, remote).
+            if page.isEmpty { _ = try await access.awaitChange(ofRun: id, after: after, refresh: .milliseconds(200)) }
         }
     }
 }

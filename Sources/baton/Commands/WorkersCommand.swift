@@ -4,7 +4,7 @@ import BatonCommandLine
 import BatonStore
 import Foundation
 
-struct WorkersCommand: ParsableCommand {
+struct WorkersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "workers", abstract: "List live workers: pools, slots, last heartbeat.")
     @Option(
         parsing: .unconditional,
@@ -20,24 +20,24 @@ struct WorkersCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
+    func run() async throws {
         if let within, !(within > 0) { throw CLIFailure("--within must be a positive number of seconds", exitCode: 2) }
         if timeout != nil && waitFor == nil { throw CLIFailure("--timeout only makes sense with --wait-for", exitCode: 2) }
         if let timeout, !(timeout > 0) { throw CLIFailure("--timeout must be a positive number of seconds", exitCode: 2) }
         let procedures = try waitFor.map(Self.procedures) ?? []
-        let store = try connection.openStore()
-        defer { store.close() }
+        let access = try connection.openRuns()
+        defer { access.close() }
         let workers: [WorkerRow]
         if waitFor != nil {
             let seconds = timeout ?? 60
-            let waited = try WorkerWaiter(store: store, procedures: procedures, within: within, timeout: seconds).wait()
+            let waited = try await WorkerWaiter(workers: access, procedures: procedures, within: within, timeout: seconds).wait()
             if !waited.missing.isEmpty {
                 let names = waited.missing.joined(separator: ", ")
                 throw CLIFailure("no live worker serves \(names) after waiting \(String(format: "%g", seconds)) s", exitCode: 3)
             }
             workers = waited.workers
         } else {
-            workers = try store.liveWorkers(within: within)
+            workers = try await access.liveWorkers(within: within)
         }
         if output.json { try Output.json(workers); return }
         Output.table(
