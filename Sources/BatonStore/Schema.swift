@@ -352,5 +352,6 @@ enum Schema {
         (20, attemptTokens),
         (21, ratesCountUntoldGrants),
         (22, access),
+        (25, sessions),
     ]
 }
