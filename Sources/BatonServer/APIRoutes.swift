@@ -5,8 +5,11 @@ import Hummingbird
 /// The routes of `/api/v1` (docs/api.md; the document `/api/v1/openapi.json`): registered beside the
 /// dashboard's on one router, sharing its store pool.
 public enum APIRoutes {
-    public static func register(on router: Router<ServerRequestContext>, pool: StorePool, limits: GraphLimits, rates: RateLimiter) {
-        let handlers = APIHandlers(pool: pool, limits: limits, rates: rates)
+    /// `publicRead`: operations of scope `read` need no token (`--public-read`).
+    public static func register(
+        on router: Router<ServerRequestContext>, pool: StorePool, limits: GraphLimits, rates: RateLimiter, publicRead: Bool = false
+    ) {
+        let handlers = APIHandlers(pool: pool, limits: limits, rates: rates, publicRead: publicRead)
         let api = router.group("/api/v1")
         api.get("/openapi.json") { _, _ in handlers.openAPI() }
         api.get("/whoami") { request, _ in await handlers.whoami(request) }
@@ -38,5 +41,6 @@ public enum APIRoutes {
         api.delete("/tokens/:name") { request, context in
             await handlers.revokeToken(request, context.parameters.get("name") ?? "", source: context.clientAddress)
         }
+        api.get("/audit") { request, _ in await handlers.listAudit(request) }
     }
 }
