@@ -38,8 +38,10 @@ public enum AdminAccess {
 
     /// Whether a request's headers say it comes from this server's own pages (or from no page at all,
     /// as curl's requests do).
+    /// `Sec-Fetch-Site` (set by the browser, no page can change it) decides when sent: a form posted
+    /// from a page with `Referrer-Policy: no-referrer`, as the sign-in form is, says `Origin: null`.
     public static func sameSite(origin: String?, host: String?, fetchSite: String?) -> Bool {
-        if let fetchSite, fetchSite == "cross-site" || fetchSite == "same-site" { return false }
+        if let fetchSite { return fetchSite == "same-origin" || fetchSite == "none" }
         if let origin {
             guard let host, origin == "http://\(host)" || origin == "https://\(host)" else { return false }
         }

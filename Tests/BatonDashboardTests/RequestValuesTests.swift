@@ -62,6 +62,12 @@ struct RequestValuesTests {
         #expect(AdminAccess.decide(viewer: ops, needs: .operate, origin: "null", host: "127.0.0.1:8080") == .crossSite)
         #expect(AdminAccess.decide(viewer: ops, needs: .operate, fetchSite: "cross-site") == .crossSite)
         #expect(AdminAccess.decide(viewer: ops, needs: .operate, fetchSite: "same-site") == .crossSite)
+        #expect(
+            AdminAccess.decide(viewer: ops, needs: .operate, origin: "null", host: "127.0.0.1:8080", fetchSite: "same-origin") == .allowed,
+            "a form posted under Referrer-Policy: no-referrer says Origin: null; Sec-Fetch-Site decides")
+        #expect(
+            AdminAccess.decide(viewer: ops, needs: .operate, origin: "http://127.0.0.1:8080", host: "127.0.0.1:8080", fetchSite: "cross-site")
+                == .crossSite)
     }
 
     @Test func signInGateRedirectsPagesAndRefusesTheInternalAPI() {
