@@ -421,6 +421,36 @@ extension Integration {
             }
         }
 
+        @Test func aSessionEndsWithItsOwnExpiryOrItsTokens() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            let port = try Self.startDashboard(cluster, [], name: "dashboard-expiry")
+            let sql = try TestCluster.sql()
+            defer { sql.close() }
+            let token = try Integration.APITests.token("expiring-reader", "read")
+            _ = try sql.execute(
+                "update baton.tokens set expires_at = now() + interval '1 hour' where name = 'expiring-reader' and revoked_at is null")
+            func secret(_ cookie: String) -> String { String(cookie.dropFirst("baton_session=".count)) }
+            // Never beyond the token's expiry (1 h here, not 12 h).
+            let first = try Self.sessionCookie(port: port, token: token)
+            let bounded = try sql.query(
+                "select (s.expires_at = t.expires_at)::text as same from baton.sessions s join baton.tokens t on t.id = s.token_id "
+                    + "where s.hash = sha256(convert_to($1, 'UTF8'))", [secret(first)])
+            #expect(bounded[row: 0, column: "same"] == "true")
+            #expect(try HTTPExchange.request(port: port, "/", headers: ["Cookie": first]).status == 200)
+            // The session's own expiry.
+            _ = try sql.execute(
+                "update baton.sessions set expires_at = now() - interval '1 second' where hash = sha256(convert_to($1, 'UTF8'))", [secret(first)])
+            #expect(try HTTPExchange.request(port: port, "/", headers: ["Cookie": first]).status == 303)
+            // The token's expiry ends a session that has not expired.
+            let second = try Self.sessionCookie(port: port, token: token)
+            #expect(try HTTPExchange.request(port: port, "/", headers: ["Cookie": second]).status == 200)
+            _ = try sql.execute(
+                "update baton.tokens set expires_at = now() - interval '1 second' where name = 'expiring-reader' and revoked_at is null")
+            #expect(try HTTPExchange.request(port: port, "/", headers: ["Cookie": second]).status == 303)
+            #expect(try Self.signIn(port: port, token: token).status == 401, "an expired token cannot sign in")
+        }
+
         /// Signs in over HTTP (`POST /login`) and returns the reply (303 and the cookie, or the form again).
         static func signIn(port: Int, token: String, next: String = "/") throws -> HTTPExchange.Reply {
             let form =
