@@ -95,6 +95,7 @@ let package = Package(
         .target(name: "BatonDashboard", dependencies: [
             "Baton", "BatonStore", "BatonDrawing", "BatonHTTP",
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTLS", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // A client of `baton server`'s API: Baton's JSON and Foundation's URLSession, nothing more.

@@ -1,29 +1,33 @@
 import BatonHTTP
 
-/// How `baton dashboard` runs: where it listens, the database, and the admin token if any.
+/// How `baton server` runs its dashboard: where it listens, the database, who may read, and TLS.
 public struct DashboardConfiguration: Sendable {
     public var listen: ListenAddress
     public var databaseURL: String
-    /// Nil: read-only (the admin endpoints answer 404).
-    public var adminToken: String?
+    /// Whether pages, the dashboard's JSON and `/api/v1`'s reads are open to anyone (`--public-read`);
+    /// otherwise they need a signed-in session or a bearer token.
+    public var publicRead: Bool
+    /// The certificate and key files (PEM) to serve HTTPS with; nil for plain HTTP.
+    public var tls: TLSFiles?
     /// Database connections (and threads) the dashboard keeps at most.
     public var connections: Int
 
-    public init(listen: ListenAddress, databaseURL: String, adminToken: String?, connections: Int = 3) {
+    public init(listen: ListenAddress, databaseURL: String, publicRead: Bool = false, tls: TLSFiles? = nil, connections: Int = 3) {
         self.listen = listen
         self.databaseURL = databaseURL
-        self.adminToken = adminToken
+        self.publicRead = publicRead
+        self.tls = tls
         self.connections = connections
     }
 
-    /// The token from the flag, else the environment; an empty or spaced one is an error.
-    public static func adminToken(flag: String?, environment: String?) throws(DashboardError) -> String? {
-        guard let token = flag ?? environment else { return nil }
-        let source = flag != nil ? "--admin-token" : "BATON_DASHBOARD_TOKEN"
-        guard !token.isEmpty else { throw DashboardError(status: 400, "\(source) is empty (leave it out for a read-only dashboard)") }
-        guard token.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7f }) else {
-            throw DashboardError(status: 400, "\(source): use printable ASCII without spaces")
+    /// `--tls-cert` and `--tls-key`, both or neither.
+    public struct TLSFiles: Sendable, Equatable {
+        public var certificate: String
+        public var key: String
+
+        public init(certificate: String, key: String) {
+            self.certificate = certificate
+            self.key = key
         }
-        return token
     }
 }

@@ -5,9 +5,9 @@ import Hummingbird
 
 extension DashboardHandlers {
     /// POST a signal to a signal node (`/api/runs/ID/signal?node=KEY`, the value as the JSON body; an
-    /// empty body is `null`): the admin token first, as for cancel and retry, then `Store.signal`,
+    /// empty body is `null`): the signed-in token's `operate` scope first, as for cancel and retry, then `Store.signal`,
     /// whose refusals answer 409 (404 for an unknown run or node) and store nothing.
-    func signal(_ id: String, _ request: Request) async -> Response {
+    func signal(_ id: String, _ request: Request, source: String?) async -> Response {
         if let refused = adminRefusal(request) { return refused }
         return await api(status: 202) {
             let id = try RunID(parsing: id).value
@@ -27,11 +27,13 @@ extension DashboardHandlers {
                     throw DashboardError.badRequest("the signal's value is not JSON: \(error)")
                 }
             }
+            let audit = audit("run.signal", "\(id)/\(key)", source: source)
             return try await pool.run(write: true) { store -> JSON in
                 let requestID: Int
                 do { requestID = try store.signal(run: id, node: key, value: value, maxBytes: limit) } catch let refusal as SignalRefusal {
                     throw DashboardError(status: refusal.missing ? 404 : 409, refusal.description)
                 }
+                try store.recordAudit(audit, status: 202)
                 return ["run_id": .string(id), "node": .string(key), "request_id": .int(Int64(requestID))]
             }
         }

@@ -8,8 +8,19 @@ import Hummingbird
 /// the store pool's threads, and answer. Every failure becomes a response here, never a thrown error.
 struct DashboardHandlers: Sendable {
     let pool: StorePool
-    let layout: PageLayout
-    let access: AdminAccess
+    /// Who asked (set per request by `as(_:)`); the pages and the admin checks follow its scopes.
+    var viewer: Viewer? = nil
+    /// Whether the session cookie is `Secure` (served over TLS).
+    var secureCookies = false
+
+    var layout: PageLayout { PageLayout(viewer: viewer) }
+
+    /// These handlers for a request by `viewer`.
+    func `as`(_ viewer: Viewer?) -> DashboardHandlers {
+        var copy = self
+        copy.viewer = viewer
+        return copy
+    }
 
     static let maxEvents = 10_000
 
@@ -72,6 +83,18 @@ struct DashboardHandlers: Sendable {
         }
     }
 
+    /// `/audit`: for a token with `admin` (a 403 page otherwise).
+    func auditPage() async -> Response {
+        await page {
+            guard let viewer, viewer.name != nil else {
+                throw DashboardError(status: 401, "sign in (/login) with an admin token to see the audit trail")
+            }
+            guard viewer.may(.admin) else { throw DashboardError(status: 403, "the audit trail is for tokens with the admin scope") }
+            let entries = try await pool.run { try $0.auditEntries(limit: AuditPage.shown) }
+            return AuditPage(entries: entries).render(layout: layout)
+        }
+    }
+
     // MARK: API
 
     func runsJSON(_ request: Request) async -> Response {
@@ -98,7 +121,7 @@ struct DashboardHandlers: Sendable {
                 return [
                     "run": DashboardJSON.run(run), "node_counts": DashboardJSON.counts(progress.counts),
                     "running": .array(try store.runningNodes(ofRun: id, limit: 20).map(JSON.string)),
-                    "actions": .array(AdminAction.available(for: run.status).filter { _ in access.isEnabled }.map { .string($0.rawValue) }),
+                    "actions": .array(AdminAction.available(for: run.status).filter { _ in layout.mayOperate }.map { .string($0.rawValue) }),
                 ]
             }
         }
@@ -169,22 +192,28 @@ struct DashboardHandlers: Sendable {
         }
     }
 
-    /// The answer to an admin request (cancel, retry, signal) whose token or origin `access` refuses; nil to go on.
+    /// The answer to an admin request (cancel, retry, signal) that `AdminAccess` refuses (nobody
+    /// signed in, no `operate` scope, another site); nil to go on.
     func adminRefusal(_ request: Request) -> Response? {
         let header = { (name: String) in HTTPFields.Element.Name(name).flatMap { request.headers[$0] } }
-        let decision = access.decide(
-            authorization: request.headers[.authorization], origin: header("Origin"), host: request.head.authority,
-            fetchSite: header("Sec-Fetch-Site"))
+        let decision = AdminAccess.decide(
+            viewer: viewer, needs: .operate, origin: header("Origin"), host: request.head.authority, fetchSite: header("Sec-Fetch-Site"))
         return decision.error.map { DashboardResponse.apiError($0) }
+    }
+
+    /// The audit entry of a dashboard action by the signed-in token.
+    func audit(_ action: String, _ target: String, source: String?) -> AuditEntry {
+        AuditEntry(tokenName: viewer?.name, action: action, target: target, source: source.map { "\($0) (dashboard)" } ?? "dashboard")
     }
 
     /// POST cancel or retry: the token first, then the run's status, then the store's request (as
     /// `baton cancel` and `baton retry` make it); the coordinator applies it.
-    func admin(_ action: AdminAction, _ id: String, _ request: Request) async -> Response {
+    func admin(_ action: AdminAction, _ id: String, _ request: Request, source: String?) async -> Response {
         if let refused = adminRefusal(request) { return refused }
         return await api(status: 202) {
             let id = try RunID(parsing: id).value
-            return try await pool.run { store -> JSON in
+            let audit = audit("run.\(action.rawValue)", id, source: source)
+            return try await pool.run(write: true) { store -> JSON in
                 guard let status = try store.runStatus(id) else { throw DashboardError.notFound("no run with id \(id)") }
                 if let refusal = action.refusal(runID: id, status: status) { throw refusal }
                 let requestID =
@@ -192,6 +221,7 @@ struct DashboardHandlers: Sendable {
                     case .cancel: try store.request(.cancel, runID: id, reason: "cancelled: by request (baton dashboard)")
                     case .retry: try store.request(.retry, runID: id)
                     }
+                try store.recordAudit(audit, status: 202)
                 return [
                     "run_id": .string(id), "action": .string(action.rawValue), "request_id": .int(Int64(requestID)),
                     "status": .string(status.rawValue),

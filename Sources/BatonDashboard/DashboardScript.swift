@@ -7,8 +7,7 @@ enum DashboardScript {
         (function () {
           const body = document.body;
           const page = body.dataset.page;
-          const adminEnabled = body.dataset.admin === 'true';
-          const TOKEN_KEY = 'baton-dashboard-token';
+          const mayOperate = body.dataset.operate === 'true';
           const TERMINAL = ['succeeded', 'failed', 'cancelled', 'skipped'];
 
           function el(tag, className, text) {
@@ -21,7 +20,7 @@ enum DashboardScript {
           async function getJSON(path) {
             const r = await fetch(path, { headers: { Accept: 'application/json' }, cache: 'no-store', credentials: 'same-origin' });
             const j = await r.json().catch(() => ({ error: r.statusText }));
-            if (!r.ok) throw new Error(j.error || r.statusText);
+            if (!r.ok) { refused(r); throw new Error(j.error || r.statusText); }
             return j;
           }
           function badge(status) {
@@ -73,30 +72,9 @@ enum DashboardScript {
             setTimeout(tick, first);
           }
 
-          // Admin token: pasted once, kept in this tab's sessionStorage, sent only as a header.
-          function token() { try { return sessionStorage.getItem(TOKEN_KEY); } catch (e) { return null; } }
-          function showAdmin() {
-            if (!adminEnabled) return;
-            const has = !!token();
-            byId('admin-form').hidden = has;
-            byId('admin-ready').hidden = !has;
-            document.querySelectorAll('.admin-action').forEach(b => {
-              b.disabled = !has;
-              b.title = has ? '' : 'paste the admin token (top right) first';
-            });
-          }
-          function setupAdmin() {
-            if (!adminEnabled) return;
-            const input = byId('admin-token');
-            byId('admin-form').addEventListener('submit', e => {
-              e.preventDefault();
-              const value = input.value.trim();
-              if (value) sessionStorage.setItem(TOKEN_KEY, value);
-              input.value = '';
-              showAdmin();
-            });
-            byId('admin-forget').addEventListener('click', () => { sessionStorage.removeItem(TOKEN_KEY); showAdmin(); });
-            showAdmin();
+          // A refusal of a signed-in action: a lost session goes back to the sign-in page.
+          function refused(r) {
+            if (r.status === 401) location.assign('/login?next=' + encodeURIComponent(location.pathname + location.search));
           }
 
           function runsPage() {
@@ -207,15 +185,10 @@ enum DashboardScript {
             }
             async function sendSignal(key, value, message) {
               message.className = 'action-message';
-              if (!token()) {
-                message.classList.add('error');
-                message.textContent = 'paste the admin token (top right) first';
-                return;
-              }
               message.textContent = 'Sending…';
               const r = await fetch(base + '/signal?node=' + encodeURIComponent(key), {
-                method: 'POST', cache: 'no-store', credentials: 'omit',
-                headers: { Authorization: 'Bearer ' + token(), 'Content-Type': 'application/json' }, body: value.value,
+                method: 'POST', cache: 'no-store', credentials: 'same-origin',
+                headers: { 'Content-Type': 'application/json' }, body: value.value,
               });
               const j = await r.json().catch(() => ({ error: r.statusText }));
               if (r.ok) {
@@ -224,7 +197,7 @@ enum DashboardScript {
               } else {
                 message.classList.add('error');
                 message.textContent = j.error || r.statusText;
-                if (r.status === 401 || r.status === 403) { sessionStorage.removeItem(TOKEN_KEY); showAdmin(); }
+                refused(r);
               }
             }
             function renderNode(j) {
@@ -254,7 +227,7 @@ enum DashboardScript {
               if (n.error) parts.push(section(n.error_type ? 'Error · ' + n.error_type : 'Error', code(n.error, 'error-text')));
               parts.push(section('Input', code(n.input === null ? '—' : pretty(n.input))));
               parts.push(section('Output', code(n.output === null ? '—' : pretty(n.output))));
-              if (adminEnabled && n.procedure === 'baton.signal' && !TERMINAL.includes(n.status)) parts.push(signalSection(n));
+              if (mayOperate && n.procedure === 'baton.signal' && !TERMINAL.includes(n.status)) parts.push(signalSection(n));
               if (j.logs.length) {
                 const list = el('ol', 'logs');
                 for (const line of j.logs) {
@@ -312,7 +285,7 @@ enum DashboardScript {
               message.className = 'action-message';
               message.textContent = action === 'cancel' ? 'Cancelling…' : 'Retrying…';
               const r = await fetch(base + '/' + action, {
-                method: 'POST', cache: 'no-store', credentials: 'omit', headers: { Authorization: 'Bearer ' + token() },
+                method: 'POST', cache: 'no-store', credentials: 'same-origin',
               });
               const j = await r.json().catch(() => ({ error: r.statusText }));
               if (r.ok) {
@@ -321,7 +294,7 @@ enum DashboardScript {
               } else {
                 message.classList.add('error');
                 message.textContent = j.error || r.statusText;
-                if (r.status === 401 || r.status === 403) { sessionStorage.removeItem(TOKEN_KEY); showAdmin(); }
+                refused(r);
               }
             }
             document.querySelectorAll('.admin-action').forEach(b => b.addEventListener('click', () => act(b.dataset.action)));
@@ -418,7 +391,6 @@ enum DashboardScript {
             }, 3000);
           }
 
-          setupAdmin();
           if (page === 'runs') runsPage();
           if (page === 'run') runPage();
           if (page === 'workers') workersPage();

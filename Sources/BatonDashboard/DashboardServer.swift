@@ -1,6 +1,7 @@
 import BatonHTTP
 import Foundation
 import Hummingbird
+import HummingbirdTLS
 import Logging
 
 /// `baton dashboard`: the pages and the JSON API over the run history, served by Hummingbird. The
@@ -19,15 +20,19 @@ public struct DashboardServer: Sendable {
     ) async throws {
         let pool = StorePool(url: configuration.databaseURL, size: configuration.connections)
         defer { pool.close() }
-        let handlers = DashboardHandlers(
-            pool: pool, layout: PageLayout(adminEnabled: configuration.adminToken != nil), access: AdminAccess(token: configuration.adminToken))
+        let handlers = DashboardHandlers(pool: pool, secureCookies: configuration.tls != nil)
         let router = Router(context: ServerRequestContext.self)
         router.add(middleware: DashboardMiddleware(hostCheck: HostCheck(listen: configuration.listen)))
-        router.get("/") { request, _ in await handlers.runsPage(request) }
-        router.get("/runs/:id") { _, context in await handlers.runPage(Self.runID(context)) }
-        router.get("/workers") { _, _ in await handlers.workersPage() }
-        router.get("/schedules") { _, _ in await handlers.schedulesPage() }
-        router.get("/events") { _, _ in await handlers.eventsPage() }
+        router.add(middleware: SignInMiddleware(pool: pool, publicRead: configuration.publicRead))
+        router.get("/login") { request, _ in handlers.loginPage(request) }
+        router.post("/login") { request, context in await handlers.login(request, source: context.clientAddress) }
+        router.post("/logout") { request, _ in await handlers.logout(request) }
+        router.get("/") { request, context in await handlers.as(context.viewer).runsPage(request) }
+        router.get("/runs/:id") { _, context in await handlers.as(context.viewer).runPage(Self.runID(context)) }
+        router.get("/workers") { _, context in await handlers.as(context.viewer).workersPage() }
+        router.get("/schedules") { _, context in await handlers.as(context.viewer).schedulesPage() }
+        router.get("/audit") { _, context in await handlers.as(context.viewer).auditPage() }
+        router.get("/events") { _, context in await handlers.as(context.viewer).eventsPage() }
         router.get("/assets/dashboard.js") { _, _ in
             DashboardResponse.make(
                 status: 200, contentType: "text/javascript; charset=utf-8", body: DashboardScript.source + TimelineScript.source, cache: true)
@@ -40,7 +45,7 @@ public struct DashboardServer: Sendable {
             DashboardResponse.make(status: 200, contentType: "image/svg+xml", body: DashboardStyle.favicon, cache: true)
         }
         router.get("/api/runs") { request, _ in await handlers.runsJSON(request) }
-        router.get("/api/runs/:id") { _, context in await handlers.runJSON(Self.runID(context)) }
+        router.get("/api/runs/:id") { _, context in await handlers.as(context.viewer).runJSON(Self.runID(context)) }
         router.get("/api/runs/:id/nodes") { request, context in await handlers.nodesJSON(Self.runID(context), request) }
         router.get("/api/runs/:id/node") { request, context in await handlers.nodeJSON(Self.runID(context), request) }
         router.get("/api/runs/:id/events") { request, context in await handlers.eventsJSON(Self.runID(context), request) }
@@ -49,14 +54,17 @@ public struct DashboardServer: Sendable {
         router.get("/api/workers") { _, _ in await handlers.workersJSON() }
         for action in AdminAction.allCases {
             router.post("/api/runs/:id/\(action.rawValue)") { request, context in
-                await handlers.admin(action, Self.runID(context), request)
+                await handlers.as(context.viewer).admin(action, Self.runID(context), request, source: context.clientAddress)
             }
         }
-        router.post("/api/runs/:id/signal") { request, context in await handlers.signal(Self.runID(context), request) }
+        router.post("/api/runs/:id/signal") { request, context in
+            await handlers.as(context.viewer).signal(Self.runID(context), request, source: context.clientAddress)
+        }
         routes(router, pool)
         let listen = configuration.listen
+        let tls = try configuration.tls.map { files throws(DashboardError) in try ServerTLS.configuration(files) }
         let app = Application(
-            router: router,
+            router: router, server: try tls.map { try .tls(.http1(), tlsConfiguration: $0) } ?? .http1(),
             configuration: ApplicationConfiguration(address: .hostname(listen.host, port: listen.port), serverName: nil),
             onServerRunning: { channel in
                 onListening(ListenAddress(host: listen.host, port: channel.localAddress?.port ?? listen.port))

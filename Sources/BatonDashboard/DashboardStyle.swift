@@ -32,13 +32,19 @@ enum DashboardStyle {
         .topbar nav a { color: #cbd5e1; padding: 8px 12px; border-radius: 8px; }
         .topbar nav a:hover { background: #1e293b; text-decoration: none; color: #fff; }
         .topbar nav a.active { background: #1e293b; color: #fff; }
-        .admin { margin-left: auto; display: flex; align-items: center; gap: 8px; font-size: 13px; }
-        .admin.read-only { color: #94a3b8; border: 1px solid #334155; padding: 4px 10px; border-radius: 999px; }
-        .admin-form { display: flex; align-items: center; gap: 8px; }
-        .admin-form label { color: #94a3b8; }
-        .admin-form input { background: #1e293b; border: 1px solid #334155; color: #fff; border-radius: 8px; padding: 6px 10px; width: 200px; }
-        .admin-ready { display: flex; align-items: center; gap: 8px; color: #bbf7d0; }
-        .admin-ready .dot { background: #4ade80; }
+        .account { margin-left: auto; display: flex; align-items: center; gap: 8px; font-size: 13px; color: #bbf7d0; }
+        .account .dot { background: #4ade80; }
+        .account .scopes { color: #94a3b8; }
+        .account.read-only { color: #94a3b8; border: 1px solid #334155; padding: 4px 10px; border-radius: 999px; }
+        .account.read-only a { color: #c7d2fe; }
+        .sign-out { margin: 0; }
+        .sign-out button.link { color: #c7d2fe; }
+        .login { max-width: 420px; margin: 64px auto; padding: 24px 28px; }
+        .login h1 { font-size: 20px; margin: 0 0 6px; }
+        .login form { display: flex; flex-direction: column; gap: 10px; margin-top: 16px; }
+        .login input { border: 1px solid var(--line); border-radius: 8px; padding: 8px 10px; font-size: 14px; }
+        .login .error-text { margin: 12px 0 0; }
+        tr.audit-refused td:last-child { color: var(--failed); font-weight: 600; }
         main { max-width: 1480px; margin: 0 auto; padding: 24px 28px 48px; }
         h1 { font-size: 22px; margin: 0; font-weight: 650; }
         h2 { font-size: 16px; margin: 0; }

@@ -1,32 +1,42 @@
 /// The frame of every page: head (the stylesheet and script, both served by the dashboard itself),
-/// the top bar with its links, and where the admin token is entered when admin actions are on.
+/// the top bar with its links, and who is signed in (with a sign-out button) or a sign-in link.
 public struct PageLayout: Sendable {
-    public enum Section: String, Sendable { case runs, workers, schedules, events }
+    public enum Section: String, Sendable { case runs, workers, schedules, events, audit, login }
 
-    public var adminEnabled: Bool
+    /// Who the page is for; nil on the sign-in page.
+    public var viewer: Viewer?
 
-    public init(adminEnabled: Bool) { self.adminEnabled = adminEnabled }
+    public init(viewer: Viewer?) { self.viewer = viewer }
+
+    /// Whether the page shows cancel, retry and signal (the token holds `operate`).
+    public var mayOperate: Bool { viewer?.may(.operate) ?? false }
 
     /// A whole page. `attributes` go on `<body>` as `data-NAME="VALUE"` (escaped) for the script.
     public func page(title: String, section: Section, attributes: [(String, String)] = [], body: String) -> String {
         let data =
-            ([("page", attributes.first { $0.0 == "page" }?.1 ?? section.rawValue), ("admin", String(adminEnabled))]
+            ([("page", attributes.first { $0.0 == "page" }?.1 ?? section.rawValue), ("operate", String(mayOperate))]
             + attributes.filter { $0.0 != "page" })
             .map { " data-\($0.0)=\"\(HTML.escape($0.1))\"" }.joined()
         func link(_ to: Section, _ label: String, _ href: String) -> String {
             "<a href=\"\(href)\"\(to == section ? " class=\"active\" aria-current=\"page\"" : "")>\(label)</a>"
         }
-        let admin =
-            adminEnabled
-            ? """
-            <div class="admin" id="admin">
-            <form id="admin-form" class="admin-form"><label for="admin-token">Admin token</label>\
-            <input id="admin-token" type="password" autocomplete="off" placeholder="paste to enable actions">\
-            <button type="submit">Use</button></form>
-            <div id="admin-ready" class="admin-ready" hidden><span class="dot"></span>Admin actions enabled \
-            <button type="button" id="admin-forget" class="link">forget token</button></div>
-            </div>
-            """ : "<div class=\"admin read-only\" title=\"start baton dashboard with --admin-token to allow cancel and retry\">read-only</div>"
+        let account: String
+        if let viewer, let name = viewer.name {
+            let scopes = viewer.scopes.sorted().map(\.rawValue).joined(separator: ", ")
+            let signOut =
+                viewer.hasSession
+                ? "<form method=\"post\" action=\"/logout\" class=\"sign-out\"><button type=\"submit\" class=\"link\" id=\"sign-out\">Sign out</button></form>"
+                : ""
+            account = """
+                <div class="account" id="account"><span class="dot"></span><span>\(HTML.escape(name))</span>\
+                <span class="scopes" id="scopes">\(HTML.escape(scopes))</span>\(signOut)</div>
+                """
+        } else if viewer != nil {
+            account = "<div class=\"account read-only\" id=\"account\">read-only · <a href=\"/login\">Sign in</a></div>"
+        } else {
+            account = ""
+        }
+        let audit = viewer?.may(.admin) == true ? link(.audit, "Audit", "/audit") : ""
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -42,8 +52,8 @@ public struct PageLayout: Sendable {
             <body\(data)>
             <header class="topbar">
             <a class="brand" href="/"><span class="logo" aria-hidden="true"></span>Baton</a>
-            <nav>\(link(.runs, "Runs", "/"))\(link(.workers, "Workers", "/workers"))\(link(.schedules, "Schedules", "/schedules"))\(link(.events, "Events", "/events"))</nav>
-            \(admin)
+            <nav>\(link(.runs, "Runs", "/"))\(link(.workers, "Workers", "/workers"))\(link(.schedules, "Schedules", "/schedules"))\(link(.events, "Events", "/events"))\(audit)</nav>
+            \(account)
             </header>
             <main>
             \(body)

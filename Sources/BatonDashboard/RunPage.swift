@@ -31,7 +31,7 @@ public struct RunPage: Sendable {
         let id = HTML.escape(run.id)
         let available = Set(AdminAction.available(for: run.status))
         let actions =
-            layout.adminEnabled
+            layout.mayOperate
             ? """
             <div class="actions" id="actions">\
             <button type="button" class="danger admin-action" data-action="cancel"\(available.contains(.cancel) ? "" : " hidden")>Cancel run</button>\

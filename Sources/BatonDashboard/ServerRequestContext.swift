@@ -6,6 +6,9 @@ public struct ServerRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The peer of the connection as the server saw it, `IP:PORT` (no proxy header is trusted).
     public let clientAddress: String?
+    /// Who signed in (session cookie or bearer token), set by `SignInMiddleware` outside `/api/v1`;
+    /// `Viewer.anonymous` under `--public-read` for someone not signed in.
+    public var viewer: Viewer?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

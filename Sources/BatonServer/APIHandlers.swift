@@ -10,6 +10,8 @@ struct APIHandlers: Sendable {
     let pool: StorePool
     let limits: GraphLimits
     let rates: RateLimiter
+    /// `--public-read`: operations of scope `read` need no token (one sent is still checked).
+    var publicRead = false
     /// The event streams open, per token.
     let streams = StreamSlots()
 
@@ -29,12 +31,16 @@ struct APIHandlers: Sendable {
 
     /// The live token the request shows, if it holds `scope`; throws the 401 or 403 otherwise.
     func authorize(_ request: Request, scope: AccessScope?) async throws -> TokenRow {
+        if publicRead, scope == .read, request.headers[.authorization] == nil { return Self.publicReader }
         let secret = try APIAccess.secret(authorization: request.headers[.authorization]).get()
         guard let token = try await pool.run({ try $0.token(secret: secret) }) else { throw APIAccess.unknownToken }
         if let refusal = rates.refusal(token.name) { throw refusal }
         if let refusal = APIAccess.refusal(token, needs: scope) { throw refusal }
         return token
     }
+
+    /// Who reads without a token under `--public-read` (not rate-limited: it is no token).
+    static let publicReader = TokenRow(name: "public", prefix: "", scopes: [.read], createdAt: 0)
 
     /// Any error as the API's: the store pool's own (busy, unreachable) keep their status.
     static func apiError(_ error: Error) -> APIError {

@@ -5,8 +5,11 @@ import Hummingbird
 /// The routes of `/api/v1` (docs/api.md; the document `/api/v1/openapi.json`): registered beside the
 /// dashboard's on one router, sharing its store pool.
 public enum APIRoutes {
-    public static func register(on router: Router<ServerRequestContext>, pool: StorePool, limits: GraphLimits, rates: RateLimiter) {
-        let handlers = APIHandlers(pool: pool, limits: limits, rates: rates)
+    /// `publicRead`: operations of scope `read` need no token (`--public-read`).
+    public static func register(
+        on router: Router<ServerRequestContext>, pool: StorePool, limits: GraphLimits, rates: RateLimiter, publicRead: Bool = false
+    ) {
+        let handlers = APIHandlers(pool: pool, limits: limits, rates: rates, publicRead: publicRead)
         // Last, once every route below is in: a known path with an unknown method answers 405 (MethodFallback).
         defer { router.add(middleware: MethodFallbackMiddleware(fallback: methodFallback(router))) }
         let api = router.group("/api/v1")
@@ -74,6 +77,7 @@ public enum APIRoutes {
         api.get("/webhooks/:id/deliveries") { request, context in
             await handlers.listDeliveries(request, context.parameters.get("id") ?? "")
         }
+        api.get("/audit") { request, _ in await handlers.listAudit(request) }
     }
 
     /// The methods of every `/api/v1` route registered on `router`.

@@ -354,5 +354,6 @@ enum Schema {
         (22, access),
         (23, webhooks),
         (24, triggers),
+        (25, sessions),
     ]
 }

@@ -42,23 +42,23 @@ struct PageTests {
     @Test func runsPageEscapesNamesAndErrors() throws {
         let page = RunsPage(
             query: RunsQuery(status: .failed, name: "\"><script>"), runs: [try Self.run()], total: 1, counts: [.failed: 1], now: 0)
-        let html = page.render(layout: PageLayout(adminEnabled: false))
+        let html = page.render(layout: PageLayout(viewer: .anonymous))
         Self.expectSafe(html)
         #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;&quot;&#39;&amp;"))
         #expect(html.contains("value=\"&quot;&gt;&lt;script&gt;\""))
         #expect(html.contains("href=\"/runs/c7e6109a-a328-4847-b185-1824586d7156\""))
-        #expect(html.contains("data-admin=\"false\"") && html.contains("read-only"))
-        #expect(!html.contains("id=\"admin-token\""))
+        #expect(html.contains("data-operate=\"false\"") && html.contains("read-only") && html.contains("href=\"/login\""))
+        #expect(!html.contains("id=\"sign-out\"") && !html.contains("href=\"/audit\""))
     }
 
     @Test func runPageSaysWhatNodesWaitForAndWhenTheNextTokenIsDue() throws {
         var page = RunPage(run: try Self.run(status: .running), counts: [.waiting: 12], svg: "<svg></svg>", nodes: [], now: 0)
-        #expect(!page.render(layout: PageLayout(adminEnabled: false)).contains("id=\"rate-waits\""), "no card when none waits")
+        #expect(!page.render(layout: PageLayout(viewer: .anonymous)).contains("id=\"rate-waits\""), "no card when none waits")
         page.rateWaits = [
             RateWait(
                 key: Self.hostile, limit: 5, perSeconds: 1, used: 5, nodes: (0..<12).map { "n\($0)" }, nextTokenAt: 1_795_000_000.25)
         ]
-        let html = page.render(layout: PageLayout(adminEnabled: false))
+        let html = page.render(layout: PageLayout(viewer: .anonymous))
         Self.expectSafe(html)
         #expect(html.contains("id=\"rate-waits\""))
         #expect(html.contains("5 per 1s") && html.contains("5 of 5"))
@@ -66,19 +66,35 @@ struct PageTests {
         #expect(html.contains("href=\"#node=n9\"") && !html.contains("href=\"#node=n10\"") && html.contains("and 2 more"))
     }
 
-    @Test func runPageEscapesAndShowsAdminButtonsOnlyWithAToken() throws {
+    @Test func runPageEscapesAndShowsAdminButtonsOnlyWithTheOperateScope() throws {
         let page = RunPage(
             run: try Self.run(), counts: [.failed: 1, .succeeded: 1], svg: "<svg class=\"baton-graph\"></svg>", nodes: [try Self.node()], now: 0)
-        let readOnly = page.render(layout: PageLayout(adminEnabled: false))
+        let readOnly = page.render(layout: PageLayout(viewer: .anonymous))
         Self.expectSafe(readOnly)
         #expect(!readOnly.contains("data-action="))
         #expect(readOnly.contains("data-run=\"c7e6109a-a328-4847-b185-1824586d7156\""))
         #expect(readOnly.contains("<tr class=\"node-row\" data-node=\"&lt;script&gt;"))
-        let admin = page.render(layout: PageLayout(adminEnabled: true))
+        let reader = page.render(layout: PageLayout(viewer: Viewer(name: "viewer", scopes: [.read, .submit], hasSession: true)))
+        #expect(!reader.contains("data-action=") && reader.contains("data-operate=\"false\""), "a token without operate sees no buttons")
+        #expect(reader.contains("id=\"sign-out\"") && reader.contains(">viewer<"))
+        let admin = page.render(layout: PageLayout(viewer: Viewer(name: "<ops>", scopes: [.read, .operate], hasSession: true)))
         Self.expectSafe(admin)
+        #expect(admin.contains("data-operate=\"true\""))
         #expect(admin.contains("data-action=\"retry\">Retry run"))
         #expect(admin.contains("data-action=\"cancel\" hidden>"))  // a failed run cannot be cancelled
-        #expect(admin.contains("id=\"admin-token\" type=\"password\""))
+        #expect(admin.contains("&lt;ops&gt;") && admin.contains("action=\"/logout\""))
+        #expect(!admin.contains("href=\"/audit\""), "the audit page is for admin tokens")
+        #expect(page.render(layout: PageLayout(viewer: Viewer(name: "root", scopes: [.admin]))).contains("data-action=\"retry\">Retry run"))
+    }
+
+    @Test func loginPageHasTheFormAndEscapesNext() {
+        let html = LoginPage(next: "/runs/\"><script>", problem: "the token is unknown, expired or revoked").render()
+        Self.expectSafe(html)
+        #expect(html.contains("<form method=\"post\" action=\"/login\""))
+        #expect(html.contains("name=\"token\" type=\"password\""))
+        #expect(html.contains("value=\"/runs/&quot;&gt;&lt;script&gt;\""))
+        #expect(html.contains("id=\"login-error\" role=\"alert\">the token is unknown, expired or revoked"))
+        #expect(!LoginPage(next: "/").render().contains("login-error"))
     }
 
     @Test func workersPageEscapes() throws {
@@ -91,12 +107,12 @@ struct PageTests {
         let coordinator = CoordinatorRow(
             id: Self.hostile, host: Self.hostile, pid: 9, startedAt: "x", secondsSinceSeen: 1, runs: 3, nodesPerSecond: 12.4,
             partitions: [.init(partition: 0, epoch: 2), .init(partition: 1, epoch: 5), .init(partition: 2, epoch: 5), .init(partition: 7, epoch: 3)])
-        let html = WorkersPage(workers: [worker], coordinators: [coordinator]).render(layout: PageLayout(adminEnabled: false))
+        let html = WorkersPage(workers: [worker], coordinators: [coordinator]).render(layout: PageLayout(viewer: .anonymous))
         Self.expectSafe(html)
         #expect(html.contains("1 live worker · 4 slots"))
         #expect(html.contains("1 live coordinator · 4 partitions held"))
         #expect(html.contains("<td class=\"mono\">4: 0-2,7</td><td>2-5</td>"))
-        let none = WorkersPage(workers: []).render(layout: PageLayout(adminEnabled: false))
+        let none = WorkersPage(workers: []).render(layout: PageLayout(viewer: .anonymous))
         #expect(none.contains("No coordinator is running"))
     }
 

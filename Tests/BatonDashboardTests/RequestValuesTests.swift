@@ -44,33 +44,45 @@ struct RequestValuesTests {
         #expect(QueryParameters.parse(nil) == [:])
     }
 
-    @Test func adminAccessNeedsTheTokenInTheHeader() {
-        let off = AdminAccess(token: nil)
-        #expect(off.decide(authorization: "Bearer anything") == .disabled)
-        #expect(off.decide(authorization: "Bearer anything").error?.status == 404)
-        let on = AdminAccess(token: "s3cret")
-        #expect(on.decide(authorization: "Bearer s3cret") == .allowed)
-        #expect(on.decide(authorization: nil) == .missingToken)
-        #expect(on.decide(authorization: "Basic czNjcmV0") == .missingToken)
-        #expect(on.decide(authorization: "Bearer s3cre") == .wrongToken)
-        #expect(on.decide(authorization: "Bearer s3cret ") == .wrongToken)
-        #expect(on.decide(authorization: "Bearer S3CRET") == .wrongToken)
-        #expect(on.decide(authorization: "Bearer s3cret").error == nil)
-        #expect(on.decide(authorization: nil).error?.status == 401 && on.decide(authorization: "Bearer x").error?.status == 403)
-        // From the dashboard's own page: allowed; from another site: refused even with the token.
+    @Test func adminAccessNeedsASignedInTokenWithOperate() {
+        let ops = Viewer(name: "ops", scopes: [.read, .operate], hasSession: true)
+        #expect(AdminAccess.decide(viewer: ops, needs: .operate) == .allowed)
+        #expect(AdminAccess.decide(viewer: Viewer(name: "root", scopes: [.admin]), needs: .operate) == .allowed)
+        #expect(AdminAccess.decide(viewer: nil, needs: .operate) == .notSignedIn)
+        #expect(AdminAccess.decide(viewer: .anonymous, needs: .operate) == .notSignedIn, "--public-read lets nobody act")
+        let reader = AdminAccess.decide(viewer: Viewer(name: "ci", scopes: [.read, .submit]), needs: .operate)
+        #expect(reader == .lacksScope(token: "ci", scope: .operate))
+        #expect(reader.error == DashboardError(status: 403, "token 'ci' lacks the operate scope this needs"))
+        #expect(AdminAccess.decide(viewer: nil, needs: .operate).error?.status == 401)
+        // From the dashboard's own page: allowed; from another site: refused even when signed in.
         #expect(
-            on.decide(authorization: "Bearer s3cret", origin: "http://127.0.0.1:8080", host: "127.0.0.1:8080", fetchSite: "same-origin") == .allowed)
-        #expect(on.decide(authorization: "Bearer s3cret", origin: "http://evil.example", host: "127.0.0.1:8080") == .crossSite)
-        #expect(on.decide(authorization: "Bearer s3cret", origin: "null", host: "127.0.0.1:8080") == .crossSite)
-        #expect(on.decide(authorization: "Bearer s3cret", fetchSite: "cross-site") == .crossSite)
+            AdminAccess.decide(viewer: ops, needs: .operate, origin: "https://127.0.0.1:8080", host: "127.0.0.1:8080", fetchSite: "same-origin")
+                == .allowed)
+        #expect(AdminAccess.decide(viewer: ops, needs: .operate, origin: "http://evil.example", host: "127.0.0.1:8080") == .crossSite)
+        #expect(AdminAccess.decide(viewer: ops, needs: .operate, origin: "null", host: "127.0.0.1:8080") == .crossSite)
+        #expect(AdminAccess.decide(viewer: ops, needs: .operate, fetchSite: "cross-site") == .crossSite)
+        #expect(AdminAccess.decide(viewer: ops, needs: .operate, fetchSite: "same-site") == .crossSite)
+        #expect(
+            AdminAccess.decide(viewer: ops, needs: .operate, origin: "null", host: "127.0.0.1:8080", fetchSite: "same-origin") == .allowed,
+            "a form posted under Referrer-Policy: no-referrer says Origin: null; Sec-Fetch-Site decides")
+        #expect(
+            AdminAccess.decide(viewer: ops, needs: .operate, origin: "http://127.0.0.1:8080", host: "127.0.0.1:8080", fetchSite: "cross-site")
+                == .crossSite)
     }
 
-    @Test func constantTimeComparison() {
-        #expect(AdminAccess.constantTimeEqual(Array("abc".utf8), Array("abc".utf8)))
-        #expect(!AdminAccess.constantTimeEqual(Array("abc".utf8), Array("abd".utf8)))
-        #expect(!AdminAccess.constantTimeEqual(Array("abc".utf8), Array("abcd".utf8)))
-        #expect(!AdminAccess.constantTimeEqual([], Array("a".utf8)))
-        #expect(AdminAccess.constantTimeEqual([], []))
+    @Test func signInGateRedirectsPagesAndRefusesTheInternalAPI() {
+        #expect(SignInGate.decide(path: "/", query: nil, signedIn: false, publicRead: false) == .signIn(next: "/"))
+        #expect(SignInGate.decide(path: "/runs/x", query: "a=1", signedIn: false, publicRead: false) == .signIn(next: "/runs/x?a=1"))
+        #expect(SignInGate.decide(path: "/api/runs", query: nil, signedIn: false, publicRead: false) == .unauthorized)
+        #expect(SignInGate.decide(path: "/api/runs", query: nil, signedIn: true, publicRead: false) == .pass)
+        #expect(SignInGate.decide(path: "/workers", query: nil, signedIn: false, publicRead: true) == .pass)
+        for open in ["/login", "/logout", "/assets/dashboard.js", "/api/v1/runs"] {
+            #expect(SignInGate.decide(path: open, query: nil, signedIn: false, publicRead: false) == .pass, "\(open)")
+        }
+        #expect(SignInGate.safeNext("/runs/abc?x=1") == "/runs/abc?x=1")
+        for bad in [nil, "", "https://evil.example/", "//evil.example/", "/\\evil.example", "javascript:alert(1)", "/a b"] {
+            #expect(SignInGate.safeNext(bad) == "/", "\(bad ?? "nil")")
+        }
     }
 
     @Test func adminActionsFollowTheRunsStatus() {
@@ -92,18 +104,6 @@ struct RequestValuesTests {
             #expect(!check.allows(bad), "\(bad ?? "nil")")
         }
         #expect(HostCheck(listen: ListenAddress(host: "0.0.0.0", port: 8080)).allows("dashboard.internal:8080"))
-    }
-
-    @Test func adminTokenSetting() throws {
-        #expect(try DashboardConfiguration.adminToken(flag: nil, environment: nil) == nil)
-        #expect(try DashboardConfiguration.adminToken(flag: "a", environment: "b") == "a")
-        #expect(try DashboardConfiguration.adminToken(flag: nil, environment: "b") == "b")
-        #expect(throws: DashboardError(status: 400, "--admin-token is empty (leave it out for a read-only dashboard)")) {
-            try DashboardConfiguration.adminToken(flag: "", environment: nil)
-        }
-        #expect(throws: DashboardError(status: 400, "BATON_DASHBOARD_TOKEN: use printable ASCII without spaces")) {
-            try DashboardConfiguration.adminToken(flag: nil, environment: "two words")
-        }
     }
 
     @Test func displayTimes() {

@@ -18,14 +18,14 @@ struct SchedulesPageTests {
         let run = ScheduleRun(
             id: "0a1b2c3d-0000-4000-8000-000000000000", status: .succeeded, key: "schedule:nightly:2026-03-08T01:30:00Z",
             submittedAt: 1_772_933_400.2)
-        let html = SchedulesPage(schedules: [schedule], runs: ["nightly": [run]]).render(layout: PageLayout(adminEnabled: false))
+        let html = SchedulesPage(schedules: [schedule], runs: ["nightly": [run]]).render(layout: PageLayout(viewer: .anonymous))
         PageTests.expectSafe(html)
         #expect(html.contains("1 schedule · 0 paused"))
         #expect(html.contains("<td class=\"time\">2026-03-08T01:30:00Z</td><td class=\"time\">2026-03-09T01:30:00Z</td>"))
         #expect(html.contains("href=\"/runs/0a1b2c3d-0000-4000-8000-000000000000\""))
         #expect(html.contains("overlap queue · catch-up all"))
         #expect(html.contains("aria-current=\"page\">Schedules</a>"))
-        let none = SchedulesPage(schedules: [], runs: [:]).render(layout: PageLayout(adminEnabled: false))
+        let none = SchedulesPage(schedules: [], runs: [:]).render(layout: PageLayout(viewer: .anonymous))
         #expect(none.contains("No schedules"))
     }
 }

@@ -8,7 +8,7 @@ import Testing
 struct TimelineCardTests {
     @Test func theRunPageHasTheTimelineCanvasButtonsAndLegendAndNothingInline() throws {
         let page = RunPage(run: try PageTests.run(), counts: [.succeeded: 1], svg: "<svg></svg>", nodes: [], now: 0)
-        let html = page.render(layout: PageLayout(adminEnabled: false))
+        let html = page.render(layout: PageLayout(viewer: .anonymous))
         #expect(html.contains("<section class=\"card timeline-card\" id=\"timeline-card\">"))
         #expect(html.contains("<canvas id=\"timeline-canvas\"></canvas>"))
         for zoom in ["in", "out", "fit"] { #expect(html.contains("data-zoom=\"\(zoom)\"")) }

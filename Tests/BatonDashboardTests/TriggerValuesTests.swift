@@ -70,14 +70,14 @@ struct TriggerValuesTests {
         let trigger = TriggerRow(
             name: "gold", eventType: "order.created", graph: ["name": .string(hostile)],
             filters: [TriggerFilter(pointer: JSONPointer(tokens: ["tier"]), value: .string(hostile))])
-        let html = EventsPage(events: [event], triggers: [trigger]).render(layout: PageLayout(adminEnabled: false))
+        let html = EventsPage(events: [event], triggers: [trigger]).render(layout: PageLayout(viewer: .anonymous))
         PageTests.expectSafe(html)
         #expect(html.contains("href=\"/runs/0a1b2c3d-0000-4000-8000-000000000000\">0a1b2c3d</a>"))
         #expect(html.contains("data-status=\"succeeded\""))
         #expect(html.contains("late</span>: <span class=\"muted\">not started yet"), "a matched trigger with no run yet is shown")
         #expect(html.contains("aria-current=\"page\">Events</a>"))
         #expect(html.contains("1 event shown") && html.contains("1 trigger "))
-        let none = EventsPage(events: [], triggers: []).render(layout: PageLayout(adminEnabled: false))
+        let none = EventsPage(events: [], triggers: []).render(layout: PageLayout(viewer: .anonymous))
         #expect(none.contains("No events yet") && none.contains("No triggers"))
     }
 }

@@ -5,11 +5,11 @@ import Foundation
 import Testing
 
 extension Integration {
-    /// The run page's signal button, behind the admin token like cancel and retry.
+    /// The run page's signal button, for a signed-in token with the operate scope like cancel and retry.
     @Suite("dashboard signals on real services", .serialized)
     @MainActor  // blocking waits here must not starve the cooperative pool the async unit tests need
     struct DashboardSignalTests {
-        @Test func theSignalButtonNeedsTheTokenAndDelivers() throws {
+        @Test func theSignalButtonNeedsTheOperateScopeAndDelivers() throws {
             _ = try Chromium.executable()
             let cluster = TestCluster()
             defer { cluster.stopAll() }
@@ -25,15 +25,17 @@ extension Integration {
             let runID = try TestCluster.submit(try GraphFixtures.example("wait-for-approval.json"))
             try TestCluster.waitUntil(30, "approve to wait") { try TestCluster.nodes(store, runID)["approve"]?.status == "waiting" }
 
-            let token = "test-token-\(UUID().uuidString)"
-            let port = try DashboardTests.startDashboard(cluster, ["--admin-token", token], name: "dashboard-signal")
+            let token = try Integration.APITests.token("dash-signal", "read,operate")
+            let reader = try Integration.APITests.token("dash-signal-reader", "read")
+            let port = try DashboardTests.startDashboard(cluster, [], name: "dashboard-signal")
             func post(_ node: String, _ body: String = "", token given: String? = token) throws -> HTTPExchange.Reply {
                 try HTTPExchange.request(
                     "POST", port: port, "/api/runs/\(runID)/signal?node=\(node)",
                     headers: given.map { ["Authorization": "Bearer \($0)", "Content-Type": "application/json"] } ?? [:], body: body)
             }
             #expect(try post("approve", token: nil).status == 401)
-            #expect(try post("approve", token: "wrong").status == 403)
+            #expect(try post("approve", token: "wrong").status == 401)
+            #expect(try post("approve", token: reader).status == 403)
             let notSignal = try post("draft")
             #expect(notSignal.status == 409)
             #expect(notSignal.body.contains("node 'draft' is not a signal node (it runs baton.echo)"))
@@ -43,12 +45,12 @@ extension Integration {
             #expect(try signals(runID) == 0)
 
             // In the browser: the node panel of a waiting signal node has the form; it sends with the token.
-            let browser = try ChromiumSession(url: "http://127.0.0.1:\(port)/runs/\(runID)#node=approve")
+            let browser = try ChromiumSession(url: "http://127.0.0.1:\(port)/login")
             defer { browser.close() }
+            try DashboardTests.signIn(browser, token: token)
+            try browser.waitFor(15, "the runs page", "document.body.dataset.page") { $0 == "runs" }
+            _ = try browser.evaluate("location.assign('/runs/\(runID)#node=approve'); true")
             try browser.waitFor(15, "the signal form", "!!document.getElementById('signal-send')") { $0 == true }
-            _ = try browser.evaluate(
-                "(() => { document.getElementById('admin-token').value = '\(token)'; document.getElementById('admin-form').requestSubmit(); return true })()"
-            )
             _ = try browser.evaluate(
                 #"(() => { document.getElementById('signal-value').value = '{"by": "web"}'; document.getElementById('signal-send').click(); return true })()"#
             )

@@ -57,7 +57,7 @@ extension Integration {
 
             let migrated = try TestCluster.cli(["migrate", "--json"], environment: environment)
             #expect(migrated.status == 0, "\(migrated.stderr)")
-            #expect(try JSONParser.parse(migrated.stdout)["applied"] == [15, 16, 17, 18, 19, 20, 21, 22, 23, 24], "\(migrated.stdout)")
+            #expect(try JSONParser.parse(migrated.stdout)["applied"] == [15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25], "\(migrated.stdout)")
             #expect(try Self.snapshot(sql) == before)
             #expect(try sql.query("select count(*) as n from baton.nodes").int(0, "n") == 21)
             #expect(try sql.query("select relkind from pg_class where oid = 'baton.nodes'::regclass")[row: 0, column: "relkind"] == "p")

@@ -1,0 +1,39 @@
+import Baton
+import BatonStore
+import Hummingbird
+
+extension APIHandlers {
+    /// `GET /api/v1/audit?action=A&token_name=N&limit=L&cursor=C` (admin): the audit trail, newest first;
+    /// `next_cursor` gives the next page (`a` and the last id shown).
+    func listAudit(_ request: Request) async -> Response {
+        await answer(request, scope: .admin) { [self] _ in
+            let query = request.uri.queryParameters
+            let limit = try Self.integer(query.get("limit"), name: "limit", range: 1...1000, default: 100)
+            let action = query.get("action")
+            if let action, !Self.isAuditAction(action) {
+                throw APIError.badRequest("action: '\(action.prefix(100))' is not an action (such as run.submit)")
+            }
+            let tokenName = query.get("token_name")
+            if let tokenName, let problem = TokenName.problem(tokenName) { throw APIError.badRequest("token_name: \(problem)") }
+            var before: Int64?
+            if let cursor = query.get("cursor") {
+                guard cursor.first == "a", let id = Int64(cursor.dropFirst()), id > 0 else {
+                    throw APIError.badRequest("cursor: '\(cursor.prefix(100))' is not a cursor this server gave (use next_cursor as given)")
+                }
+                before = id
+            }
+            let after = before
+            let rows = try await pool.run { try $0.auditEntries(action: action, tokenName: tokenName, before: after, limit: limit) }
+            let next: JSON = rows.count == limit ? rows.last.map { .string("a\($0.id)") } ?? .null : .null
+            return (200, ["entries": .array(rows.map(\.json)), "next_cursor": next])
+        }
+    }
+
+    /// Whether `text` has an action's shape, `word.word_word` (lowercase).
+    static func isAuditAction(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        let lower = Set("abcdefghijklmnopqrstuvwxyz".utf8)
+        return parts.count == 2 && text.utf8.count <= 64 && !parts[0].isEmpty && parts[0].utf8.allSatisfy(lower.contains) && !parts[1].isEmpty
+            && parts[1].utf8.allSatisfy { lower.contains($0) || $0 == UInt8(ascii: "_") }
+    }
+}
