@@ -149,7 +149,7 @@ extension Integration {
             let eventsJSON = try JSONParser.parse(try TestCluster.cli(["trigger", "events", "--json", "--limit", "1000"]).stdout)
             #expect(eventsJSON.arrayValue?.contains { $0["id"]?.stringValue == "api-e5-\(tag)" && $0["runs"]?.arrayValue?.count == 2 } == true)
             #expect(try TestCluster.cli(["trigger", "events", "--limit", "0"]).stderr == "baton: --limit must be from 1 to 1000\n")
-            let dashboard = try HTTPExchange.request(port: port, "/events")
+            let dashboard = try HTTPExchange.request(port: port, "/events", headers: ["Authorization": "Bearer \(admin)"])
             #expect(dashboard.status == 200 && dashboard.body.contains("api-e1-\(tag)") && dashboard.body.contains("href=\"/runs/\(runID)\""))
 
             #expect(try call("DELETE", "/api/v1/triggers/api-gold", token: admin).status == 204)
