@@ -40,7 +40,7 @@ extension APIHandlers {
         await answer(request, scope: .read) { [self] _ in
             let id = try Self.runID(rawID)
             guard let found = try await pool.run({ try $0.timeline(ofRun: id) }) else { throw APIError.notFound("no run with id \(id)") }
-            return (200, found.timeline.json)
+            return (200, found.timeline.document(run: id, status: found.run))
         }
     }
 
@@ -49,6 +49,7 @@ extension APIHandlers {
 
     /// A whole number query parameter within `range`, `default` when absent; 400 otherwise (as the dashboard's).
     static func integer(_ text: String?, name: String, range: ClosedRange<Int>, default value: Int) throws -> Int {
+        if let text, text.isEmpty { throw APIError.badRequest("\(name): '' is not a whole number from \(range.lowerBound) to \(range.upperBound)") }
         do { return try RunsQuery.number(text.map { [name: $0] } ?? [:], name, default: value, range: range) } catch {
             throw APIError.badRequest(error.message)
         }

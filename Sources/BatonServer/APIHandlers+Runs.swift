@@ -65,6 +65,8 @@ extension APIHandlers {
     func listRuns(_ request: Request) async -> Response {
         await answer(request, scope: .read) { [self] _ in
             let query = try RunListQuery(Self.parameters(request))
+            // No name holds a NUL (PostgreSQL stores none, and a parameter cannot carry one): nothing matches.
+            if query.name?.unicodeScalars.contains("\u{0}") == true { return (200, ["runs": [], "next_cursor": .null]) }
             let page = try await pool.run { store in
                 try store.runPage(
                     status: query.status, nameContains: query.name, keyPrefix: query.schedule.map(ScheduleRow.keyPrefix), since: query.since,

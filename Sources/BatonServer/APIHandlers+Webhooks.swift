@@ -37,8 +37,8 @@ extension APIHandlers {
             }
             if Set(kinds).count != kinds.count { throw APIError.invalid("`events` names a kind twice") }
             func text(_ name: String) throws -> String? {
-                guard let value = body[name], !value.isNull else { return nil }
-                guard let string = value.stringValue else { throw APIError.invalid("`\(name)` must be a string") }
+                guard let value = body[name] else { return nil }  // absent; null is not a string (the document says so)
+                guard let string = value.stringValue else { throw APIError.invalid("`\(name)` must be a string, not \(value.kindName)") }
                 return string
             }
             let draft: WebhookDraft

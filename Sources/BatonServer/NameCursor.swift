@@ -17,8 +17,10 @@ enum NameCursor {
             guard let byte = UInt8(String(decoding: hex[i..<i + 2], as: UTF8.self), radix: 16) else { throw refused }
             bytes.append(byte)
         }
-        guard let name = String(validating: bytes, as: UTF8.self) else { throw refused }
-        return name
+        guard !bytes.isEmpty else { throw refused }
+        // Only a place in the order: bytes that are not UTF-8 still sort, and a NUL (no name holds one,
+        // and PostgreSQL takes none) is left out.
+        return String(decoding: bytes.filter { $0 != 0 }, as: UTF8.self)
     }
 
     /// One page of `items` (sorted by name) after `cursor`: at most `limit`, and the cursor of the next

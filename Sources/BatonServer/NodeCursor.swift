@@ -6,7 +6,7 @@ enum NodeCursor {
     /// The position after which the page starts: before the first (positions count from 0) without a cursor.
     static func position(_ cursor: String?) throws -> Int {
         guard let cursor else { return -1 }
-        guard cursor.first == "n", let position = Int(cursor.dropFirst()), position >= 0 else {
+        guard cursor.first == "n", let position = Int(cursor.dropFirst()), (0...Int(Int32.max)).contains(position) else {
             throw APIError.badRequest("cursor: '\(cursor.prefix(100))' is not a cursor this server gave (use next_cursor as given)")
         }
         return position

@@ -9,7 +9,7 @@ enum OpenAPIDocument {
             "title": "Baton API",
             "version": "1.0.0-draft",
             "summary": "Submit, follow and control Baton runs over HTTP with a scoped token.",
-            "description": "Baton's HTTP API (\"front door\", issue 32). **Being built: not shipped yet.** This document is the contract the server, the Swift client, the CLI's `--server` mode and the Python example code against; the server serves it at `/api/v1/openapi.json`, byte for byte this file.\n\n**Authentication.** Every operation but `GET /openapi.json` needs `Authorization: Bearer TOKEN` (`baton token create`). A missing, unknown, expired or revoked token is a 401; a token without the operation's scope a 403. With `baton server --public-read`, operations of scope `read` need no token.\n\n**Scopes** (`x-baton-scope` on each operation): `read` (the GETs of runs, schedules, procedures, workers, coordinators and received events), `submit` (submit and validate runs, post events), `operate` (cancel, retry, signal; pause, resume and trigger schedules), `admin` (create and delete schedules; tokens, webhooks, triggers and the audit trail, **their GETs included**, a departure from \"read: every GET\" decided for issue 32: a webhook URL can itself be a credential). `admin` implies every other scope; the others are independent. `none`: no token needed; `any`: any valid token.\n\n**Errors** are `{\"error\": {\"code\", \"message\", \"details\"}}` with the CLI's one-line words in `message`. 400: malformed JSON or a bad parameter or header; 422: JSON that does not fit the request schema or that Baton refuses (an invalid graph: every problem in `details`). Any operation may also answer 401, 429 (with `Retry-After`) and 503.\n\n**Lists** take `limit` and an opaque `cursor`, and answer `next_cursor` (null on the last page).\n\n**Times** in runs, nodes, events, workers, tokens and the rest are PostgreSQL `timestamptz` text in UTC (`2026-11-22 13:39:59.65+00`), as the CLI's `--json` prints them; schedules' times are ISO-8601 (`2026-11-27T01:30:00Z`), as `baton schedule list --json` prints them."
+            "description": "Baton's HTTP API (\"front door\", issue 32). This document is the contract the server, the Swift client, the CLI's `--server` mode and the Python example code against; the server serves it at `/api/v1/openapi.json`, byte for byte this file.\n\n**Authentication.** Every operation but `GET /openapi.json` needs `Authorization: Bearer TOKEN` (`baton token create`). A missing, unknown, expired or revoked token is a 401; a token without the operation's scope a 403. With `baton server --public-read`, operations of scope `read` need no token.\n\n**Scopes** (`x-baton-scope` on each operation): `read` (the GETs of runs, schedules, procedures, workers, coordinators and received events), `submit` (submit and validate runs, post events), `operate` (cancel, retry, signal; pause, resume and trigger schedules), `admin` (create and delete schedules; tokens, webhooks, triggers and the audit trail, **their GETs included**, a departure from \"read: every GET\" decided for issue 32: a webhook URL can itself be a credential). `admin` implies every other scope; the others are independent. `none`: no token needed; `any`: any valid token.\n\n**Errors** are `{\"error\": {\"code\", \"message\", \"details\"}}` with the CLI's one-line words in `message`. 400: malformed JSON or a bad parameter or header; 422: JSON that does not fit the request schema or that Baton refuses (an invalid graph: every problem in `details`). Any operation may also answer 401, 429 (with `Retry-After`) and 503.\n\n**Lists** take `limit` and an opaque `cursor`, and answer `next_cursor` (null on the last page).\n\n**Times** in runs, nodes, events, workers, tokens and the rest are PostgreSQL `timestamptz` text in UTC (`2026-11-22 13:39:59.65+00`), as the CLI's `--json` prints them; schedules' times are ISO-8601 (`2026-11-27T01:30:00Z`), as `baton schedule list --json` prints them."
           },
           "jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",
           "servers": [
@@ -461,7 +461,7 @@ enum OpenAPIDocument {
                     "required": false,
                     "schema": {
                       "type": "string",
-                      "pattern": "^n[0-9]{1,18}$"
+                      "pattern": "^n[0-9]{1,9}$"
                     }
                   }
                 ],
@@ -1020,7 +1020,14 @@ enum OpenAPIDocument {
                     "$ref": "#/components/parameters/Limit"
                   },
                   {
-                    "$ref": "#/components/parameters/Cursor"
+                    "name": "cursor",
+                    "in": "query",
+                    "description": "The `next_cursor` of the previous page, as it was given (`k` and the last name in hex). Give the same filters with it.",
+                    "required": false,
+                    "schema": {
+                      "type": "string",
+                      "pattern": "^k([0-9a-fA-F]{2}){1,256}$"
+                    }
                   }
                 ],
                 "responses": {
@@ -1668,7 +1675,14 @@ enum OpenAPIDocument {
                     "$ref": "#/components/parameters/Limit"
                   },
                   {
-                    "$ref": "#/components/parameters/Cursor"
+                    "name": "cursor",
+                    "in": "query",
+                    "description": "The `next_cursor` of the previous page, as it was given (`w` and the last webhook id). Give the same filters with it.",
+                    "required": false,
+                    "schema": {
+                      "type": "string",
+                      "pattern": "^w[0-9]{1,18}$"
+                    }
                   }
                 ],
                 "responses": {
@@ -1814,7 +1828,14 @@ enum OpenAPIDocument {
                     "$ref": "#/components/parameters/Limit"
                   },
                   {
-                    "$ref": "#/components/parameters/Cursor"
+                    "name": "cursor",
+                    "in": "query",
+                    "description": "The `next_cursor` of the previous page, as it was given (`d` and the last delivery id). Give the same filters with it.",
+                    "required": false,
+                    "schema": {
+                      "type": "string",
+                      "pattern": "^d[0-9]{1,18}$"
+                    }
                   }
                 ],
                 "responses": {
@@ -1931,7 +1952,14 @@ enum OpenAPIDocument {
                     "$ref": "#/components/parameters/Limit"
                   },
                   {
-                    "$ref": "#/components/parameters/Cursor"
+                    "name": "cursor",
+                    "in": "query",
+                    "description": "The `next_cursor` of the previous page, as it was given (`k` and the last name in hex). Give the same filters with it.",
+                    "required": false,
+                    "schema": {
+                      "type": "string",
+                      "pattern": "^k([0-9a-fA-F]{2}){1,256}$"
+                    }
                   }
                 ],
                 "responses": {
@@ -2138,7 +2166,14 @@ enum OpenAPIDocument {
                     "$ref": "#/components/parameters/Limit"
                   },
                   {
-                    "$ref": "#/components/parameters/Cursor"
+                    "name": "cursor",
+                    "in": "query",
+                    "description": "The `next_cursor` of the previous page, as it was given (`k` and the last event id in hex). Give the same filters with it.",
+                    "required": false,
+                    "schema": {
+                      "type": "string",
+                      "pattern": "^k([0-9a-fA-F]{2}){1,512}$"
+                    }
                   }
                 ],
                 "responses": {
@@ -2204,7 +2239,14 @@ enum OpenAPIDocument {
                     "$ref": "#/components/parameters/Limit"
                   },
                   {
-                    "$ref": "#/components/parameters/Cursor"
+                    "name": "cursor",
+                    "in": "query",
+                    "description": "The `next_cursor` of the previous page, as it was given (`a` and the last entry id). Give the same filters with it.",
+                    "required": false,
+                    "schema": {
+                      "type": "string",
+                      "pattern": "^a[1-9][0-9]{0,17}$"
+                    }
                   }
                 ],
                 "responses": {
@@ -2366,16 +2408,6 @@ enum OpenAPIDocument {
                   "minimum": 1,
                   "maximum": 1000,
                   "default": 100
-                }
-              },
-              "Cursor": {
-                "name": "cursor",
-                "in": "query",
-                "description": "The `next_cursor` of the previous page, as it was given (opaque). Give the same filters with it; a cursor this server did not make is a 400.",
-                "required": false,
-                "schema": {
-                  "type": "string",
-                  "pattern": "^[A-Za-z0-9_-]{1,512}$"
                 }
               },
               "Wait": {

@@ -49,15 +49,16 @@ public struct WebhookDraft: Sendable, Equatable {
     /// character, at most 2048 characters (the API's schema says the same).
     public static func urlProblem(_ url: String) -> WebhookProblem? {
         let shown = String(url.unicodeScalars.prefix(200).map { isControl($0) ? "?" : Character($0) })
-        guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+        // By bytes, not characters: a scalar that joins the `/` into one character (an emoji modifier) must not hide the scheme.
+        guard url.utf8.starts(with: "http://".utf8) || url.utf8.starts(with: "https://".utf8) else {
             return WebhookProblem("the URL '\(shown)' is not http:// or https://")
         }
         if url.unicodeScalars.count > 2048 { return WebhookProblem("the URL has \(url.unicodeScalars.count) characters; at most 2048") }
         if url.unicodeScalars.contains(where: { $0.properties.isWhitespace || isControl($0) }) {
             return WebhookProblem("the URL '\(shown)' has a space or control character")
         }
-        let rest = url.drop(while: { $0 != ":" }).dropFirst(3)
-        if rest.isEmpty || "/?#:".contains(rest.first!) { return WebhookProblem("the URL '\(shown)' has no host") }
+        let rest = url.unicodeScalars.drop(while: { $0 != ":" }).dropFirst(3)
+        if rest.isEmpty || "/?#:".unicodeScalars.contains(rest.first!) { return WebhookProblem("the URL '\(shown)' has no host") }
         return nil
     }
 

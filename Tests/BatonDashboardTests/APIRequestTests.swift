@@ -128,4 +128,14 @@ struct APIRequestTests {
             }
         }
     }
+
+    @Test func whatSchemathesisFoundIsA400NotA503() throws {
+        #expect(throws: APIError.self, "a position past int4") { try NodeCursor.position("n584084942505") }
+        #expect(try NodeCursor.position("n2147483647") == 2_147_483_647)
+        #expect(throws: APIError.self, "an empty number") { try APIHandlers.integer("", name: "after", range: 0...10, default: 0) }
+        #expect(try NameCursor.name("kff41") == "\u{FFFD}A", "hex that is not UTF-8 is still a place in the order")
+        #expect(try NameCursor.name("k0041") == "A", "a NUL is left out: PostgreSQL takes none")
+        #expect(WebhookDraft.urlProblem("http://\u{1F3FB}example.com/hook") == nil, "an emoji modifier after the scheme hides nothing")
+        #expect(WebhookDraft.urlProblem("ftp://example.com") != nil)
+    }
 }

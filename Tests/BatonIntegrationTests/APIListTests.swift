@@ -43,6 +43,9 @@ extension Integration {
             let odd = try Self.call("GET", "/api/v1/runs?name=\(tag)-odd&status=pending&since=1h", port: port, token: reader).json()
             #expect((odd["runs"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue } == [ids[3], ids[1]], "\(odd)")
             #expect(odd["next_cursor"] == .null)
+            let nul = try Self.call("GET", "/api/v1/runs?name=a%00b", port: port, token: reader)
+            let nulJSON = try nul.json()
+            #expect(nul.status == 200 && nulJSON["runs"] == [], "no name holds a NUL: \(nul.body)")
             let future = try Self.call("GET", "/api/v1/runs?name=\(tag)&since=2999-01-01T00:00:00Z", port: port, token: reader).json()
             #expect(future["runs"]?.arrayValue?.isEmpty == true, "\(future)")
             for bad in ["cursor=zz", "cursor=r1_nope", "limit=0", "status=done", "since=yesterday", "schedule=Bad:Name"] {
@@ -107,6 +110,10 @@ extension Integration {
             #expect(kinds.contains("started") && kinds.last == "run_succeeded", "\(kinds)")
             let stored = try TestCluster.sql().query("select count(*)::int as n from baton.events where run_id = $1::uuid", [id]).int(0, "n")
             #expect(ids.count == stored, "every stored event streamed")
+
+            let timeline = try Self.call("GET", "/api/v1/runs/\(id)/timeline", port: port, token: reader).json()
+            #expect(
+                timeline["run"]?.stringValue == id && timeline["status"] == "succeeded" && timeline["nodes"]?.arrayValue?.count == 1, "\(timeline)")
 
             let middle = ids[ids.count / 2]
             let resumed = try curl(["-H", "Last-Event-ID: \(middle)"])

@@ -56,7 +56,7 @@ trap cleanup EXIT
 BATON_WEBHOOK_HOSTS=127.0.0.1 "$BATON" coordinator > "$LOGS/coordinator.log" 2>&1 & PIDS+=($!)
 "$BATON" worker --demo --concurrency 4 > "$LOGS/worker.log" 2>&1 & PIDS+=($!)
 PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-"$BATON" server --listen "127.0.0.1:$PORT" > "$LOGS/server.log" 2>&1 & PIDS+=($!)
+"$BATON" server --listen "127.0.0.1:$PORT" --rate-limit off > "$LOGS/server.log" 2>&1 & PIDS+=($!)
 SERVER=""
 for _ in $(seq 1 300); do
     SERVER="$(sed -n 's|.* on \(http://127\.0\.0\.1:[0-9]*\) (.*|\1|p' "$LOGS/server.log" | head -n 1)"
