@@ -138,7 +138,9 @@ extension Integration {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("remote-schedule-\(getpid()).yaml").path
             try Self.graph.write(toFile: file, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(atPath: file) }
-            for name in ["remote-nightly", "remote-tick"] { _ = try TestCluster.cli(["schedule", "delete", name]) }
+            func deleteAll() throws { for name in ["remote-nightly", "remote-tick"] { _ = try TestCluster.cli(["schedule", "delete", name]) } }
+            try deleteAll()
+            defer { try? deleteAll() }  // other suites expect no schedule left
             let nightly = try TestCluster.cli(
                 [
                     "schedule", "add", "remote-nightly", file, "--cron", "30 2 * * *", "--timezone", "Europe/Berlin", "--input",
