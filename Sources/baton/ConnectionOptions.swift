@@ -39,11 +39,22 @@ struct ConnectionOptions: ParsableArguments {
         }
     }
 
+    /// The schedules as `baton schedule list|show|pause|resume|trigger` read and operate them: through
+    /// the server or in the database.
+    func openSchedules() throws -> any ScheduleAccess {
+        switch try target() {
+        case .database: return DirectRuns(store: try openStore())
+        case .server(let url, let token): return RemoteRuns(server: url, token: token)
+        }
+    }
+
     /// Opens the store and checks the schema, with errors phrased for the user. A command that only
     /// works on the database refuses `--server` (`BATON_SERVER` in the environment does not concern it).
     func openStore(requireSchema: Bool = true) throws -> Store {
         if serverFlag != nil {
-            let command = CommandLine.arguments.dropFirst().first { !$0.hasPrefix("-") } ?? "this command"
+            let words = CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("-") }
+            // `schedule add` and `delete` only: the other schedule commands go through the server.
+            let command = words.first == "schedule" ? words.prefix(2).joined(separator: " ") : words.first ?? "this command"
             throw CLIFailure("--server: `baton \(command)` works on the database only; give --database-url (or $BATON_DATABASE_URL)", exitCode: 2)
         }
         let store: Store

@@ -223,7 +223,7 @@ struct RemoteRuns: RunAccess {
 
     /// One operation; a 429 is waited out (its `Retry-After`, at most three times), every other
     /// error becomes the CLI's line.
-    private func call(_ method: String, _ path: String, body: JSON? = nil) async throws -> JSON {
+    func call(_ method: String, _ path: String, body: JSON? = nil) async throws -> JSON {
         var tries = 0
         while true {
             do { return try await client.send(method, path, body: body) } catch let error as BatonClientError {
@@ -272,7 +272,7 @@ struct RemoteRuns: RunAccess {
 
     static func query(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text }
 
-    private func decode<T: Decodable>(_ json: JSON?) throws -> T {
+    func decode<T: Decodable>(_ json: JSON?) throws -> T {
         guard let json else { throw CLIFailure("the server's answer lacks a member this command needs") }
         do { return try json.decode(as: T.self) } catch { throw CLIFailure("the server's answer could not be read: \(error)") }
     }

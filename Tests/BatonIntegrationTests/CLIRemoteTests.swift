@@ -126,5 +126,73 @@ extension Integration {
             let prefix = try Self.remote(["show", String(sleeper.prefix(8))], port: port, token: token)
             #expect(prefix.status == 2 && prefix.stderr.contains("whole run id"), "\(prefix)")
         }
+
+        @Test("schedule list, show, pause, resume and trigger through the server print what the direct path prints; add stays direct")
+        func schedules() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            // No coordinator: nothing fires or moves the schedules between the two reads compared.
+            let port = try APITests.startServer(cluster)
+            let token = try APITests.token("cli-remote-schedules", "read,operate")
+            let reader = try APITests.token("cli-remote-schedules-reader", "read")
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("remote-schedule-\(getpid()).yaml").path
+            try Self.graph.write(toFile: file, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            func deleteAll() throws { for name in ["remote-nightly", "remote-tick"] { _ = try TestCluster.cli(["schedule", "delete", name]) } }
+            try deleteAll()
+            defer { try? deleteAll() }  // other suites expect no schedule left
+            let nightly = try TestCluster.cli(
+                [
+                    "schedule", "add", "remote-nightly", file, "--cron", "30 2 * * *", "--timezone", "Europe/Berlin", "--input",
+                    #"{"z": [1, "b"], "a": null}"#,
+                ])
+            let tick = try TestCluster.cli(["schedule", "add", "remote-tick", file, "--every", "1.5m", "--overlap", "queue", "--catch-up", "all"])
+            try #require(nightly.status == 0 && tick.status == 0, "\(nightly.stderr)\(tick.stderr)")
+
+            func same(_ arguments: [String], status: Int32 = 0) throws {
+                let direct = try TestCluster.cli(arguments)
+                let remote = try Self.remote(arguments, port: port, token: token)
+                #expect(direct.status == status, "\(arguments): \(direct.stderr)")
+                #expect(remote.status == direct.status && remote.stdout == direct.stdout && remote.stderr == direct.stderr, "\(arguments): \(remote)")
+            }
+            // Triggered by hand through the server: a run stored under the schedule's trigger key.
+            let triggered = try Self.remote(["schedule", "trigger", "remote-tick", "--json"], port: port, token: token)
+            try #require(triggered.status == 0, "\(triggered)")
+            let fired = try JSONParser.parse(triggered.stdout)
+            let run = try #require(fired["run_id"]?.stringValue)
+            #expect(fired["name"] == "remote-tick" && fired["key"]?.stringValue?.hasPrefix("schedule:remote-tick:trigger:") == true, "\(fired)")
+            let stored = try TestCluster.sql().query(
+                "select count(*)::int as n from baton.idempotency_keys k join baton.runs r on r.id = k.run_id where k.key = $1 and r.id = $2::uuid",
+                [fired["key"]?.stringValue ?? "", run]
+            ).int(0, "n")
+            #expect(stored == 1, "the triggered run \(run) under its key")
+            let plain = try Self.remote(["schedule", "trigger", "remote-nightly"], port: port, token: token)
+            #expect(plain.status == 0 && plain.stdout.count == 37 && plain.stderr.isEmpty, "\(plain)")
+
+            for arguments in [
+                ["schedule", "list"], ["schedule", "list", "--json"], ["schedule", "show", "remote-tick"],
+                ["schedule", "show", "remote-nightly", "--json"],
+                ["schedule", "show", "remote-tick", "--limit", "1", "--json"],
+            ] {
+                try same(arguments)
+            }
+            try same(["schedule", "show", "remote-none"], status: 2)
+            // Pausing is idempotent: the server's answer, then the database's, are the same lines.
+            for arguments in [
+                ["schedule", "pause", "remote-tick"], ["schedule", "pause", "remote-tick", "--json"], ["schedule", "list"],
+                ["schedule", "show", "remote-tick"], ["schedule", "resume", "remote-tick"], ["schedule", "resume", "remote-tick", "--json"],
+                ["schedule", "list", "--json"],
+            ] {
+                try same(arguments)
+            }
+            try same(["schedule", "pause", "remote-none"], status: 2)
+            try same(["schedule", "trigger", "remote-none"], status: 2)
+
+            let denied = try Self.remote(["schedule", "pause", "remote-tick"], port: port, token: reader)
+            #expect(denied.status == 1 && denied.stderr.contains("BATON_TOKEN") && denied.stderr.contains("operate"), "\(denied)")
+            let add = try Self.remote(
+                ["schedule", "add", "remote-more", file, "--every", "1h", "--server", "http://127.0.0.1:\(port)"], port: port, token: token)
+            #expect(add.status == 2 && add.stderr.contains("`baton schedule add` works on the database only"), "\(add)")
+        }
     }
 }

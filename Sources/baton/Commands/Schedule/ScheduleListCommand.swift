@@ -3,15 +3,15 @@ import Baton
 import BatonCommandLine
 import BatonStore
 
-struct ScheduleListCommand: ParsableCommand {
+struct ScheduleListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List the schedules with their last and next firing.")
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
-        let store = try connection.openStore()
-        defer { store.close() }
-        let schedules = try store.schedules()
+    func run() async throws {
+        let access = try connection.openSchedules()
+        defer { access.close() }
+        let schedules = try await access.schedules()
         if output.json {
             Output.json(.array(schedules.map(\.json)))
             return

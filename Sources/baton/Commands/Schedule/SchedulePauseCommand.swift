@@ -3,11 +3,11 @@ import Baton
 import BatonCommandLine
 import BatonStore
 
-struct SchedulePauseCommand: ParsableCommand {
+struct SchedulePauseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "pause", abstract: "Stop firing a schedule until it is resumed.")
     @Argument(help: "Schedule name.") var name: String
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws { try SchedulePausing.set(name, paused: true, connection: connection, json: output.json) }
+    func run() async throws { try await SchedulePausing.set(name, paused: true, connection: connection, json: output.json) }
 }

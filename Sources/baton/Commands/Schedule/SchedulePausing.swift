@@ -5,10 +5,10 @@ import BatonStore
 
 /// Pausing and resuming, shared by both commands.
 enum SchedulePausing {
-    static func set(_ name: String, paused: Bool, connection: ConnectionOptions, json: Bool) throws {
-        let store = try connection.openStore()
-        defer { store.close() }
-        guard try store.setSchedulePaused(name, paused) else { throw ScheduleLookup.unknown(name) }
+    static func set(_ name: String, paused: Bool, connection: ConnectionOptions, json: Bool) async throws {
+        let access = try connection.openSchedules()
+        defer { access.close() }
+        try await access.setPaused(name, paused)
         if json {
             Output.json(["name": .string(name), "paused": .bool(paused)])
         } else {

@@ -3,19 +3,18 @@ import Baton
 import BatonCommandLine
 import BatonStore
 
-struct ScheduleShowCommand: ParsableCommand {
+struct ScheduleShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a schedule and its recent runs.")
     @Argument(help: "Schedule name.") var name: String
     @Option(parsing: .unconditional, help: "How many recent runs to list.") var limit = 20
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
+    func run() async throws {
         guard (1...1000).contains(limit) else { throw CLIFailure("--limit must be from 1 to 1000", exitCode: 2) }
-        let store = try connection.openStore()
-        defer { store.close() }
-        let schedule = try ScheduleLookup.find(name, in: store)
-        let runs = try store.scheduleRuns(name, limit: limit)
+        let access = try connection.openSchedules()
+        defer { access.close() }
+        let (schedule, runs) = try await access.schedule(named: name, runs: limit)
         if output.json {
             guard case var .object(fields) = schedule.json else { return }
             fields["runs"] = .array(
