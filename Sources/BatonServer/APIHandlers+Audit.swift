@@ -15,16 +15,9 @@ extension APIHandlers {
             }
             let tokenName = query.get("token_name")
             if let tokenName, let problem = TokenName.problem(tokenName) { throw APIError.badRequest("token_name: \(problem)") }
-            var before: Int64?
-            if let cursor = query.get("cursor") {
-                guard cursor.first == "a", let id = Int64(cursor.dropFirst()), id > 0 else {
-                    throw APIError.badRequest("cursor: '\(cursor.prefix(100))' is not a cursor this server gave (use next_cursor as given)")
-                }
-                before = id
-            }
-            let after = before
+            let after = try PageCursor.number(query.get("cursor"), marker: "a", range: 1...Int64.max)
             let rows = try await pool.run { try $0.auditEntries(action: action, tokenName: tokenName, before: after, limit: limit) }
-            let next: JSON = rows.count == limit ? rows.last.map { .string("a\($0.id)") } ?? .null : .null
+            let next: JSON = rows.count == limit ? rows.last.map { .string(PageCursor.text("a", $0.id)) } ?? .null : .null
             return (200, ["entries": .array(rows.map(\.json)), "next_cursor": next])
         }
     }

@@ -17,13 +17,13 @@ extension APIHandlers {
             if let status, NodeStatus(rawValue: status) == nil {
                 throw APIError.badRequest("status: '\(status)' is not a node status (\(NodeStatus.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
-            let after = try NodeCursor.position(query.get("cursor").map { String($0) })
+            let after = Int(try PageCursor.number(query.get("cursor"), marker: "n", range: 0...Int64(Int32.max)) ?? -1)
             let page = try await pool.run { store -> (rows: [NodeRow], last: Int?)? in
                 guard try store.runStatus(id) != nil else { return nil }
                 return try store.nodePage(ofRun: id, status: status, afterPosition: after, limit: limit)
             }
             guard let page else { throw APIError.notFound("no run with id \(id)") }
-            let next: JSON = page.rows.count == limit ? page.last.map { .string(NodeCursor.text($0)) } ?? .null : .null
+            let next: JSON = page.rows.count == limit ? page.last.map { .string(PageCursor.text("n", Int64($0))) } ?? .null : .null
             return (200, ["nodes": .array(page.rows.map(DashboardJSON.node)), "next_cursor": next])
         }
     }

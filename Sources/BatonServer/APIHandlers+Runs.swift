@@ -72,7 +72,9 @@ extension APIHandlers {
                     status: query.status, nameContains: query.name, keyPrefix: query.schedule.map(ScheduleRow.keyPrefix), since: query.since,
                     after: query.after, limit: query.limit)
             }
-            return (200, ["runs": .array(page.rows.map(DashboardJSON.run)), "next_cursor": page.next.map { .string(RunCursor.text($0)) } ?? .null])
+            return (
+                200, ["runs": .array(page.rows.map(DashboardJSON.run)), "next_cursor": page.next.map { .string(PageCursor.text(run: $0)) } ?? .null]
+            )
         }
     }
 

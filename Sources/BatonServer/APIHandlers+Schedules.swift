@@ -19,7 +19,7 @@ extension APIHandlers {
             let limit = try Self.integer(query.get("limit"), name: "limit", range: 1...1000, default: 100)
             let cursor = query.get("cursor")
             let all = try await pool.run { try $0.schedules() }
-            let page = try NameCursor.page(all, name: \.name, after: cursor, limit: limit)
+            let page = try PageCursor.page(all, name: \.name, after: cursor, limit: limit)
             return (200, ["schedules": .array(page.items.map(\.json)), "next_cursor": page.next.map(JSON.string) ?? .null])
         }
     }

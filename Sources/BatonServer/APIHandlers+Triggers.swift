@@ -16,7 +16,7 @@ extension APIHandlers {
             let limit = try Self.integer(query.get("limit"), name: "limit", range: 1...1000, default: 100)
             let cursor = query.get("cursor")
             let all = try await pool.run { try $0.triggers(eventType: type) }
-            let page = try NameCursor.page(all, name: \.name, after: cursor, limit: limit)
+            let page = try PageCursor.page(all, name: \.name, after: cursor, limit: limit)
             return (200, ["triggers": .array(page.items.map { $0.json(graph: false) }), "next_cursor": page.next.map(JSON.string) ?? .null])
         }
     }
@@ -124,9 +124,9 @@ extension APIHandlers {
             let query = request.uri.queryParameters
             let type = try Self.eventTypeParameter(query.get("type"), name: "type")
             let limit = try Self.integer(query.get("limit"), name: "limit", range: 1...1000, default: 100)
-            let before = try NameCursor.name(query.get("cursor"))
+            let before = try PageCursor.name(query.get("cursor"))
             let events = try await pool.run { try $0.triggerEvents(type: type, before: before, limit: limit) }
-            let next: JSON = events.count == limit ? events.last.map { .string(NameCursor.text($0.id)) } ?? .null : .null
+            let next: JSON = events.count == limit ? events.last.map { .string(PageCursor.text(name: $0.id)) } ?? .null : .null
             return (200, ["events": .array(events.map(\.json)), "next_cursor": next])
         }
     }

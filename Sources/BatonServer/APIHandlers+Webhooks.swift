@@ -12,11 +12,11 @@ extension APIHandlers {
         await answer(request, scope: .admin) { [self] _ in
             let query = request.uri.queryParameters
             let limit = try Self.integer(query.get("limit"), name: "limit", range: 1...1000, default: 100)
-            let after = try Self.webhookCursor(query.get("cursor"), marker: "w") ?? 0
+            let after = try PageCursor.number(query.get("cursor"), marker: "w") ?? 0
             let all = try await pool.run { try $0.webhooks() }
             let page = Array(all.filter { $0.id > after }.prefix(limit))
             let more = all.contains { $0.id > (page.last?.id ?? after) } && page.count == limit
-            let next: JSON = more ? page.last.map { .string("w\($0.id)") } ?? .null : .null
+            let next: JSON = more ? page.last.map { .string(PageCursor.text("w", $0.id)) } ?? .null : .null
             return (200, ["webhooks": .array(page.map(\.json)), "next_cursor": next])
         }
     }
@@ -90,13 +90,13 @@ extension APIHandlers {
                 throw APIError.badRequest("state: '\(state.prefix(100))' is not pending, delivered or failed")
             }
             let limit = try Self.integer(query.get("limit"), name: "limit", range: 1...1000, default: 100)
-            let before = try Self.webhookCursor(query.get("cursor"), marker: "d")
+            let before = try PageCursor.number(query.get("cursor"), marker: "d")
             let rows = try await pool.run { store -> [DeliveryRow]? in
                 guard try store.webhook(id: number) != nil else { return nil }
                 return try store.deliveries(webhookID: number, state: state, before: before, limit: limit)
             }
             guard let rows else { throw APIError.notFound("no webhook \(number)") }
-            let next: JSON = rows.count == limit ? rows.last.map { .string("d\($0.id)") } ?? .null : .null
+            let next: JSON = rows.count == limit ? rows.last.map { .string(PageCursor.text("d", $0.id)) } ?? .null : .null
             return (200, ["deliveries": .array(rows.map(\.json)), "next_cursor": next])
         }
     }
@@ -107,14 +107,5 @@ extension APIHandlers {
             throw APIError.badRequest("'\(text.prefix(100))' is not a webhook id (a whole number from 1)")
         }
         return number
-    }
-
-    /// The id a page cursor (`w12`, `d34`) carries; nil without one; a 400 for one this server did not make.
-    static func webhookCursor(_ cursor: String?, marker: Character) throws -> Int64? {
-        guard let cursor else { return nil }
-        guard cursor.first == marker, let id = Int64(cursor.dropFirst()), id >= 0, cursor.dropFirst().allSatisfy(\.isNumber) else {
-            throw APIError.badRequest("cursor: '\(cursor.prefix(100))' is not a cursor this server gave (use next_cursor as given)")
-        }
-        return id
     }
 }

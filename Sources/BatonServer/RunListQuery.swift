@@ -30,7 +30,7 @@ struct RunListQuery: Sendable {
         }
         if let text = parameters["since"] { since = try Self.since(text, now: now) }
         limit = try APIHandlers.integer(parameters["limit"], name: "limit", range: 1...1000, default: 20)
-        after = try RunCursor.mark(parameters["cursor"])
+        after = try PageCursor.run(parameters["cursor"])
     }
 
     /// An RFC 3339 time or an age (`15m`, `24h`, `7d`, `2w`) before `now`, as seconds since the epoch.

@@ -100,9 +100,9 @@ struct APIRequestTests {
 
     @Test func runCursorsAndSinceAreCheckedAndRoundTrip() throws {
         let mark = RunPageMark(micros: 1_795_000_000_123_456, id: "0f6c2a8e-0000-4000-8000-000000000001")
-        #expect(try RunCursor.mark(RunCursor.text(mark)) == mark)
+        #expect(try PageCursor.run(PageCursor.text(run: mark)) == mark)
         for bad in ["", "r", "r12", "r-1_0f6c2a8e-0000-4000-8000-000000000001", "n12", "r1_x", "r1_0f6c2a8e-0000-4000-8000-000000000001_1"] {
-            #expect(throws: APIError.self, "\(bad)") { try RunCursor.mark(bad) }
+            #expect(throws: APIError.self, "\(bad)") { try PageCursor.run(bad) }
         }
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         #expect(try RunListQuery.since("2h", now: now) == 1_800_000_000 - 7200)
@@ -130,11 +130,11 @@ struct APIRequestTests {
     }
 
     @Test func whatSchemathesisFoundIsA400NotA503() throws {
-        #expect(throws: APIError.self, "a position past int4") { try NodeCursor.position("n584084942505") }
-        #expect(try NodeCursor.position("n2147483647") == 2_147_483_647)
+        #expect(throws: APIError.self, "a position past int4") { try PageCursor.number("n584084942505", marker: "n", range: 0...Int64(Int32.max)) }
+        #expect(try PageCursor.number("n2147483647", marker: "n", range: 0...Int64(Int32.max)) == 2_147_483_647)
         #expect(throws: APIError.self, "an empty number") { try APIHandlers.integer("", name: "after", range: 0...10, default: 0) }
-        #expect(try NameCursor.name("kff41") == "\u{FFFD}A", "hex that is not UTF-8 is still a place in the order")
-        #expect(try NameCursor.name("k0041") == "A", "a NUL is left out: PostgreSQL takes none")
+        #expect(try PageCursor.name("kff41") == "\u{FFFD}A", "hex that is not UTF-8 is still a place in the order")
+        #expect(try PageCursor.name("k0041") == "A", "a NUL is left out: PostgreSQL takes none")
         #expect(WebhookDraft.urlProblem("http://\u{1F3FB}example.com/hook") == nil, "an emoji modifier after the scheme hides nothing")
         #expect(WebhookDraft.urlProblem("ftp://example.com") != nil)
     }

@@ -49,13 +49,13 @@ struct TriggerValuesTests {
     }
 
     @Test func aNameCursorRoundTripsAndAForeignOneIsRefused() throws {
-        for name in ["a", "nightly.report-2", "z_9"] { #expect(try NameCursor.name(NameCursor.text(name)) == name) }
-        for bad in ["zz", "k6", "kzz", "n12"] { #expect(throws: APIError.self, "\(bad)") { try NameCursor.name(bad) } }
-        let page = try NameCursor.page(["a", "b", "c"], name: { $0 }, after: nil, limit: 2)
+        for name in ["a", "nightly.report-2", "z_9"] { #expect(try PageCursor.name(PageCursor.text(name: name)) == name) }
+        for bad in ["zz", "k6", "kzz", "n12"] { #expect(throws: APIError.self, "\(bad)") { try PageCursor.name(bad) } }
+        let page = try PageCursor.page(["a", "b", "c"], name: { $0 }, after: nil, limit: 2)
         #expect(page.items == ["a", "b"])
         let next = try #require(page.next)
-        #expect(try NameCursor.page(["a", "b", "c"], name: { $0 }, after: next, limit: 2).items == ["c"])
-        #expect(try NameCursor.page(["a", "b", "c"], name: { $0 }, after: next, limit: 2).next == nil)
+        #expect(try PageCursor.page(["a", "b", "c"], name: { $0 }, after: next, limit: 2).items == ["c"])
+        #expect(try PageCursor.page(["a", "b", "c"], name: { $0 }, after: next, limit: 2).next == nil)
     }
 
     @Test func theEventsPageEscapesEverythingAndLinksTheRuns() throws {
