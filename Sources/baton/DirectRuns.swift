@@ -62,15 +62,11 @@ struct DirectRuns: RunAccess {
     }
 
     func submit(_ submission: Submission) async throws -> SubmittedRunAnswer {
-        // Read once: the known procedures and, after storing, which of them no live worker serves. Without
-        // them every procedure would look unknown: a database error is reported as what it is, and nothing is stored.
-        let liveWorkers: [WorkerRow]
-        do { liveWorkers = try store.liveWorkers() } catch { throw CLIFailure("cannot read the live workers: \(error)") }
-        let known = submission.allowUnknownProcedures ? nil : Store.knownProcedures(of: liveWorkers, beside: .demo)
-        let schemas = Store.inputSchemas(of: liveWorkers, over: .demo)
-        let graph = try GraphFile.decode(
-            submission.bytes, path: submission.path, knownProcedures: known, input: submission.input,
-            schemas: submission.typeCheck ? schemas : nil)
+        // The live workers are read once: to check the graph and, after storing, to tell which procedures none serves.
+        let checked = try CheckedGraphFile(
+            submission.bytes, path: submission.path, store: store, allowUnknownProcedures: submission.allowUnknownProcedures,
+            typeCheck: submission.typeCheck, input: submission.input)
+        let graph = checked.graph
         let run: SubmittedRun
         do { run = try store.submit(graph, idempotencyKey: submission.idempotencyKey, traceparent: submission.traceparent) } catch let conflict
             as IdempotencyKeyConflict
@@ -81,7 +77,7 @@ struct DirectRuns: RunAccess {
         } catch { throw CLIFailure("cannot store the run: \(error)") }
         return SubmittedRunAnswer(
             id: run.id, status: run.status, existing: !run.created, nodeCount: graph.order.count,
-            unserved: UnservedProcedures(graph: graph, workers: liveWorkers))
+            unserved: UnservedProcedures(graph: graph, workers: checked.workers))
     }
 
     func request(cancel: Bool, _ id: String, reason: String?, from: String?, timeout: Double) async throws -> RequestAnswer {

@@ -33,11 +33,9 @@ struct ScheduleAddCommand: ParsableCommand {
         let input = try runInput.value()
         let store = try connection.openStore()
         defer { store.close() }
-        let liveWorkers: [WorkerRow]
-        do { liveWorkers = try store.liveWorkers() } catch { throw CLIFailure("cannot read the live workers: \(error)") }
-        let known = allowUnknownProcedures ? nil : Store.knownProcedures(of: liveWorkers, beside: .demo)
-        let schemas = Store.inputSchemas(of: liveWorkers, over: .demo)
-        let graph = try GraphFile.decode(bytes, path: file, knownProcedures: known, input: input, schemas: noTypeCheck ? nil : schemas)
+        let graph = try CheckedGraphFile(
+            bytes, path: file, store: store, allowUnknownProcedures: allowUnknownProcedures, typeCheck: !noTypeCheck, input: input
+        ).graph
         // The document as written, its input defaults unresolved: each firing merges `--input` over them again.
         let row = checked.row(document: try Self.document(bytes, path: file), graphName: graph.name, input: input)
         let stored: ScheduleRow

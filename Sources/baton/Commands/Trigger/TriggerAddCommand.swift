@@ -36,11 +36,8 @@ struct TriggerAddCommand: ParsableCommand {
         let bytes = try GraphFile.read(file)
         let store = try connection.openStore()
         defer { store.close() }
-        let liveWorkers: [WorkerRow]
-        do { liveWorkers = try store.liveWorkers() } catch { throw CLIFailure("cannot read the live workers: \(error)") }
-        let known = allowUnknownProcedures ? nil : Store.knownProcedures(of: liveWorkers, beside: .demo)
-        let schemas = Store.inputSchemas(of: liveWorkers, over: .demo)
-        let graph = try GraphFile.decode(bytes, path: file, knownProcedures: known, schemas: noTypeCheck ? nil : schemas)
+        let graph = try CheckedGraphFile(bytes, path: file, store: store, allowUnknownProcedures: allowUnknownProcedures, typeCheck: !noTypeCheck)
+            .graph
         // The document as written, its input defaults unresolved: each event's data is merged over them.
         var document = try ScheduleAddCommand.document(bytes, path: file)
         if case var .object(fields) = document, fields["name"] == nil {
