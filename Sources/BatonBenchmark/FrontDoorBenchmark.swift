@@ -1,6 +1,5 @@
 import Baton
 import BatonClient
-import BatonPostgres
 import BatonStore
 import Foundation
 
@@ -86,19 +85,11 @@ struct FrontDoorBenchmark {
         throw BenchmarkError("baton server did not answer within 30 s")
     }
 
-    /// `count` one-row inserts, each its own commit, on a table made and dropped here: seconds each, sorted.
+    /// `count` PostgreSQL commits (one-row inserts) on a connection of their own: seconds each, sorted.
     func commits(_ count: Int) throws -> [Double] {
-        let connection = try PGConnection(url: databaseURL)
-        defer { connection.close() }
-        _ = try connection.execute("create table if not exists public.bench_commit (x int)")
-        defer { _ = try? connection.execute("drop table if exists public.bench_commit") }
-        var seconds: [Double] = []
-        for i in 0..<count {
-            let start = ContinuousClock.now
-            _ = try connection.execute("insert into public.bench_commit values ($1::int)", [String(i)])
-            seconds.append(Self.seconds(ContinuousClock.now - start))
-        }
-        return seconds.sorted()
+        let store = try Store(url: databaseURL)
+        defer { store.close() }
+        return try store.commitTimes(count)
     }
 
     /// Runs `baton` with `arguments`; throws unless it exits 0.

@@ -17,6 +17,22 @@ extension Store {
         ).int64(0, "n") ?? 0
     }
 
+    /// `count` one-row inserts, each its own commit, on a table made (outside schema `baton`) and
+    /// dropped here: the seconds each took, sorted. The benchmarks' yardstick: a PostgreSQL commit
+    /// measured beside what they time.
+    public func commitTimes(_ count: Int) throws -> [Double] {
+        _ = try connection.execute("create table if not exists public.bench_commit (x int)")
+        defer { _ = try? connection.execute("drop table if exists public.bench_commit") }
+        var seconds: [Double] = []
+        for i in 0..<count {
+            let start = ContinuousClock.now
+            _ = try connection.execute("insert into public.bench_commit values ($1::int)", [String(i)])
+            let elapsed = (ContinuousClock.now - start).components
+            seconds.append(Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+        }
+        return seconds.sorted()
+    }
+
     /// The slots each of these worker processes registered with, from its latest heartbeat row, most
     /// recently seen first (at most one row per process id given).
     public func workerSlots(ofPIDs pids: [Int]) throws -> [Int] {
