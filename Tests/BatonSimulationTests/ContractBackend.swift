@@ -22,6 +22,18 @@ struct ContractBackend {
         return String(url)
     }()
 
+    private static let granting = NSLock()
+
+    /// Runs `body` while no other test of this process grants holds on the contract database:
+    /// `grantWaiting` grants the waiting holds of every run at the `now` it is given, and a test that
+    /// grants at a time of its own (10 s ago, 1.45 s on) would grant another test's holds, or expire
+    /// its tokens, in the middle of that test's steps.
+    static func grantingAlone<T>(_ body: () throws -> T) rethrows -> T {
+        granting.lock()
+        defer { granting.unlock() }
+        return try body()
+    }
+
     let name: String
     let store: any CoordinatorStore
     let submit: (Graph) throws -> String

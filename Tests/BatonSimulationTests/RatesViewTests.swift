@@ -9,6 +9,10 @@ import Testing
     /// Two grants made 10 s ago at a limit of 2 per second, not told to their nodes yet: their
     /// tokens count until told (`Store.grantWaiting`), so the view shows the key full, not free.
     @Test func theViewCountsTheTokensOfGrantsNotToldYet() throws {
+        try ContractBackend.grantingAlone { try viewCountsUntoldTokens() }
+    }
+
+    private func viewCountsUntoldTokens() throws {
         let graph = try GraphDecoder().decode(
             try JSONParser.parse(#"{"nodes": {"a": {"procedure": "p"}, "b": {"procedure": "p"}, "c": {"procedure": "p"}}}"#))
         let backend = try ContractBackend.postgres()

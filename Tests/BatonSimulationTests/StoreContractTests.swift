@@ -206,20 +206,22 @@ struct StoreContractTests {
     @Test func failRunEndsTheRunAndReleasesItsHolds() throws {
         let graph = try Self.graph(#"{"nodes": {"a": {"procedure": "p", "mutex": ["db"]}}}"#)
         var results: [String] = []
-        try Self.onBoth(graph) { backend, id in
-            let store = backend.store
-            let hold = HoldChange.insert(runID: id, request: AdmissionRequest(key: "a", claims: [AdmissionClaim(name: "db-\(id)", limit: 1)]))
-            _ = try store.apply(
-                [(id, [.runStatus(.running, error: nil), .node(NodeChange(key: "a", status: .queued, attempt: 1, input: ["n": 1]))])],
-                heartbeats: [], handledRequests: [], confirmedBatch: nil, holds: [hold], now: Date(timeIntervalSince1970: 1_800_000_000))
-            #expect(try store.grantWaiting(now: Date()).granted.contains { $0.runID == id })
-            #expect(try store.loadHolds().contains { $0.runID == id && $0.granted })
-            try store.failRun(id, error: "cannot go on\u{0}")
-            try store.failRun(id, error: "a second time")  // a finished run is left alone
-            let state = try #require(try store.loadRun(id))
-            #expect(try store.loadHolds().contains { $0.runID == id } == false)
-            #expect(try store.activeRunIDs().contains(id) == false)
-            results.append("\(state.status) \(state.error ?? "-") \(RunSnapshot(state, numbered: false))")
+        try ContractBackend.grantingAlone {
+            try Self.onBoth(graph) { backend, id in
+                let store = backend.store
+                let hold = HoldChange.insert(runID: id, request: AdmissionRequest(key: "a", claims: [AdmissionClaim(name: "db-\(id)", limit: 1)]))
+                _ = try store.apply(
+                    [(id, [.runStatus(.running, error: nil), .node(NodeChange(key: "a", status: .queued, attempt: 1, input: ["n": 1]))])],
+                    heartbeats: [], handledRequests: [], confirmedBatch: nil, holds: [hold], now: Date(timeIntervalSince1970: 1_800_000_000))
+                #expect(try store.grantWaiting(now: Date()).granted.contains { $0.runID == id })
+                #expect(try store.loadHolds().contains { $0.runID == id && $0.granted })
+                try store.failRun(id, error: "cannot go on\u{0}")
+                try store.failRun(id, error: "a second time")  // a finished run is left alone
+                let state = try #require(try store.loadRun(id))
+                #expect(try store.loadHolds().contains { $0.runID == id } == false)
+                #expect(try store.activeRunIDs().contains(id) == false)
+                results.append("\(state.status) \(state.error ?? "-") \(RunSnapshot(state, numbered: false))")
+            }
         }
         #expect(results[0] == results[1])
         #expect(results[1].hasPrefix("failed cannot go on "))
