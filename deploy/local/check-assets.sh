@@ -29,9 +29,13 @@ done
 # The order is /assets/dashboard.js's (DashboardAssets.script); then /assets/dashboard.css's (DashboardAssets.style).
 node deploy/local/check-js.js "$ASSETS/dashboard.js" "$ASSETS/timeline.js" || STATUS=1
 python3 deploy/local/check-css.py "$ASSETS/dashboard.css" "$ASSETS/timeline.css" || STATUS=1
-python3 -c 'import sys, xml.etree.ElementTree as x; x.parse(sys.argv[1])' "$ASSETS/favicon.svg" 2>&1 \
-    | sed -n "s|^xml.etree.ElementTree.ParseError: |$ASSETS/favicon.svg: |p" >&2
-[ "${PIPESTATUS[0]}" = 0 ] || STATUS=1
+python3 - "$ASSETS/favicon.svg" <<'PY' || STATUS=1
+import sys, xml.etree.ElementTree as tree
+try:
+    tree.parse(sys.argv[1])
+except tree.ParseError as error:
+    sys.exit(f"{sys.argv[1]}: not well-formed XML: {error}")
+PY
 if [ "$STATUS" != 0 ]; then
     echo "check-assets: the dashboard's assets have errors (above)" >&2
     exit 1
