@@ -97,6 +97,12 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
+        ],
+        // The pages' script, styles and icon: files checked by deploy/local/check-assets.sh, compiled into the
+        // binary (`PackageResources`), so a `baton` copied alone serves them (no resource bundle beside it).
+        resources: [
+            .embedInCode("Assets/dashboard.js"), .embedInCode("Assets/timeline.js"),
+            .embedInCode("Assets/dashboard.css"), .embedInCode("Assets/timeline.css"), .embedInCode("Assets/favicon.svg"),
         ]),
         // A client of `baton server`'s API: Baton's JSON and Foundation's URLSession, nothing more.
         .target(name: "BatonClient", dependencies: ["Baton"]),

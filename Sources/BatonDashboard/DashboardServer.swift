@@ -35,14 +35,14 @@ public struct DashboardServer: Sendable {
         router.get("/events") { _, context in await handlers.as(context.viewer).eventsPage() }
         router.get("/assets/dashboard.js") { _, _ in
             DashboardResponse.make(
-                status: 200, contentType: "text/javascript; charset=utf-8", body: DashboardScript.source + TimelineScript.source, cache: true)
+                status: 200, contentType: "text/javascript; charset=utf-8", body: DashboardAssets.script, cache: true)
         }
         router.get("/assets/dashboard.css") { _, _ in
             DashboardResponse.make(
-                status: 200, contentType: "text/css; charset=utf-8", body: DashboardStyle.source + TimelineStyle.source, cache: true)
+                status: 200, contentType: "text/css; charset=utf-8", body: DashboardAssets.style, cache: true)
         }
         router.get("/assets/favicon.svg") { _, _ in
-            DashboardResponse.make(status: 200, contentType: "image/svg+xml", body: DashboardStyle.favicon, cache: true)
+            DashboardResponse.make(status: 200, contentType: "image/svg+xml", body: DashboardAssets.favicon, cache: true)
         }
         router.get("/api/runs") { request, _ in await handlers.runsJSON(request) }
         router.get("/api/runs/:id") { _, context in await handlers.as(context.viewer).runJSON(Self.runID(context)) }

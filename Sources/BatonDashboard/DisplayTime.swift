@@ -1,9 +1,12 @@
 import Foundation
 
 /// Timestamps as PostgreSQL prints them (`2026-11-23 19:27:46.123456+00`, the store's sessions are
-/// in UTC) shown short, and durations in words.
+/// in UTC) or as ISO 8601 (`2026-11-23T19:27:46.123Z`, `...+05:30`) read, shown short, and durations in
+/// words. The dashboard's pages and the CLI's `--server` path (the API's times) read times here.
 public enum DisplayTime {
-    /// Seconds since 1970 of a stored timestamp, or nil if it is not one.
+    /// Seconds since 1970 of a stored timestamp, to the microsecond, or nil if it is not one:
+    /// `YYYY-MM-DD hh:mm:ss` (or `T` between), an optional fraction, then nothing, `Z`, or an offset
+    /// `+hh`, `+hh:mm`, `+hhmm` or `+hh:mm:ss` (or `-`), which is subtracted.
     public static func seconds(_ text: String) -> Double? {
         let scalars = Array(text.utf8)
         guard scalars.count >= 19 else { return nil }
@@ -16,7 +19,9 @@ public enum DisplayTime {
             }
             return value
         }
-        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+        func at(_ index: Int, _ character: Character) -> Bool { index < scalars.count && scalars[index] == character.asciiValue }
+        guard at(4, "-"), at(7, "-"), at(10, " ") || at(10, "T"), at(13, ":"), at(16, ":"),
+            let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
             let minute = number(14, 2), let second = number(17, 2)
         else { return nil }
         var parts = tm()
@@ -27,12 +32,39 @@ public enum DisplayTime {
         parts.tm_min = Int32(minute)
         parts.tm_sec = Int32(second)
         var result = Double(timegm(&parts))
-        if scalars.count > 20, scalars[19] == UInt8(ascii: ".") {
-            let end = scalars[20...].firstIndex { $0 < 48 || $0 > 57 } ?? scalars.count
-            let digits = min(end - 20, 9)
-            if digits > 0, let fraction = number(20, digits) { result += Double(fraction) / pow(10, Double(digits)) }
+        var i = 19
+        if at(i, ".") {
+            let end = scalars[(i + 1)...].firstIndex { $0 < 48 || $0 > 57 } ?? scalars.count
+            let digits = min(end - i - 1, 9)
+            if digits > 0, let fraction = number(i + 1, digits) { result += Double(fraction) / pow(10, Double(digits)) }
+            i = end
         }
-        return result
+        guard let offset = offset(scalars[i...], number) else { return nil }
+        return result - Double(offset)
+    }
+
+    /// The zone's offset east of UTC in seconds (`Z` or none is 0), or nil if the rest is not one.
+    private static func offset(_ rest: ArraySlice<UInt8>, _ number: (Int, Int) -> Int?) -> Int? {
+        guard let sign = rest.first else { return 0 }
+        let i = rest.startIndex
+        if sign == UInt8(ascii: "Z") { return rest.count == 1 ? 0 : nil }
+        guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"), let hours = number(i + 1, 2) else { return nil }
+        var seconds = hours * 3600
+        switch rest.count {
+        case 3: break
+        case 5:
+            guard let minutes = number(i + 3, 2) else { return nil }
+            seconds += minutes * 60
+        case 6, 9:
+            guard rest[i + 3] == UInt8(ascii: ":"), let minutes = number(i + 4, 2) else { return nil }
+            seconds += minutes * 60
+            if rest.count == 9 {
+                guard rest[i + 6] == UInt8(ascii: ":"), let extra = number(i + 7, 2) else { return nil }
+                seconds += extra
+            }
+        default: return nil
+        }
+        return sign == UInt8(ascii: "-") ? -seconds : seconds
     }
 
     /// `2026-11-23 19:27:46` (UTC), or the text as it is if it does not parse.

@@ -1,6 +1,7 @@
 import Baton
 import BatonClient
 import BatonCommandLine
+import BatonDashboard
 import BatonStore
 import Foundation
 
@@ -22,7 +23,7 @@ extension RemoteRuns: ScheduleAccess {
         let answer = try await named(name) { try await call("GET", "/schedules/\($0)?runs=\(runs)") }
         let listed = try (answer["runs"]?.arrayValue ?? []).map { run -> ScheduleRun in
             guard let id = run["run_id"]?.stringValue, let status = run["status"]?.stringValue.flatMap(RunStatus.init(rawValue:)),
-                let key = run["key"]?.stringValue, let at = run["submitted_at"]?.stringValue.flatMap(TimestampText.seconds)
+                let key = run["key"]?.stringValue, let at = run["submitted_at"]?.stringValue.flatMap(DisplayTime.seconds)
             else { throw CLIFailure("the server's answer has a schedule run this baton cannot read: \(run)") }
             return ScheduleRun(id: id, status: status, key: key, submittedAt: at)
         }
@@ -60,7 +61,7 @@ extension RemoteRuns: ScheduleAccess {
 
     /// `ScheduleRow.json` read back: times from ISO 8601, `every` from its duration text.
     static func scheduleRow(_ json: JSON) throws -> ScheduleRow {
-        func time(_ member: String) -> Double? { json[member]?.stringValue.flatMap(TimestampText.seconds) }
+        func time(_ member: String) -> Double? { json[member]?.stringValue.flatMap(DisplayTime.seconds) }
         guard let name = json["name"]?.stringValue, let timezone = json["timezone"]?.stringValue,
             let overlap = json["overlap"]?.stringValue.flatMap(OverlapRule.init(rawValue:)),
             let catchUp = json["catch_up"]?.stringValue.flatMap(CatchUpRule.init(rawValue:))

@@ -1,6 +1,7 @@
 import Baton
 import BatonClient
 import BatonCommandLine
+import BatonDashboard
 import BatonStore
 import Foundation
 
@@ -78,10 +79,10 @@ struct RemoteRuns: RunAccess {
         let status = try await run(id).status
         let nodes = try await nodes(ofRun: id).map { (key: $0.key, status: $0.status) }
         let events = try await events(ofRun: id, after: 0).compactMap { e -> TimelineEvent? in
-            guard let node = e.node, !["progress", "log", "log_limit"].contains(e.kind), let at = TimestampText.seconds(e.at) else { return nil }
+            guard let node = e.node, !["progress", "log", "log_limit"].contains(e.kind), let at = DisplayTime.seconds(e.at) else { return nil }
             return TimelineEvent(
                 node: node, kind: e.kind, at: at, attempt: e.detail["attempt"]?.intValue,
-                dueAt: e.detail["due_at"]?.stringValue.flatMap(TimestampText.seconds),
+                dueAt: e.detail["due_at"]?.stringValue.flatMap(DisplayTime.seconds),
                 timedOut: e.detail["error"]?.stringValue?.hasPrefix("timed out") == true)
         }
         return (status, RunTimeline(nodes: nodes, events: events, now: status.isTerminal ? nil : Date().timeIntervalSince1970))

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite on a fresh machine: the format check, services up (installed if
+# The whole test suite on a fresh machine: the format check, the dashboard's assets checked, services up (installed if
 # needed), Chromium for the dashboard's browser tests, every unit and integration test,
 # the cluster simulator's short form, the README's custom-worker walkthrough (its release build in the
 # background beside the tests), then the chaos
@@ -12,6 +12,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 # Formatting is part of the suite: .swift-format says how; `swift format format -i -r Sources Tests` fixes it.
 swift format lint --strict --recursive Sources Tests
+# The dashboard's script and stylesheets (Sources/BatonDashboard/Assets) compile and parse (node, tinycss2; installed if needed).
+"$ROOT/deploy/local/check-assets.sh"
 "$ROOT/deploy/local/services.sh" up
 # The dashboard's browser tests load its pages in Debian's headless Chromium; they fail, never skip, without it.
 if ! command -v chromium >/dev/null; then
