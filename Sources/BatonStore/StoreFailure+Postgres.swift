@@ -1,25 +1,14 @@
 import BatonPostgres
 import BatonSeams
 
-/// `StoreFailure` decided from PostgreSQL's SQLSTATE.
-extension StoreFailure {
-    /// The decision for `error`, thrown by a `Store` method. A `StoreError` names a run whose stored
-    /// state cannot be read: that run's data is at fault.
-    public init(_ error: Error) {
-        if let error = error as? PostgresError {
-            switch error.disposition {
-            case .reconnect: self = .reconnect
-            case .retry: self = .retry
-            case .rejectData: self = .rejectData
-            case .fatal: self = .fatal
-            }
-        } else if error is StoreError {
-            self = .rejectData
-        } else {
-            self = .fatal
+/// PostgreSQL's errors say what their caller does about them, from their SQLSTATE.
+extension PostgresError: StoreFailing {
+    public var storeFailure: StoreFailure {
+        switch disposition {
+        case .reconnect: .reconnect
+        case .retry: .retry
+        case .rejectData: .rejectData
+        case .fatal: .fatal
         }
     }
-
-    /// The SQLSTATE of `error`, if the server sent one (for logs and messages).
-    public static func sqlState(of error: Error) -> String? { (error as? PostgresError)?.sqlState }
 }
