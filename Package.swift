@@ -50,10 +50,13 @@ let package = Package(
         .target(name: "BatonDrawing", dependencies: ["Baton"]),
         // The two client wrappers know nothing of Baton: they only move bytes.
         .target(name: "BatonPostgres", dependencies: ["CLibPQ"]),
+        // The seams between decisions and I/O (store, schedules, broker), their values and failures: no C
+        // dependency. BatonStore and BatonAMQP implement them; the simulator's twins too.
+        .target(name: "BatonSeams", dependencies: ["Baton"]),
         .target(
             name: "BatonAMQP",
-            dependencies: ["CRabbitMQ", "CAMQPShim", .product(name: "Instrumentation", package: "swift-distributed-tracing")]),
-        .target(name: "BatonStore", dependencies: ["Baton", "BatonPostgres"]),
+            dependencies: ["BatonSeams", "CRabbitMQ", "CAMQPShim", .product(name: "Instrumentation", package: "swift-distributed-tracing")]),
+        .target(name: "BatonStore", dependencies: ["Baton", "BatonSeams", "BatonPostgres"]),
         .target(name: "BatonCoordinator", dependencies: [
             "Baton", "BatonStore", "BatonAMQP",
             .product(name: "Logging", package: "swift-log"),

@@ -1,3 +1,5 @@
+import BatonSeams
+
 extension AMQPError {
     /// What a client does about a broker error.
     public enum Disposition: String, Sendable, Equatable {
@@ -27,5 +29,13 @@ extension AMQPError {
     }
 
     /// The longest wait between tries after a configuration error at run time.
-    public static let configurationBackoffCap = 30.0
+    public static let configurationBackoffCap = BrokerFailure.configurationBackoffCap
+}
+
+extension AMQPError: BrokerFailing {
+    /// The seams' decision: a timeout as such, else the disposition.
+    public var brokerFailure: BrokerFailure {
+        if kind == .timeout { return .timeout }
+        return disposition == .configuration ? .configuration : .reconnect
+    }
 }

@@ -1,3 +1,5 @@
+import BatonSeams
+
 /// A worker's publishing connection over librabbitmq: reports to the result queue of their run's
 /// partition, heartbeats to every coordinator, confirmed.
 public final class AMQPWorkerReportBroker: WorkerReportBroker, @unchecked Sendable {
@@ -45,8 +47,8 @@ public final class AMQPWorkerReportBroker: WorkerReportBroker, @unchecked Sendab
         try require().publish(exchange: BatonTopology.heartbeatsExchange, routingKey: "", body: body, persistent: false)
     }
 
-    public func confirmed(timeout: Double, wakeup: AMQPWakeup?) throws -> UInt64 {
-        try require().readConfirms(timeout: timeout, wakeup: wakeup)
+    public func confirmed(timeout: Double, wakeup: (any BrokerWakeup)?) throws -> UInt64 {
+        try require().readConfirms(timeout: timeout, wakeup: wakeup as? AMQPWakeup)
     }
 
     public func waitForConfirms() throws { try require().waitForConfirms() }

@@ -1,3 +1,4 @@
+import BatonSeams
 import Foundation
 
 /// A worker's consuming connection over librabbitmq: a channel for tasks, one for cancel signals
@@ -113,13 +114,13 @@ public final class AMQPWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable {
         return connection
     }
 
-    public func receive(timeout: Double, wakeup: AMQPWakeup?) throws -> WorkerInbound? {
+    public func receive(timeout: Double, wakeup: (any BrokerWakeup)?) throws -> WorkerInbound? {
         if !missing.isEmpty && Date() >= nextProbe { try consumeDeclared() }
         let c = try require()
         if !cancelledQueues.isEmpty { return .cancelled(queue: cancelledQueues.removeFirst()) }
         let delivery: AMQPDelivery
         do {
-            guard let next = try c.nextDelivery(timeout: timeout, wakeup: wakeup) else { return nil }
+            guard let next = try c.nextDelivery(timeout: timeout, wakeup: wakeup as? AMQPWakeup) else { return nil }
             delivery = next
         } catch let error as AMQPError where error.kind == .consumerCancelled {
             // A task queue's consumer (its queue was deleted): the others go on. Any other: connect again.
@@ -139,8 +140,9 @@ public final class AMQPWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable {
                 body: delivery.body, redelivered: delivery.redelivered,
                 deliveries: counted ?? delivery.headers[BatonTopology.deliveriesHeader]?.intValue.map { Int($0) }, queuedAt: queuedAt,
                 countedByBroker: counted != nil,
-                receipt: BrokerReceipt(generation: generation, tag: delivery.deliveryTag), exchange: delivery.exchange,
-                routingKey: delivery.routingKey, priority: delivery.priority, headers: delivery.headers))
+                receipt: BrokerReceipt(generation: generation, tag: delivery.deliveryTag), routingKey: delivery.routingKey,
+                priority: delivery.priority, traceparent: delivery.headers[BatonTopology.traceparentHeader]?.stringValue,
+                origin: AMQPTaskOrigin(exchange: delivery.exchange, headers: delivery.headers)))
     }
 
     public func resume(queue: String) throws -> Bool {
@@ -163,7 +165,7 @@ public final class AMQPWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable {
     public func republish(_ task: InboundTask, deliveries: Int) throws {
         let c = try require()
         let sequence = try c.publish(
-            exchange: requeueExchange ?? task.exchange, routingKey: task.routingKey, body: task.body, persistent: true,
+            exchange: requeueExchange ?? AMQPTaskOrigin.of(task).exchange, routingKey: task.routingKey, body: task.body, persistent: true,
             priority: task.priority, headers: [BatonTopology.deliveriesHeader: .int(Int64(deliveries))], channel: Channel.republish)
         try awaitConfirm(of: task, copy: sequence, on: c)
     }
@@ -213,8 +215,9 @@ public final class AMQPWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable {
             for task in mine {
                 // The queue's own count stays with the queue: the copy starts afresh there, as a hand-back is no failure.
                 try c.publish(
-                    exchange: requeueExchange ?? task.exchange, routingKey: task.routingKey, body: task.body, persistent: true,
-                    priority: task.priority, headers: task.headers.filter { $0.key != BatonTopology.deliveryCountHeader }, channel: Channel.republish)
+                    exchange: requeueExchange ?? AMQPTaskOrigin.of(task).exchange, routingKey: task.routingKey, body: task.body, persistent: true,
+                    priority: task.priority, headers: AMQPTaskOrigin.of(task).headers.filter { $0.key != BatonTopology.deliveryCountHeader },
+                    channel: Channel.republish)
             }
             try c.waitForConfirms(channel: Channel.republish)
             for task in mine { try ack(task.receipt) }

@@ -210,7 +210,7 @@ extension CoordinatorLoop {
             do {
                 try broker.waitForConfirms(timeout: slice)
                 return
-            } catch let error as AMQPError where error.kind == .timeout {
+            } catch  where BrokerFailure(error) == .timeout {
                 slices -= 1
                 if slices <= 0 { throw error }
                 try renewWhenDue()

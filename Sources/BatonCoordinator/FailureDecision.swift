@@ -47,7 +47,7 @@ enum FailureDecision: Equatable, Sendable {
     /// its own content fails is split (one run at a time, and that run failed alone); one that a
     /// passing error keeps failing is split after `retriesBeforeSplit` tries; one run's alone backs off.
     static func committing(runs: [String], error: Error, failures: Int = 1) -> FailureDecision {
-        if error is AMQPError { return connection(error, everConnected: true) }
+        if BrokerFailure(error) != nil { return connection(error, everConnected: true) }
         switch StoreFailure(error) {
         case .reconnect: return .reconnect(cap: reconnectCap)
         case .retry: return failures >= retriesBeforeSplit && runs.count > 1 ? .splitBatch : .retryBatch
@@ -61,7 +61,7 @@ enum FailureDecision: Equatable, Sendable {
     /// The `reason` label of `baton_commit_retries_total` for a commit that failed with `error` and is
     /// sent again (whole, after a back-off or a reconnect, or split): decided from the SQLSTATE class.
     static func retryReason(_ error: Error) -> String {
-        if error is AMQPError { return "broker" }
+        if BrokerFailure(error) != nil { return "broker" }
         let state = StoreFailure.sqlState(of: error) ?? ""
         switch StoreFailure(error) {
         case .reconnect: return "connection"
@@ -82,11 +82,11 @@ enum FailureDecision: Equatable, Sendable {
     /// the coordinator has once connected to both services: before that, a configuration error
     /// (a wrong password, a missing vhost) is fatal, not a reason to try for ever.
     static func connection(_ error: Error, everConnected: Bool) -> FailureDecision {
-        if let error = error as? AMQPError {
-            switch error.disposition {
-            case .reconnect: return .reconnect(cap: reconnectCap)
+        if let failure = BrokerFailure(error) {
+            switch failure {
+            case .reconnect, .timeout: return .reconnect(cap: reconnectCap)
             case .configuration:
-                return everConnected ? .reconnect(cap: AMQPError.configurationBackoffCap) : .stop("cannot use RabbitMQ: \(error)")
+                return everConnected ? .reconnect(cap: BrokerFailure.configurationBackoffCap) : .stop("cannot use RabbitMQ: \(error)")
             }
         }
         if let stop = error as? CoordinatorStop { return .stop(stop.message) }

@@ -113,7 +113,7 @@ public final class MemoryCoordinatorBroker: CoordinatorBroker, @unchecked Sendab
     public func waitForConfirms(timeout: Double) throws {
         do {
             try broker.waitForConfirms(publisher, channel: Channel.publish)
-        } catch let error as AMQPError where error.kind == .timeout {
+        } catch  where BrokerFailure(error) == .timeout {
             broker.onTimedOutWait?(timeout)
             throw error
         }

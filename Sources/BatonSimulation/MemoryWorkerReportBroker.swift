@@ -55,7 +55,7 @@ public final class MemoryWorkerReportBroker: WorkerReportBroker, @unchecked Send
     }
 
     /// The confirmed sequence number now (`timeout` and `wakeup` are ignored: the simulator owns time).
-    public func confirmed(timeout: Double, wakeup: AMQPWakeup?) throws -> UInt64 {
+    public func confirmed(timeout: Double, wakeup: (any BrokerWakeup)?) throws -> UInt64 {
         try broker.confirmed(connection, channel: Self.channel)
     }
 

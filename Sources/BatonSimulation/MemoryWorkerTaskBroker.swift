@@ -77,7 +77,7 @@ public final class MemoryWorkerTaskBroker: WorkerTaskBroker, @unchecked Sendable
     }
 
     /// The next message sent to this connection, at once (`timeout` and `wakeup` are ignored).
-    public func receive(timeout: Double, wakeup: AMQPWakeup?) throws -> WorkerInbound? {
+    public func receive(timeout: Double, wakeup: (any BrokerWakeup)?) throws -> WorkerInbound? {
         if let connection, connection.usable, !connection.cancelled.isEmpty {
             return .cancelled(queue: connection.cancelled.removeFirst().queue)
         }

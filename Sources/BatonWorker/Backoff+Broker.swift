@@ -6,8 +6,8 @@ extension Backoff {
     /// for a configuration error at run time (a wrong password or a missing vhost after a broker's
     /// users changed), so that is retried slowly, never in a tight loop.
     mutating func delay(after error: Error) -> Double {
-        if let error = error as? AMQPError, error.disposition == .configuration {
-            return next(cappedAt: AMQPError.configurationBackoffCap)
+        if BrokerFailure(error) == .configuration {
+            return next(cappedAt: BrokerFailure.configurationBackoffCap)
         }
         return next()
     }

@@ -49,7 +49,7 @@ public enum WorkerLaunch {
             if options.processes > 1 { try BrokerCheck.verify(url: options.connection.amqpURL, connectionName: "baton-worker-check") }
             let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             try await group.run()
-        } catch let error as AMQPError where error.disposition == .configuration {
+        } catch  where BrokerFailure(error) == .configuration {
             throw CLIFailure("worker: \(error)")
         }
     }

@@ -46,6 +46,8 @@ struct ContractBackend {
     let connect: () throws -> any CoordinatorStore
     /// The database, for the memory side.
     var memory: MemoryStore? = nil
+    /// The database, for the PostgreSQL side.
+    var postgres: Store? = nil
     /// Deletes what the test wrote (for PostgreSQL, the runs it submitted) and closes the connection.
     let finish: ([String]) -> Void
 
@@ -58,7 +60,7 @@ struct ContractBackend {
             request: { try store.request($0, runID: $1) },
             events: { id in try store.events(ofRun: id).map { line($0.node, $0.kind, $0.at, $0.detail) } },
             nodeErrors: { id in try store.nodes(ofRun: id).sorted { $0.key < $1.key }.map { errorLine($0.key, $0.status, $0.error, $0.errorType) } },
-            connect: { try Store(url: databaseURL) },
+            connect: { try Store(url: databaseURL) }, postgres: store,
             finish: { ids in
                 if let sql = try? PGConnection(url: databaseURL) {
                     for id in ids { _ = try? sql.execute("delete from baton.runs where id = $1::uuid", [id]) }

@@ -69,8 +69,6 @@ public protocol CoordinatorStore: AnyObject {
     func traceContext(of runID: String) throws -> RunTraceContext?
 }
 
-extension Store: CoordinatorStore {}
-
 extension CoordinatorStore {
     /// A store that keeps no trace context (the simulator's): the run's span starts a trace of its own.
     public func traceContext(of runID: String) throws -> RunTraceContext? { nil }

@@ -5,24 +5,13 @@ public struct PriorityBand: Sendable, Hashable, Comparable {
     /// The lowest priority in the band.
     public let lowest: Int
 
+    /// A band from `lowest` up to the next band's lowest.
+    package init(lowest: Int) { self.lowest = lowest }
+
     /// Every priority, in one queue.
     public static let all = PriorityBand(lowest: 0)
     /// Quorum queues' bands: 0-2 (the default priority 0 among them), 3-6 and 7-9.
     public static let quorum = [PriorityBand(lowest: 0), PriorityBand(lowest: 3), PriorityBand(lowest: 7)]
 
     public static func < (a: PriorityBand, b: PriorityBand) -> Bool { a.lowest < b.lowest }
-
-    /// The band's queue of tasks for `procedure` in `pool`. Other bands' names start
-    /// `baton.tasks:<lowest>.`, which no lowest band's name (`baton.tasks.`) can.
-    func queue(pool: String, procedure: String) -> String {
-        let key = BatonTopology.routingKey(pool: pool, procedure: procedure)
-        return lowest == 0 ? "baton.tasks.\(key)" : "baton.tasks:\(lowest).\(key)"
-    }
-
-    /// The band's routing key for `procedure` in `pool`. Other bands' keys start with ':', which a
-    /// pool name (the lowest band's key starts with it) cannot hold.
-    func routingKey(pool: String, procedure: String) -> String {
-        let key = BatonTopology.routingKey(pool: pool, procedure: procedure)
-        return lowest == 0 ? key : ":\(lowest):\(key)"
-    }
 }

@@ -1,5 +1,4 @@
 import Baton
-import BatonPostgres
 import Foundation
 
 /// A user's request about a run, waiting for the coordinator (the only writer of run state).

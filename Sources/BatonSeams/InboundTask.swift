@@ -14,11 +14,14 @@ public struct InboundTask: Sendable, Equatable {
     /// needs no republishing to be counted.
     public let countedByBroker: Bool
     public let receipt: BrokerReceipt
-    /// The seam's own: where it came from and what it carried.
-    let exchange: String
-    let routingKey: String
-    let priority: UInt8?
-    let headers: [String: AMQPFieldValue]
+    /// The W3C trace context of the coordinator's span of this attempt, if it sent one.
+    public let traceparent: String?
+    /// The routing key it came with.
+    package let routingKey: String
+    /// Its priority, if it had one.
+    package let priority: UInt8?
+    /// The seam's own: where it came from and what it carried (nil: as the twin publishes tasks).
+    package let origin: (any TaskOrigin)?
 
     /// For the seam's implementations (the in-memory twin included).
     public init(
@@ -27,12 +30,13 @@ public struct InboundTask: Sendable, Equatable {
     ) {
         self.init(
             body: body, redelivered: redelivered, deliveries: deliveries, queuedAt: queuedAt, countedByBroker: countedByBroker,
-            receipt: receipt, exchange: BatonTopology.tasksExchange, routingKey: routingKey, priority: priority, headers: [:])
+            receipt: receipt, routingKey: routingKey, priority: priority, traceparent: nil, origin: nil)
     }
 
-    init(
+    /// For an adapter that keeps how the task came (to publish it again as it came).
+    package init(
         body: [UInt8], redelivered: Bool, deliveries: Int?, queuedAt: Date?, countedByBroker: Bool = false, receipt: BrokerReceipt,
-        exchange: String, routingKey: String, priority: UInt8?, headers: [String: AMQPFieldValue]
+        routingKey: String, priority: UInt8?, traceparent: String?, origin: (any TaskOrigin)?
     ) {
         self.body = body
         self.redelivered = redelivered
@@ -40,17 +44,20 @@ public struct InboundTask: Sendable, Equatable {
         self.queuedAt = queuedAt
         self.countedByBroker = countedByBroker
         self.receipt = receipt
-        self.exchange = exchange
         self.routingKey = routingKey
         self.priority = priority
-        self.headers = headers
+        self.traceparent = traceparent
+        self.origin = origin
     }
-
-    /// The W3C trace context of the coordinator's span of this attempt, if it sent one.
-    public var traceparent: String? { headers[BatonTopology.traceparentHeader]?.stringValue }
 
     /// The routing key it came with (for the in-memory twin).
     public var route: String { routingKey }
     /// Its priority (for the in-memory twin).
     public var taskPriority: UInt8? { priority }
+
+    public static func == (a: InboundTask, b: InboundTask) -> Bool {
+        a.body == b.body && a.redelivered == b.redelivered && a.deliveries == b.deliveries && a.queuedAt == b.queuedAt
+            && a.countedByBroker == b.countedByBroker && a.receipt == b.receipt && a.traceparent == b.traceparent
+            && a.routingKey == b.routingKey && a.priority == b.priority && TaskOriginEquality.same(a.origin, b.origin)
+    }
 }

@@ -1,5 +1,4 @@
 import Baton
-import BatonPostgres
 import Foundation
 
 /// A worker as `baton workers` shows it.

@@ -12,7 +12,7 @@ public protocol WorkerReportBroker: AnyObject {
     func publishHeartbeat(_ body: [UInt8]) throws -> UInt64
     /// The sequence number through which every publish is confirmed, waiting up to `timeout`
     /// seconds for more (ended early by `wakeup`).
-    func confirmed(timeout: Double, wakeup: AMQPWakeup?) throws -> UInt64
+    func confirmed(timeout: Double, wakeup: (any BrokerWakeup)?) throws -> UInt64
     /// Waits until every publish so far is confirmed.
     func waitForConfirms() throws
     /// Why the broker blocks this connection's publishes (`connection.blocked`), or nil.

@@ -16,7 +16,7 @@ public protocol WorkerTaskBroker: AnyObject {
     /// Closes the connection: unacked tasks go back to their queues. Safe to call more than once.
     func close()
     /// The next message, waiting up to `timeout` seconds (ended early by `wakeup`).
-    func receive(timeout: Double, wakeup: AMQPWakeup?) throws -> WorkerInbound?
+    func receive(timeout: Double, wakeup: (any BrokerWakeup)?) throws -> WorkerInbound?
     /// Acks a task: it is done with (its result is confirmed, or it is dropped).
     func ack(_ receipt: BrokerReceipt) throws
     /// Rejects a task: back to its queue (`requeue`), or to the dead-letter queue.

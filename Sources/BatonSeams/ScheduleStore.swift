@@ -12,9 +12,3 @@ public protocol ScheduleStore: AnyObject {
         _ name: String, expectedNext: Double?, step: ScheduleStep, lastFired: Double?, lastRunID: String?, error: String?
     ) throws -> Bool
 }
-
-extension Store: ScheduleStore {
-    public func submitScheduled(_ graph: Graph, idempotencyKey: String) throws -> SubmittedRun {
-        try submit(graph, idempotencyKey: idempotencyKey)
-    }
-}

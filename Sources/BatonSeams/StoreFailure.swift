@@ -1,7 +1,5 @@
-import BatonPostgres
-
-/// What a caller of the store does about an error, decided from its SQLSTATE (the table is
-/// `SQLState.disposition` in BatonPostgres) so that nothing outside the store looks at PostgreSQL's codes.
+/// What a caller of the store does about an error, decided by the store from its SQLSTATE (the
+/// table is `SQLState.disposition` in BatonPostgres) so that nothing outside the store looks at PostgreSQL's codes.
 public enum StoreFailure: String, Sendable, Equatable {
     /// The connection is gone: connect again and resume.
     case reconnect
@@ -13,16 +11,11 @@ public enum StoreFailure: String, Sendable, Equatable {
     /// Retrying cannot help (a missing table, a permission, a bug): stop with one clear line.
     case fatal
 
-    /// The decision for `error`, thrown by a `Store` method. A `StoreError` names a run whose stored
-    /// state cannot be read: that run's data is at fault.
+    /// The decision for `error`, thrown by a store (its `StoreFailing` class). A `StoreError` names
+    /// a run whose stored state cannot be read: that run's data is at fault. Anything else is fatal.
     public init(_ error: Error) {
-        if let error = error as? PostgresError {
-            switch error.disposition {
-            case .reconnect: self = .reconnect
-            case .retry: self = .retry
-            case .rejectData: self = .rejectData
-            case .fatal: self = .fatal
-            }
+        if let error = error as? any StoreFailing {
+            self = error.storeFailure
         } else if error is StoreError {
             self = .rejectData
         } else {
@@ -31,5 +24,5 @@ public enum StoreFailure: String, Sendable, Equatable {
     }
 
     /// The SQLSTATE of `error`, if the server sent one (for logs and messages).
-    public static func sqlState(of error: Error) -> String? { (error as? PostgresError)?.sqlState }
+    public static func sqlState(of error: Error) -> String? { (error as? any StoreFailing)?.sqlState }
 }

@@ -1,0 +1,2 @@
+// Callers of the broker adapters keep importing BatonAMQP alone: the seams they implement come with it.
+@_exported import BatonSeams

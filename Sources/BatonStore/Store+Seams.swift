@@ -1,0 +1,10 @@
+import Baton
+import BatonSeams
+
+extension Store: CoordinatorStore {}
+
+extension Store: ScheduleStore {
+    public func submitScheduled(_ graph: Graph, idempotencyKey: String) throws -> SubmittedRun {
+        try submit(graph, idempotencyKey: idempotencyKey)
+    }
+}
