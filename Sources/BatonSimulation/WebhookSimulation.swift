@@ -165,7 +165,7 @@ final class WebhookSimulation {
     }
 
     /// The claims just made: each by the holder of its partition's live lease, none while another's lease of it ran.
-    private func checkClaims(store: MemoryStore, now: Double) {
+    func checkClaims(store: MemoryStore, now: Double) {
         let claims = store.deliveryClaims
         defer { claimsSeen = claims.count }
         for claim in claims[claimsSeen...] {
