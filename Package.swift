@@ -147,8 +147,8 @@ let package = Package(
             "BatonSimulation", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The cluster simulator (`baton-sim`): in-memory twins of the store and the broker, a virtual clock, seeded faults.
-        .target(name: "BatonSimulation", dependencies: ["Baton", "BatonDemo", "BatonStore", "BatonAMQP", "BatonCoordinator", "BatonWorker", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "BatonSimulationTests", dependencies: ["Baton", "BatonDemo", "BatonStore", "BatonAMQP", "BatonSimulation", "BatonPostgres"]),
+        .target(name: "BatonSimulation", dependencies: ["Baton", "BatonDemo", "BatonStore", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonWebhooks", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "BatonSimulationTests", dependencies: ["Baton", "BatonDemo", "BatonStore", "BatonAMQP", "BatonSimulation", "BatonPostgres", "BatonWebhooks"]),
         .testTarget(name: "BatonPostgresTests", dependencies: ["BatonPostgres"]),
         .testTarget(name: "BatonAMQPTests", dependencies: ["BatonAMQP"]),
         .testTarget(

@@ -70,6 +70,8 @@ public final class ClusterSimulation {
     var bigRandom: SeededRandom
     /// The coordinators' partition lease, in seconds.
     let partitionLease = 10.0
+    /// With `options.webhooks`: the coordinators' webhook delivery and the receiver.
+    var webhooks: WebhookSimulation?
 
     public init(seed: UInt64, options: SimulationOptions = SimulationOptions()) {
         self.seed = seed
@@ -191,6 +193,10 @@ public final class ClusterSimulation {
         trace("queues \(queueType.rawValue), workers' delivery limit \(workerLimit)")
         if !faultMix.uniform { trace("faults: \(faultMix.line)") }
         if options.schedules { store.addSchedule(ScheduleInvariants.schedule) }
+        if options.webhooks {
+            WebhookSimulation.register(in: store)
+            webhooks = WebhookSimulation(seed: seed)
+        }
         // A quorum run's two graphs of its own take the place of two drawn ones (a seed costs about as much).
         let poison = options.poisonAmongOthers ? SimulationGraph.poison(in: "default") : SimulationGraph.poison
         var own = queueType == .quorum ? [SimulationGraph.bands, poison] : []
@@ -228,12 +234,21 @@ public final class ClusterSimulation {
             healed += 1
         }
         refuseLateSignals()
+        if webhooks != nil && report.violations.isEmpty { drainWebhooks() }
         checker.checkStranded(store: store, runs: submitted) { [broker] in broker.holdsTask(runID: $0, key: $1, attempt: $2) }
         report.faultDeadLetters = checker.finish(store: store, runs: submitted, deadLetteredByFaults: broker.deadLetteredByFaults)
         if options.schedules {
             let (violations, fired) = ScheduleInvariants.check(store: store)
             for line in violations { checker.violate(line) }
             report.scheduleFirings = fired
+        }
+        if let webhooks {
+            let (violations, duplicates) = WebhookInvariants.check(store: store, simulation: webhooks)
+            for line in violations { checker.violate(line) }
+            report.webhookDeliveries = store.tables.deliveries.count
+            report.webhookAttempts = store.tables.deliveries.values.reduce(0) { $0 + $1.row.attempts }
+            report.webhookDuplicates = duplicates
+            report.webhookRecordsLost = webhooks.recordsLost
         }
         // The processes go (what they still hold refers back to them): nothing of this seed outlives it.
         for c in coordinators where c.isUp { c.crash(restartAfter: 0) }
@@ -305,7 +320,7 @@ public final class ClusterSimulation {
         if !report.violations.isEmpty { trace("VIOLATION: " + report.violations[0]) }
     }
 
-    private func restartWhatIsDue() {
+    func restartWhatIsDue() {
         let processes: [any SimulatedProcess] = coordinators + workers
         for p in processes where !p.isUp {
             if p.downFor > 0 {
@@ -362,6 +377,9 @@ public final class ClusterSimulation {
                         }
                     }
                 ))
+            if let webhooks, webhooks.canAct(c.index, name: c.name, now: clock.now) {
+                choices.append((1.5, "\(c.name) webhooks", { [self] in deliverWebhooks(c) }))
+            }
         }
         for w in workers where w.isUp && w.pausedFor == 0 {
             guard let process = w.process else { continue }

@@ -51,10 +51,11 @@ extension MemoryStore {
         try request(.cancel, runID: runID, reason: reason)
     }
 
-    /// Adds an event with the next id to `tables`.
+    /// Adds an event with the next id to `tables`, with its webhook deliveries (the trigger's).
     func appendEvent(to tables: inout MemoryTables, run: String, node: String?, kind: String, at: Date, detail: JSON) {
         tables.events[run, default: []].append(
             MemoryEventRow(id: nextEventID, runID: run, node: node, kind: kind, at: MemoryTimestamp.rounded(at), detail: detail))
+        if !tables.webhooks.isEmpty { enqueueWebhooks(to: &tables, event: tables.events[run]!.last!) }
         nextEventID += 1
     }
 }

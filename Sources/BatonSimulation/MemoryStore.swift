@@ -35,6 +35,10 @@ public final class MemoryStore: @unchecked Sendable {
     var nextCacheID: Int64 = 1
     var nextBatch: Int64 = 1
     var nextHoldSeq: Int64 = 1
+    var nextWebhookID: Int64 = 1
+    var nextDeliveryID: Int64 = 1
+    /// Every claim of a delivery, in order (`claimDeliveries`), for the simulator's checks.
+    public internal(set) var deliveryClaims: [MemoryDeliveryClaim] = []
     /// Partition -> epoch -> the coordinator that wrote under it (for the simulator's check).
     var epochWriters: [Int: [Int64: String]] = [:]
     /// Two coordinators that wrote for one partition under one epoch, one line each (must stay empty).

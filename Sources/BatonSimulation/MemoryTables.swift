@@ -29,5 +29,9 @@ struct MemoryTables {
     var scheduleFirstDue: [String: Double] = [:]
     /// `baton.idempotency_keys`: key -> run id.
     var idempotencyKeys: [String: String] = [:]
+    /// `baton.webhooks`, by id.
+    var webhooks: [Int64: MemoryWebhookRow] = [:]
+    /// `baton.webhook_deliveries` (the outbox the events trigger fills), by id, with their attempts.
+    var deliveries: [Int64: MemoryDeliveryRow] = [:]
     var partitions: [MemoryPartitionRow] = (0..<RunPartition.standard).map { MemoryPartitionRow(partition: $0) }
 }

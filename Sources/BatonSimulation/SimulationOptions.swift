@@ -53,6 +53,11 @@ public struct SimulationOptions: Sendable {
     /// exactly once (`ScheduleInvariants`; `baton-sim --schedules`). Off by default: its runs change
     /// every seed's course.
     public var schedules = false
+    /// Register webhooks; coordinators deliver their events to a simulated receiver (2xx, 5xx, time-outs,
+    /// answers after the claim's lease, records lost) and `WebhookInvariants` checks the outbox, the
+    /// claims, the attempts and the back-off (`baton-sim --webhooks`). Off by default: its steps change
+    /// every seed's course.
+    public var webhooks = false
     /// Half the seeds (drawn from a stream of their own) also submit the signal graphs and send their
     /// signals; off, every seed runs as it did before signals existed (`baton-sim --no-signals`), which
     /// the seeds kept as tests of earlier findings replay.

@@ -23,6 +23,12 @@ public struct SimulationReport: Sendable {
     public var bandChoices = 0
     /// With `schedules`: the due times fired.
     public var scheduleFirings = 0
+    /// With `webhooks`: the deliveries made, their attempts, those the receiver took twice (at least
+    /// once: a record lost or an answer after the lease), and the records lost.
+    public var webhookDeliveries = 0
+    public var webhookAttempts = 0
+    public var webhookDuplicates = 0
+    public var webhookRecordsLost = 0
     /// Outputs dropped from a coordinator's memory and read back from the store (`Store.nodeOutput`).
     public var outputsReadBack = 0
     /// The most bytes of outputs and resolved inputs one coordinator held in memory after a step (as `RunState.heldBytes` counts them).

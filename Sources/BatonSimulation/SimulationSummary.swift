@@ -14,6 +14,10 @@ public struct SimulationSummary: Sendable {
     public var unstartedDeadLetters = 0
     public var faultDeadLetters = 0
     public var scheduleFirings = 0
+    public var webhookDeliveries = 0
+    public var webhookAttempts = 0
+    public var webhookDuplicates = 0
+    public var webhookRecordsLost = 0
     public var outputsReadBack = 0
     public var mostOutputBytesHeld = 0
 
@@ -33,6 +37,10 @@ public struct SimulationSummary: Sendable {
         unstartedDeadLetters += report.unstartedDeadLetters
         faultDeadLetters += report.faultDeadLetters
         scheduleFirings += report.scheduleFirings
+        webhookDeliveries += report.webhookDeliveries
+        webhookAttempts += report.webhookAttempts
+        webhookDuplicates += report.webhookDuplicates
+        webhookRecordsLost += report.webhookRecordsLost
         outputsReadBack += report.outputsReadBack
         mostOutputBytesHeld = max(mostOutputBytesHeld, report.mostOutputBytesHeld)
     }
@@ -47,6 +55,9 @@ public struct SimulationSummary: Sendable {
             + "partition moves \(partitionMoves), fenced writes \(fencedWrites), unstarted dead letters \(unstartedDeadLetters), "
             + (faultDeadLetters > 0 ? "runs failed by faults' dead letters \(faultDeadLetters), " : "")
             + (scheduleFirings > 0 ? "schedule firings \(scheduleFirings), " : "")
+            + (webhookDeliveries > 0
+                ? "webhook deliveries \(webhookDeliveries) (attempts \(webhookAttempts), taken twice \(webhookDuplicates), records lost \(webhookRecordsLost)), "
+                : "")
             + "outputs read back \(outputsReadBack), most bytes held \(mostOutputBytesHeld), violations \(violations)"
     }
 }

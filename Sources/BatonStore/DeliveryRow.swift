@@ -11,6 +11,15 @@ public struct DeliveryRow: Sendable, Equatable {
         public var error: String?
         public var durationMs: Int
         public var coordinator: String?
+
+        public init(attempt: Int, at: Double, status: Int?, error: String?, durationMs: Int, coordinator: String?) {
+            self.attempt = attempt
+            self.at = at
+            self.status = status
+            self.error = error
+            self.durationMs = durationMs
+            self.coordinator = coordinator
+        }
     }
 
     public var id: Int64
@@ -26,6 +35,25 @@ public struct DeliveryRow: Sendable, Equatable {
     public var lastStatus: Int?
     public var lastError: String?
     public var history: [Attempt]
+
+    public init(
+        id: Int64, webhookID: Int64, eventID: String, type: String, runID: String?, state: String, attempts: Int, createdAt: Double,
+        nextAttemptAt: Double?, deliveredAt: Double?, lastStatus: Int?, lastError: String?, history: [Attempt]
+    ) {
+        self.id = id
+        self.webhookID = webhookID
+        self.eventID = eventID
+        self.type = type
+        self.runID = runID
+        self.state = state
+        self.attempts = attempts
+        self.createdAt = createdAt
+        self.nextAttemptAt = nextAttemptAt
+        self.deliveredAt = deliveredAt
+        self.lastStatus = lastStatus
+        self.lastError = lastError
+        self.history = history
+    }
 
     /// As `--json` and the API give it (times ISO 8601, UTC).
     public var json: JSON {

@@ -4,18 +4,12 @@ import Foundation
 /// Posts a batch of webhook requests at once and waits for every answer, from a plain thread (the
 /// delivery loop's): the posts run as tasks, the thread waits on a semaphore.
 struct Poster: Sendable {
-    /// One answer: the status (nil when none came), the error, how long it took.
-    struct Outcome: Sendable {
-        var status: Int?
-        var error: String?
-        var durationMs: Int
-
-        var summary: String { status.map { "HTTP \($0)" } ?? (error ?? "no answer") }
-    }
+    typealias Outcome = DeliveryOutcome
 
     let client: HTTPClient
     let timeout: Double
 
+    /// The answers to `requests`, in order.
     func post(_ requests: [WebhookRequest]) -> [Outcome] {
         let box = OutcomeBox(count: requests.count)
         let done = DispatchSemaphore(value: 0)

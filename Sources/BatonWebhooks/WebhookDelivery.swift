@@ -89,33 +89,23 @@ public struct WebhookDelivery: Service {
         store?.close()
     }
 
-    /// One claim, its posts and their records; the number of deliveries claimed.
-    private func turn(_ store: Store, _ poster: Poster) throws -> Int {
-        let (now, claimed) = try store.claimDeliveries(coordinator: coordinator, limit: maxInFlight, lease: timeout + 60)
+    /// The turn's decisions (`DeliveryTurn`): the lease, what is posted and what is recorded.
+    var decisions: DeliveryTurn { DeliveryTurn(policy: policy, hosts: hosts, timeout: timeout) }
+
+    /// One claim, its posts and their records (as `decisions` says); the number of deliveries claimed.
+    private func turn(_ store: some DeliveryStore, _ poster: Poster) throws -> Int {
+        let decisions = self.decisions
+        let (now, claimed) = try store.claimDeliveries(coordinator: coordinator, limit: maxInFlight, lease: decisions.lease)
         if claimed.isEmpty { return 0 }
-        let time = Int64(Date().timeIntervalSince1970)
         let started = Date()
-        let refusals = claimed.map { hosts.refusal($0.url) }
-        let allowed = zip(claimed, refusals).filter { $0.1 == nil }.map(\.0)
-        var posted = poster.post(allowed.map { WebhookRequest($0, time: time) }).makeIterator()
-        for (delivery, refusal) in zip(claimed, refusals) {
-            let attempt = delivery.attempts + 1
-            let outcome = refusal.map { Poster.Outcome(status: nil, error: $0, durationMs: 0) } ?? posted.next()!
-            let step =
-                refusal != nil
-                ? .giveUp
-                : policy.step(attempt: attempt, status: outcome.status, createdAt: delivery.createdAt, now: now + Date().timeIntervalSince(started))
+        let requests = decisions.requests(for: claimed, time: Int64(started.timeIntervalSince1970))
+        let outcomes = poster.post(requests.compactMap { $0 })
+        for record in decisions.records(for: claimed, outcomes: outcomes, now: now + Date().timeIntervalSince(started)) {
             try store.recordDeliveryAttempt(
-                delivery.id, attempt: attempt, status: outcome.status, error: outcome.error, durationMs: outcome.durationMs,
-                coordinator: coordinator, step: step)
-            switch step {
-            case .delivered: break
-            case let .retry(after):
-                logger.info(
-                    "webhook \(delivery.webhookID): \(delivery.eventID) attempt \(attempt) got \(outcome.summary); again in \(DurationText.format(after))"
-                )
-            case .giveUp:
-                logger.warning("webhook \(delivery.webhookID): \(delivery.eventID) given up after \(attempt) attempts (\(outcome.summary))")
+                record.deliveryID, attempt: record.attempt, status: record.outcome.status, error: record.outcome.error,
+                durationMs: record.outcome.durationMs, coordinator: coordinator, step: record.step)
+            if let log = record.log {
+                if log.warning { logger.warning("\(log.text)") } else { logger.info("\(log.text)") }
             }
         }
         return claimed.count

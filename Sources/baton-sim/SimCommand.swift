@@ -39,6 +39,11 @@ struct SimCommand: ParsableCommand {
     @Flag(help: "Add a schedule firing every second (catch-up all) and check each due time fired exactly once, none missed.")
     var schedules = false
     @Flag(
+        help:
+            "Register webhooks and deliver their events to a simulated receiver (2xx, 5xx, time-outs, late answers, lost records), checking the outbox, claims, attempts and back-off."
+    )
+    var webhooks = false
+    @Flag(
         inversion: .prefixedNo,
         help: "Half the seeds also wait for signals sent at random moments (--no-signals: none do, as before signals existed).")
     var signals = true
@@ -88,6 +93,7 @@ struct SimCommand: ParsableCommand {
         options.poisonAmongOthers = poisonAmongOthers
         options.blockedPublishers = blockedPublishers
         options.schedules = schedules
+        options.webhooks = webhooks
         options.signals = signals
         if !queueLoss { options.queueLossRate = 0 }
         options.reconcileLostTasks = !noReconcile
@@ -131,7 +137,7 @@ struct SimCommand: ParsableCommand {
         "baton-sim --seed \(s) --steps \(steps) --runs \(runs) --fault-rate \(faultRate) --fault-mix \(faultMix.rawValue)"
             + " --coordinators \(coordinators) --partitions \(partitions) --legacy-workers \(legacyWorkers)"
             + " --queue-type \(report.queueType.rawValue)\(poisonAmongOthers ? " --poison-among-others" : "")"
-            + "\(schedules ? " --schedules" : "")\(signals ? "" : " --no-signals")"
+            + "\(schedules ? " --schedules" : "")\(webhooks ? " --webhooks" : "")\(signals ? "" : " --no-signals")"
             + "\(queueLoss ? "" : " --no-queue-loss")\(noReconcile ? " --no-reconcile" : "")\(blockedPublishers ? "" : " --no-blocked-publishers")"
             + "\(processCuts ? "" : " --no-process-cuts")\(bigOutputs ? "" : " --no-big-outputs")"
             + "\(commitBytes == SimulationOptions().commitBytes ? "" : " --commit-bytes \(commitBytes)")"

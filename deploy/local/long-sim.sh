@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The cluster simulator's long form: many more seeds than the test command's short form, with
-# each of its option sets (the default one and --schedules), in slices, every slice under a time
+# each of its option sets (the default one, --schedules and --webhooks), in slices, every slice under a time
 # limit. It goes on past a failing seed and at the end lists every failing seed with the command
 # that replays it. Exit status 0 when every seed passed, 1 when any failed (or a slice crashed or
 # ran out of time), 2 on a bad option. See docs/operations.md, "The long simulation".
@@ -14,6 +14,8 @@ usage: deploy/local/long-sim.sh [options] [-- baton-sim options]
   --first-seed S          the first of them (default 1)
   --schedule-seeds M      seeds with --schedules (default N/5; 0: none)
   --schedule-first-seed S the first of them (default 1001)
+  --webhook-seeds W       seeds with --webhooks (default N/5; 0: none)
+  --webhook-first-seed S  the first of them (default 2001)
   --steps K               steps with faults per seed (default 2000, as the test command)
   --slice L               seeds per baton-sim process (default 500)
   --slice-time T          real seconds a slice may take before it stops (default 1800)
@@ -24,7 +26,7 @@ Options after -- go to every baton-sim run (e.g. --fault-mix uniform, --queue-ty
 EOF
 }
 
-seeds=10000 first=1 sched_seeds="" sched_first=1001 steps=2000 slice=500 slice_time=1800 jobs=1 bin="" out=""
+seeds=10000 first=1 sched_seeds="" sched_first=1001 hook_seeds="" hook_first=2001 steps=2000 slice=500 slice_time=1800 jobs=1 bin="" out=""
 extra=()
 need() { [ $# -ge 2 ] && [ -n "$2" ] || { echo "long-sim: $1 needs a value" >&2; exit 2; }; }
 number() { [[ "$2" =~ ^[0-9]+$ ]] || { echo "long-sim: $1 must be a whole number, not '$2'" >&2; exit 2; }; }
@@ -34,6 +36,8 @@ while [ $# -gt 0 ]; do
         --first-seed) need "$@"; number "$1" "$2"; first=$2; shift 2 ;;
         --schedule-seeds) need "$@"; number "$1" "$2"; sched_seeds=$2; shift 2 ;;
         --schedule-first-seed) need "$@"; number "$1" "$2"; sched_first=$2; shift 2 ;;
+        --webhook-seeds) need "$@"; number "$1" "$2"; hook_seeds=$2; shift 2 ;;
+        --webhook-first-seed) need "$@"; number "$1" "$2"; hook_first=$2; shift 2 ;;
         --steps) need "$@"; number "$1" "$2"; steps=$2; shift 2 ;;
         --slice) need "$@"; number "$1" "$2"; slice=$2; shift 2 ;;
         --slice-time) need "$@"; number "$1" "$2"; slice_time=$2; shift 2 ;;
@@ -46,6 +50,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ -n "$sched_seeds" ] || sched_seeds=$((seeds / 5))
+[ -n "$hook_seeds" ] || hook_seeds=$((seeds / 5))
 for v in slice jobs; do [ "${!v}" -ge 1 ] || { echo "long-sim: --$v must be at least 1" >&2; exit 2; }; done
 if [ -z "$bin" ]; then
     (cd "$ROOT" && swift build --product baton-sim >&2)
@@ -120,10 +125,11 @@ queue_slices() {  # NAME-PREFIX FIRST COUNT BATON-SIM-OPTIONS...
 }
 
 started=$SECONDS
-echo "long-sim: $seeds seeds from $first, $sched_seeds with --schedules from $sched_first, $steps steps, slices of $slice" \
+echo "long-sim: $seeds seeds from $first, $sched_seeds with --schedules from $sched_first, $hook_seeds with --webhooks from $hook_first, $steps steps, slices of $slice" \
     "(${slice_time} s each, $jobs at once), baton-sim ${extra[*]:-}; output in $out" >&2
 queue_slices default "$first" "$seeds"
 [ "$sched_seeds" -eq 0 ] || queue_slices schedules "$sched_first" "$sched_seeds" --schedules
+[ "$hook_seeds" -eq 0 ] || queue_slices webhooks "$hook_first" "$hook_seeds" --webhooks
 wait
 
 failures=0 problems=0 ran=0

@@ -83,6 +83,9 @@ fi
 "$(swift build --show-bin-path)/baton-sim" --seeds 150 --first-seed 1 --steps 2000 --time-limit 100
 # And with a schedule firing every (virtual) second across the same faults: each due time fired once, none missed.
 "$(swift build --show-bin-path)/baton-sim" --schedules --seeds 30 --first-seed 1001 --steps 2000 --time-limit 45
+# And with webhooks delivered to a simulated receiver: one delivery per matching event, claims leased
+# to the partition's holder, attempts 1, 2, … with the policy's back-off, every delivery ended.
+"$(swift build --show-bin-path)/baton-sim" --webhooks --seeds 20 --first-seed 2001 --steps 2000 --time-limit 30
 # The README's walkthrough, literally: a worker package of its own beside `baton worker --demo`.
 if ! wait "$WALK_PID"; then
     cat "$ROOT/.data/walkthrough-prepare.log" >&2
