@@ -8,11 +8,14 @@ import Testing
 /// without, with one line naming the product to add, before it connects or logs anything.
 @Suite("a lean worker's opt-ins")
 struct WorkerExtrasTests {
-    @Test(arguments: [
-        (["--metrics", "127.0.0.1:9464"], "--metrics needs the HTTP metrics endpoint"),
-        (["--otlp-endpoint", "http://127.0.0.1:4318"], "--otlp-endpoint needs the OTLP exporter"),
-        (["--processes", "2", "--metrics", "127.0.0.1:9464"], "--metrics needs the HTTP metrics endpoint"),
-    ])
+    /// Without the refusal the worker would try the (unreachable) broker: the time limit makes that a failure, not a hang.
+    @Test(
+        .timeLimit(.minutes(1)),
+        arguments: [
+            (["--metrics", "127.0.0.1:9464"], "--metrics needs the HTTP metrics endpoint"),
+            (["--otlp-endpoint", "http://127.0.0.1:4318"], "--otlp-endpoint needs the OTLP exporter"),
+            (["--processes", "2", "--metrics", "127.0.0.1:9464"], "--metrics needs the HTTP metrics endpoint"),
+        ])
     func aFlagWithoutItsExtraIsAUsageErrorNamingTheProduct(_ arguments: [String], _ message: String) async throws {
         let options = try WorkerOptions.parse(arguments + ["--amqp-url", "amqp://guest:guest@127.0.0.1:1/none"])
         let error = await #expect(throws: CLIFailure.self) {
