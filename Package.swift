@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "Baton", targets: ["Baton"]),
         .library(name: "BatonTesting", targets: ["BatonTesting"]),
         .library(name: "BatonWorker", targets: ["BatonWorker"]),
+        // A worker's opt-ins: `--metrics`, `--otlp-endpoint` and YAML graph files (`WorkerMain.main(registry:extras: .all)`).
+        .library(name: "BatonWorkerExtras", targets: ["BatonWorkerExtras"]),
         // Submitting runs from Swift (`Store.submit`), as `baton submit` does.
         .library(name: "BatonStore", targets: ["BatonStore"]),
         // Talking to `baton server` from Swift apps: async, with a URL and a token (no libpq).
@@ -65,24 +67,34 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .target(name: "BatonWorker", dependencies: [
-            "Baton", "BatonAMQP", "BatonCommandLine",
+            "Baton", "BatonAMQP", "BatonCommandLineCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Tracing", package: "swift-distributed-tracing"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
-        // What `baton` and every worker binary (`WorkerMain`) share: flags, one-line errors, graph files, local runs.
-        .target(name: "BatonCommandLine", dependencies: [
-            "Baton", "BatonYAML", "BatonTesting", "BatonHTTP",
+        // What `baton` and every worker binary (`WorkerMain`) share: flags, one-line errors, logging, JSON graph files,
+        // local runs. Lean: no HTTP server, OTLP exporter or YAML parser (a user's worker builds it).
+        .target(name: "BatonCommandLineCore", dependencies: [
+            "Baton", "BatonLocal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        // A worker's opt-ins, which `baton` always has: `--metrics` (Hummingbird, Prometheus), `--otlp-endpoint` (swift-otel),
+        // YAML graph files (Yams).
+        .target(name: "BatonWorkerExtras", dependencies: [
+            "Baton", "BatonCommandLineCore", "BatonWorker", "BatonYAML", "BatonHTTP",
             .product(name: "CoreMetrics", package: "swift-metrics"),
+            .product(name: "Logging", package: "swift-log"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Tracing", package: "swift-distributed-tracing"),
             .product(name: "OTel", package: "swift-otel"),
         ]),
+        // `baton`'s command line: the two above (re-exported) and what only `baton` needs (terminal width, durations, sizes).
+        .target(name: "BatonCommandLine", dependencies: ["BatonCommandLineCore", "BatonWorkerExtras"]),
         // The operator's HTTP endpoints (`--metrics`): Prometheus text, liveness and readiness, on Hummingbird.
         .target(name: "BatonHTTP", dependencies: [
             "Baton",
@@ -91,7 +103,9 @@ let package = Package(
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .target(name: "BatonTesting", dependencies: ["Baton", "BatonDemo", "BatonYAML"]),
+        .target(name: "BatonTesting", dependencies: ["Baton", "BatonLocal", "BatonDemo", "BatonYAML"]),
+        // Runs a graph in this process (`LocalEngine`, on a `TestClock` in tests): `run --local` and the test kit.
+        .target(name: "BatonLocal", dependencies: ["Baton", .product(name: "Logging", package: "swift-log")]),
         // YAML graph files, kept out of the core so `Baton` has no parser dependency but its own.
         .target(name: "BatonYAML", dependencies: ["Baton", .product(name: "Yams", package: "Yams")]),
         // `baton dashboard`: the web pages and JSON API over the run history (Hummingbird).
@@ -135,7 +149,8 @@ let package = Package(
         ]),
         // A worker for Baton's own tests: it also serves a procedure that kills its own process.
         .executableTarget(
-            name: "BatonTestWorker", dependencies: ["Baton", "BatonDemo", "BatonWorker", .product(name: "Tracing", package: "swift-distributed-tracing")]),
+            name: "BatonTestWorker",
+            dependencies: ["Baton", "BatonDemo", "BatonWorker", "BatonWorkerExtras", .product(name: "Tracing", package: "swift-distributed-tracing")]),
         .executableTarget(name: "BatonChaos", dependencies: [
             "Baton", "BatonDemo", "BatonStore", "BatonAMQP", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -162,6 +177,7 @@ let package = Package(
         // The shells' decisions (worker intake, coordinator batching, leases, failures) and wire formats: no services.
         .testTarget(name: "BatonShellTests", dependencies: [
             "Baton", "BatonAMQP", "BatonPostgres", "BatonStore", "BatonCoordinator", "BatonWorker", "BatonHTTP", "BatonCommandLine",
+            "BatonCommandLineCore",
         ]),
         // The deployment files (deploy/kubernetes, deploy/systemd, deploy/prometheus), checked structurally.
         .testTarget(name: "BatonDeployTests", dependencies: [.product(name: "Yams", package: "Yams")]),

@@ -1,3 +1,4 @@
+import BatonCommandLineCore
 import Foundation
 
 /// A size in bytes as an operator writes it: a whole number with an optional unit, `B`, `KiB`, `MiB`,

@@ -1,3 +1,5 @@
+import BatonCommandLineCore
+
 /// How long history is kept, as `--older-than` and `--retention` write it: a whole or decimal number
 /// with `s`, `m`, `h`, `d` (days) or `w` (weeks), such as `30d`, `12h` or `1.5w`.
 public enum RetentionText {

@@ -1,3 +1,4 @@
+import Baton
 import BatonHTTP
 
 /// How `baton server` runs its dashboard: where it listens, the database, who may read, and TLS.

@@ -1,3 +1,4 @@
+import Baton
 import BatonHTTP
 import Foundation
 import Hummingbird

@@ -1,3 +1,4 @@
+import Baton
 import BatonHTTP
 
 /// Which `Host` headers the dashboard answers. Listening on a loopback address, only the names of

@@ -1,6 +1,7 @@
 import Baton
 import BatonDemo
 import BatonWorker
+import BatonWorkerExtras
 
 // `BatonTestWorker`: a worker for Baton's own tests and chaos suite, built with `WorkerMain` as a
 // user's would be. It serves the built-in and demo procedures, `test.crash-worker`, which kills its
@@ -11,4 +12,4 @@ registry.register(CrashWorkerProcedure())
 registry.register(StubbornSleepProcedure())
 registry.register(ThrowProcedure())
 registry.register(TracedProcedure())
-await WorkerMain.main(registry: registry)
+await WorkerMain.main(registry: registry, extras: .all)  // --metrics, --otlp-endpoint and YAML, as `baton worker`

@@ -1,6 +1,6 @@
 import Baton
 import BatonAMQP
-import BatonCommandLine
+import BatonCommandLineCore
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -10,11 +10,27 @@ import Tracing
 /// process, or supervise `--processes` copies of this executable, until SIGTERM or SIGINT drains them.
 public enum WorkerLaunch {
     /// `command` is what comes before the flags when this executable starts a supervised copy
-    /// (`["worker"]` for `baton worker`); `label` names the logger.
-    public static func run(_ options: WorkerOptions, registry: ProcedureRegistry, command: [String], label: String) async throws {
+    /// (`["worker"]` for `baton worker`); `label` names the logger. `extras` serve `--metrics` and
+    /// `--otlp-endpoint`; either flag given without its extra is a usage error naming the opt-in.
+    public static func run(
+        _ options: WorkerOptions, registry: ProcedureRegistry, command: [String], label: String, extras: WorkerExtras = WorkerExtras()
+    ) async throws {
         try options.check()
-        try CLILogging.bootstrap()
+        var tracingEndpoint = try options.tracingOptions.endpoint()
+        if options.tracingOptions.otlpEndpoint != nil, extras.tracing == nil {
+            throw WorkerExtras.missing("--otlp-endpoint", for: "the OTLP exporter (swift-otel)")
+        }
+        if options.metricsOptions.metrics != nil, extras.metrics == nil {
+            throw WorkerExtras.missing("--metrics", for: "the HTTP metrics endpoint (Hummingbird, Prometheus)")
+        }
+        try CLILogging.bootstrap(metadataProvider: extras.loggingMetadata)
         let logger = Logger(label: label)
+        if tracingEndpoint != nil, extras.tracing == nil {
+            // Set for every process of a deployment, not asked of this one: a warning, not a refusal.
+            logger.warning(
+                "$\(TracingOptions.environmentVariable) is set, but this worker was built without the OTLP exporter (BatonWorkerExtras): no traces")
+            tracingEndpoint = nil
+        }
         let limits = try Limits.fromEnvironment()
         var services: [any Service] = []
         if options.processes == 1 {
@@ -23,15 +39,15 @@ public enum WorkerLaunch {
                 registry: registry, heartbeatInterval: options.heartbeat, shutdownGrace: options.shutdownGrace,
                 deliveryLimit: options.deliveryLimit, logger: logger)
             configuration.maxOutputBytes = limits.maxOutputBytes
-            if let endpoint = try options.tracingOptions.endpoint() {
-                let tracing = try TracingEndpoint(endpoint: endpoint, serviceName: "baton-worker", logger: logger)
+            if let endpoint = tracingEndpoint, let tracing = extras.tracing {
+                let exporter = try tracing(endpoint, "baton-worker", logger)
                 configuration.tracer = InstrumentationSystem.tracer
-                services.append(tracing.service)  // before the worker: stopped after it, so its last spans go out
+                services.append(exporter)  // before the worker: stopped after it, so its last spans go out
             }
-            if var address = try options.metricsOptions.address() {
+            if var address = try options.metricsOptions.address(), let metrics = extras.metrics {
                 // A process of `--processes P` (the supervisor sets its slot) serves on PORT+slot.
                 if let slot = ProcessInfo.processInfo.environment["BATON_WORKER_SLOT"].flatMap(Int.init) { address = address.shifted(by: slot) }
-                let endpoint = MetricsEndpoint(address: address, health: configuration.health, logger: logger)
+                let endpoint = metrics(address, configuration.health, logger)
                 configuration.metrics = WorkerMetrics(
                     factory: endpoint.factory, procedures: configuration.registry.names, pools: configuration.pools,
                     slots: configuration.concurrency)

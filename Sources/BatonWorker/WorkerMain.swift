@@ -1,6 +1,6 @@
 import ArgumentParser
 import Baton
-import BatonCommandLine
+import BatonCommandLineCore
 import Foundation
 
 /// A worker binary of one's own in one line: its `main.swift` is its procedures, a registry and
@@ -9,16 +9,21 @@ import Foundation
 ///
 /// The binary then has `baton worker`'s interface and behaviour (every flag and environment
 /// variable: `--processes N` supervised with restarts, `--concurrency`, `--prefetch`, `--pools`,
-/// `--metrics`, `--amqp-url`, `--help`, `--version`; logging to stderr at `BATON_LOG_LEVEL`; a
-/// graceful drain on SIGTERM), serving `registry` and, unless `builtIns` is false, Baton's own
-/// `baton.*` procedures beside them. Two commands check and run graphs of its procedures with no
-/// services: `NAME validate FILE` and `NAME run --local FILE`.
+/// `--amqp-url`, `--help`, `--version`; logging to stderr at `BATON_LOG_LEVEL`; a graceful drain on
+/// SIGTERM), serving `registry` and, unless `builtIns` is false, Baton's own `baton.*` procedures
+/// beside them. Two commands check and run graphs of its procedures with no services:
+/// `NAME validate FILE` and `NAME run --local FILE`. `--metrics`, `--otlp-endpoint` and YAML graph
+/// files are opt-ins (`extras`: `.all` from the `BatonWorkerExtras` product), so a worker that does
+/// without them builds none of their dependencies.
 public enum WorkerMain {
     /// Parses the command line, runs the worker (or `validate` / `run`), and exits: 0 when it
     /// drained after SIGTERM or SIGINT, 1 with one line on stderr on an error, 2 on a usage error.
-    public static func main(registry: ProcedureRegistry, builtIns: Bool = true, arguments: [String]? = nil) async -> Never {
+    public static func main(
+        registry: ProcedureRegistry, builtIns: Bool = true, extras: WorkerExtras = WorkerExtras(), arguments: [String]? = nil
+    ) async -> Never {
         let served = builtIns ? ProcedureRegistry.builtIn.merging(registry) : registry
-        WorkerMainContext.set(registry: served, program: URL(fileURLWithPath: CommandLine.arguments[0]).lastPathComponent)
+        if let yaml = extras.yaml { GraphFileYAML.install(yaml) }
+        WorkerMainContext.set(registry: served, program: URL(fileURLWithPath: CommandLine.arguments[0]).lastPathComponent, extras: extras)
         await CommandMain.run(WorkerMainCommand.self, program: WorkerMainContext.program, arguments: arguments)
     }
 }
@@ -27,10 +32,12 @@ public enum WorkerMain {
 enum WorkerMainContext {
     nonisolated(unsafe) private(set) static var registry = ProcedureRegistry.builtIn
     nonisolated(unsafe) private(set) static var program = "worker"
+    nonisolated(unsafe) private(set) static var extras = WorkerExtras()
 
-    static func set(registry: ProcedureRegistry, program: String) {
+    static func set(registry: ProcedureRegistry, program: String, extras: WorkerExtras) {
         self.registry = registry
         self.program = program
+        self.extras = extras
     }
 
     static var local: LocalGraph {
@@ -61,7 +68,8 @@ struct WorkerMainCommand: AsyncParsableCommand {
     @OptionGroup var options: WorkerOptions
 
     func run() async throws {
-        try await WorkerLaunch.run(options, registry: WorkerMainContext.registry, command: [], label: WorkerMainContext.program)
+        try await WorkerLaunch.run(
+            options, registry: WorkerMainContext.registry, command: [], label: WorkerMainContext.program, extras: WorkerMainContext.extras)
     }
 
     /// `validate FILE`: `baton validate` with this binary's procedures and schemas.
@@ -95,7 +103,7 @@ struct WorkerMainCommand: AsyncParsableCommand {
             guard local else {
                 throw CLIFailure("`run` needs --local (use `baton submit --wait` to run on the cluster)", exitCode: 2)
             }
-            try CLILogging.bootstrap()
+            try CLILogging.bootstrap(metadataProvider: WorkerMainContext.extras.loggingMetadata)
             try await WorkerMainContext.local.run(file: file, concurrency: concurrency, input: try runInput.value(), json: output.json)
         }
     }

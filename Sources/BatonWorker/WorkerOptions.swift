@@ -1,6 +1,6 @@
 import ArgumentParser
 import Baton
-import BatonCommandLine
+import BatonCommandLineCore
 
 /// Every flag of `baton worker`, shared by every worker binary (`WorkerMain`): one definition,
 /// so a worker of one's own has exactly the same interface.

@@ -18,5 +18,8 @@ struct BatonCLI: AsyncParsableCommand {
         ])
 
     /// Runs the CLI; every error becomes one clear line on stderr and a non-zero exit.
-    static func main() async { await CommandMain.run(BatonCLI.self, program: "baton") }
+    static func main() async {
+        GraphFileYAML.install(.yams)
+        await CommandMain.run(BatonCLI.self, program: "baton")
+    }
 }

@@ -1,3 +1,4 @@
+import Baton
 import BatonDashboard
 import BatonHTTP
 import Testing

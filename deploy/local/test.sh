@@ -10,6 +10,8 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
+# Where the time goes: each phase's end, in seconds since the start (CI's log shows them).
+phase() { echo "test: [$((SECONDS / 60))m$((SECONDS % 60))s] $*" >&2; }
 # Formatting is part of the suite: .swift-format says how; `swift format format -i -r Sources Tests` fixes it.
 swift format lint --strict --recursive Sources Tests
 # The dashboard's script and stylesheets (Sources/BatonDashboard/Assets) compile and parse (node, tinycss2; installed if needed).
@@ -54,6 +56,7 @@ if grep -E "^$ROOT/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:" "$ROOT/.data/b
     echo "test: Baton's sources build with warnings (above); fix them" >&2
     exit 1
 fi
+phase "built (debug, with the tests)"
 # The README's walkthrough builds a worker package of its own in release (minutes of compiling, no
 # services): that part goes in the background beside the integration tests, which mostly wait, at the idle
 # scheduling class (chrt --idle: SwiftPM resets the nice value of the compilers it starts, not the class).
@@ -69,6 +72,7 @@ BATON_AMQP_URL="${BATON_TEST_AMQP_URL:-amqp://guest:guest@127.0.0.1:5672/baton-t
     grep -a "✘" "$ROOT/.data/test.log" | grep -av "known issue" | grep -av "^✘ Suite\|^✘ Test run" | head -n 40 >&2 || true
     exit 1
 }
+phase "swift test done"
 # The API's real clients against a real `baton server` (with a coordinator and a demo worker): the Python
 # client example end to end, then Schemathesis with its default checks over /api/v1/openapi.json (bounded).
 if ! wait "$API_INSTALL_PID"; then
@@ -77,6 +81,7 @@ if ! wait "$API_INSTALL_PID"; then
     exit 1
 fi
 "$ROOT/deploy/local/api-clients.sh" || { echo "test: the API's real clients failed (the FAILED lines above say which)" >&2; exit 1; }
+phase "the API's clients done"
 # The cluster simulator's short form: whole clusters under seeded faults, the guarantees checked
 # after every step (a failing seed prints itself and its last steps; replay it with --seed). The
 # default --queue-type mixed gives about half the seeds quorum queues (their own invariants too).
@@ -86,6 +91,7 @@ fi
 # And with webhooks delivered to a simulated receiver: one delivery per matching event, claims leased
 # to the partition's holder, attempts 1, 2, … with the policy's back-off, every delivery ended.
 "$(swift build --show-bin-path)/baton-sim" --webhooks --seeds 20 --first-seed 2001 --steps 2000 --time-limit 30
+phase "baton-sim done"
 # The README's walkthrough, literally: a worker package of its own beside `baton worker --demo`.
 if ! wait "$WALK_PID"; then
     cat "$ROOT/.data/walkthrough-prepare.log" >&2
@@ -95,11 +101,14 @@ fi
 trap - EXIT
 tail -n 4 "$ROOT/.data/walkthrough-prepare.log" >&2
 "$ROOT/deploy/local/walkthrough.sh" --prepared "$WALK"
+phase "walkthrough done"
 if [ "${BATON_SKIP_CHAOS:-0}" != 1 ]; then
     # Short form: 1,000 nodes under worker SIGKILLs, a coordinator kill, RabbitMQ and PostgreSQL restarts, a task
     # queue lost, big outputs, forged reports, and processes cut off from PostgreSQL or RabbitMQ alone (iptables, as root).
     "$(swift build --show-bin-path)/BatonChaos" --time-limit 400
+    phase "chaos (one broker) done"
     # The same on a three-node RabbitMQ cluster with quorum queues: the node leading the task queue is killed with -9,
     # and (the cluster being the suite's own) a memory and a disk alarm block publishers for 5 s each.
     "$(swift build --show-bin-path)/BatonChaos" --rabbit-cluster --time-limit 400
+    phase "chaos (RabbitMQ cluster) done"
 fi

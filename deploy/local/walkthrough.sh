@@ -49,10 +49,17 @@ for source in sys.argv[2:]:
         print(f"walkthrough: wrote {path} from {os.path.basename(source)}", file=sys.stderr)
 PY
 
-say "building acme-worker for production (swift build -c release; a package of its own: the first build takes a few minutes)"
+say "building acme-worker for production (swift build -c release; a package of its own, lean: its first build takes about a minute)"
 started=$SECONDS
 (cd "$WORK/acme-worker" && swift build -c release 2>&1 | tee "$WORK/acme-build.log" | tail -n 3)
-say "acme-worker's first release build took $((SECONDS - started)) s"
+say "acme-worker's first release build took $((SECONDS - started)) s (the target: at most 90 s on an idle 2-core machine)"
+# A plain worker (BatonWorker, no BatonWorkerExtras) builds lean: none of the HTTP server, SwiftNIO, TLS, OTLP,
+# protobuf, HTTP client or YAML modules, nor the test kit and the demo procedures.
+heavy="$(ls "$WORK/acme-worker/.build/release/Modules" | sed 's/\..*//' | sort -u \
+    | grep -xE 'Hummingbird.*|NIO.*|_NIO.*|OTel|SwiftProtobuf|AsyncHTTPClient|Yams|Prometheus|BatonTesting|BatonDemo|BatonYAML|BatonHTTP|BatonWorkerExtras' \
+    | tr '\n' ' ' || true)"
+if [ -n "$heavy" ]; then say "acme-worker's release build compiled modules a plain worker must not need: $heavy"; exit 1; fi
+say "acme-worker built lean: $(ls "$WORK/acme-worker/.build/release/Modules" | sed 's/\..*//' | sort -u | grep -c .) modules, none of Hummingbird, NIO, OTel, SwiftProtobuf, AsyncHTTPClient, Yams"
 # A user's release build of Baton's sources, and of the README's code, has no warnings (test.sh checks the debug build;
 # `#if DEBUG` code differs between the two).
 if grep -E "^$WORK/(baton|acme-worker)/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:" "$WORK/acme-build.log" | sort -u | grep .; then
@@ -62,6 +69,9 @@ fi
 # Its tests: the README's and docs/procedures.md's, on the test kit, no services; in release, on the build above
 # (they need no @testable import).
 say "running acme-worker's tests (swift test -c release --disable-testable-imports: on the same build)"
+# The command is the one docs/procedures.md gives, so a user's tests share their release build too.
+grep -qx 'swift test -c release --disable-testable-imports .*' "$ROOT/docs/procedures.md" \
+    || { say "docs/procedures.md no longer gives the test command this runs (swift test -c release --disable-testable-imports)"; exit 1; }
 (cd "$WORK/acme-worker" && swift test -c release --disable-testable-imports 2>&1 | tee "$WORK/acme-test.log" | tail -n 5) || { say "acme-worker's tests failed"; exit 1; }
 if grep -E "^$WORK/(baton|acme-worker)/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:" "$WORK/acme-test.log" | sort -u | grep .; then
     say "acme-worker's tests build with warnings (above): fix the code, in Baton or in the README"

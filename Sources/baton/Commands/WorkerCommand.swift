@@ -13,6 +13,7 @@ struct WorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await WorkerLaunch.run(
-            options, registry: demo ? .demo : .builtIn, command: ["worker"] + (demo ? ["--demo"] : []), label: "baton.worker")
+            options, registry: demo ? .demo : .builtIn, command: ["worker"] + (demo ? ["--demo"] : []), label: "baton.worker",
+            extras: .all)
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Baton
-import BatonTesting
+import BatonLocal
 import Foundation
 
 /// `validate FILE` and `run --local FILE` against a registry of procedures, with no services:

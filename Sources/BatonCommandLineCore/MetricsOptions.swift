@@ -1,6 +1,5 @@
 import ArgumentParser
 import Baton
-import BatonHTTP
 import Foundation
 
 /// `--metrics HOST:PORT` of `baton coordinator` and `baton worker`: Prometheus text on `/metrics`,

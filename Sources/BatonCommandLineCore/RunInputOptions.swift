@@ -1,6 +1,5 @@
 import ArgumentParser
 import Baton
-import BatonYAML
 
 /// `--input JSON` or `--input @FILE`: the run's input, merged over the graph's `input` defaults.
 public struct RunInputOptions: ParsableArguments {
@@ -25,9 +24,9 @@ public struct RunInputOptions: ParsableArguments {
             do { bytes = try GraphFile.read(path) } catch let failure as CLIFailure {
                 throw CLIFailure("--input @" + failure.message, exitCode: 2)
             }
-            if GraphFileDecoding.isYAML(path) {
-                do { json = try YAMLDocument.parse(bytes, maxDepth: maxDepth, maxBytes: limits.maxGraphBytes).json } catch {
-                    throw CLIFailure("--input @" + (error.mark.map { "\(path):\($0): " } ?? "\(path): ") + error.message, exitCode: 2)
+            if GraphFileYAML.isYAML(path) {
+                do { json = try GraphFileYAML.required(for: path).parse(bytes, path, limits).json } catch let failure as CLIFailure {
+                    throw CLIFailure("--input @" + failure.message, exitCode: 2)
                 }
             } else {
                 do { json = try JSONParser.parse(bytes, maxDepth: maxDepth) } catch {

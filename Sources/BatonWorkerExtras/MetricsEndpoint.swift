@@ -1,4 +1,5 @@
 import Baton
+import BatonCommandLineCore
 import BatonHTTP
 import CoreMetrics
 import Foundation

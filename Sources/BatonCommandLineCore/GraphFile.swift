@@ -1,8 +1,8 @@
 import Baton
-import BatonYAML
 import Foundation
 
-/// Reads and validates a graph file (JSON, or YAML for `.yaml` and `.yml`), with errors that name the file.
+/// Reads and validates a graph file (JSON, or YAML for `.yaml` and `.yml` where `GraphFileYAML` is
+/// installed), with errors that name the file.
 public enum GraphFile {
     /// `input` is the run's input (`--input`), merged over the graph's `input` defaults. With `schemas`,
     /// a graph whose inputs do not fit them (`TypeChecker`) is refused like an invalid one.
@@ -28,29 +28,32 @@ public enum GraphFile {
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         var decoder = GraphDecoder(knownProcedures: knownProcedures, limits: try Limits.fromEnvironment())
         if let unknownProcedureHint { decoder.unknownProcedureHint = unknownProcedureHint }
-        let decoded: (graph: Graph, yaml: YAMLDocument?)
-        do { decoded = try GraphFileDecoding.decode(bytes, path: path, decoder: decoder, input: input, defaultName: name) } catch {
-            switch error {
-            case let .yaml(yaml):
-                throw CLIFailure((yaml.mark.map { "\(path):\($0): " } ?? "\(path): ") + yaml.message, exitCode: 2)
-            case let .tooLarge(size, limit):
-                throw CLIFailure("\(path): graph file is \(size) bytes, more than the limit of \(limit)", exitCode: 2)
-            case let .invalid(problems, yaml):
-                throw invalid(path, problems, yaml)
+        let graph: Graph
+        var locate: (@Sendable (GraphProblem) -> String?)?
+        if GraphFileYAML.isYAML(path) {
+            let yaml = try GraphFileYAML.required(for: path)
+            let limit = decoder.limits.maxGraphBytes
+            if bytes.count > limit { throw CLIFailure("\(path): graph file is \(bytes.count) bytes, more than the limit of \(limit)", exitCode: 2) }
+            let parsed = try yaml.parse(bytes, path, decoder.limits)
+            locate = parsed.locate
+            do { graph = try decoder.decode(parsed.json, input: input, defaultName: name, measuringInputs: true) } catch {
+                throw invalid(path, error.problems, locate)
             }
+        } else {
+            do { graph = try decoder.decode(bytes, input: input, defaultName: name) } catch { throw invalid(path, error.problems, nil) }
         }
         if let schemas {
-            let problems = TypeChecker(schemas: schemas).check(decoded.graph)
-            if !problems.isEmpty { throw invalid(path, problems, decoded.yaml) }
+            let problems = TypeChecker(schemas: schemas).check(graph)
+            if !problems.isEmpty { throw invalid(path, problems, locate) }
         }
-        return decoded.graph
+        return graph
     }
 
     /// Every problem, one line each; in a YAML file, each with the line of the node or field it is
-    /// about, as editors and CI logs link them.
-    public static func invalid(_ path: String, _ problems: [GraphProblem], _ document: YAMLDocument?) -> CLIFailure {
+    /// about (`locate`), as editors and CI logs link them.
+    public static func invalid(_ path: String, _ problems: [GraphProblem], _ locate: ((GraphProblem) -> String?)?) -> CLIFailure {
         let n = problems.count
-        let lines = GraphFileDecoding.lines(problems, path: path, yaml: document).map { "  - " + $0 }
+        let lines = problems.map { problem in "  - " + (locate?(problem).map { "\(path):\($0): " } ?? "") + problem.description }
         return CLIFailure("\(path): invalid graph (\(n) problem\(n == 1 ? "" : "s")):\n" + lines.joined(separator: "\n"), exitCode: 2)
     }
 

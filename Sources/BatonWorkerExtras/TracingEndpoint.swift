@@ -1,3 +1,4 @@
+import BatonCommandLineCore
 import Foundation
 import Logging
 import OTel

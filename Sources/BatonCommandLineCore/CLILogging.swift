@@ -1,23 +1,22 @@
 import Foundation
 import Logging
-import OTel
 
-/// Sends logs to stderr at the level in $BATON_LOG_LEVEL (default info). Call once. A line logged
-/// inside a span (`--otlp-endpoint`) carries its `trace_id` and `span_id`.
+/// Sends logs to stderr at the level in $BATON_LOG_LEVEL (default info). Call once. With a
+/// `metadataProvider` (`BatonWorkerExtras` gives swift-otel's), a line logged inside a span
+/// (`--otlp-endpoint`) carries its `trace_id` and `span_id`.
 public enum CLILogging {
     nonisolated(unsafe) private static var done = false
     /// Throws, as a usage error, if $BATON_LOG_LEVEL names no level.
-    public static func bootstrap() throws {
+    public static func bootstrap(metadataProvider: Logger.MetadataProvider?) throws {
         guard !done else { return }
         let level = try level(ProcessInfo.processInfo.environment["BATON_LOG_LEVEL"])
         done = true
-        let traceIDs = OTel.makeLoggingMetadataProvider()
         LoggingSystem.bootstrap(
             { label, provider in
                 var handler = StreamLogHandler.standardError(label: label, metadataProvider: provider)
                 handler.logLevel = level
                 return handler
-            }, metadataProvider: traceIDs)
+            }, metadataProvider: metadataProvider)
     }
 
     /// The level `text` names (in any case), info if unset or empty.
