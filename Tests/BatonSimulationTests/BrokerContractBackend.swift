@@ -6,11 +6,12 @@ import Foundation
 /// One side of the broker contract: RabbitMQ through the real adapters (`BATON_AMQP_URL`), or a
 /// `MemoryBroker`. Each backend is fresh for its test: its own pool and procedure on RabbitMQ.
 struct BrokerContractBackend {
-    /// The vhost of the contract (`BATON_AMQP_URL`'s); quorum queues in a vhost of their own beside it
-    /// (a vhost's result queues are of one type), which the test creates with `services.sh vhost`.
+    /// The contract's vhosts, beside `BATON_AMQP_URL`'s, made fresh by the test with `services.sh vhost`:
+    /// `-contract` (not the integration tests' own: their coordinators consume the same result queues,
+    /// and took this suite's reports), and `-quorum` for quorum queues (a vhost's result queues are of one type).
     static func url(quorum: Bool) -> String {
         let base = ProcessInfo.processInfo.environment["BATON_AMQP_URL"] ?? "amqp://guest:guest@127.0.0.1:5672/baton-test"
-        return quorum ? base + "-quorum" : base
+        return base + (quorum ? "-quorum" : "-contract")
     }
 
     let name: String
@@ -25,9 +26,12 @@ struct BrokerContractBackend {
     let pool: String
     let procedure = "contract"
 
-    /// Makes the quorum vhost (`deploy/local/services.sh vhost NAME --fresh`: a vhost guest may use), once.
-    static let quorumVhost: Result<Void, BrokerContractSetupError> = {
-        let vhost = String(url(quorum: true).split(separator: "/").last ?? "")
+    /// Makes the contract's vhosts (`deploy/local/services.sh vhost NAME --fresh`: a vhost guest may use), once each.
+    static let classicVhost = makeVhost(quorum: false)
+    static let quorumVhost = makeVhost(quorum: true)
+
+    private static func makeVhost(quorum: Bool) -> Result<Void, BrokerContractSetupError> {
+        let vhost = String(url(quorum: quorum).split(separator: "/").last ?? "")
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
@@ -37,11 +41,11 @@ struct BrokerContractBackend {
             process.waitUntilExit()
         } catch { return .failure(BrokerContractSetupError(message: "services.sh vhost \(vhost): \(error)")) }
         return process.terminationStatus == 0 ? .success(()) : .failure(BrokerContractSetupError(message: "services.sh vhost \(vhost) failed"))
-    }()
+    }
 
     /// The real adapters on RabbitMQ, connected as a coordinator of one partition.
     static func rabbit(queueType: QueueType = .classic) throws -> BrokerContractBackend {
-        if queueType == .quorum { try quorumVhost.get() }
+        try (queueType == .quorum ? quorumVhost : classicVhost).get()
         let url = url(quorum: queueType == .quorum)
         let coordinator = AMQPCoordinatorBroker(url: url)
         try coordinator.connect(prefetch: 50, partitions: 1, silence: 10, queueType: queueType)
