@@ -132,7 +132,7 @@ let package = Package(
         // Webhooks out (`baton coordinator` delivers them): signatures, formats, the delivery decision and its HTTP shell.
         // Not linked by BatonWorker.
         .target(name: "BatonWebhooks", dependencies: [
-            "Baton", "BatonStore",
+            "Baton", "BatonSeams", "BatonStore",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),

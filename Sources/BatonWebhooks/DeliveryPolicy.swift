@@ -1,4 +1,4 @@
-import BatonStore
+import BatonSeams
 
 /// The delivery decision after an attempt, as a value: a 2xx is delivered; anything else (another
 /// status, no answer) is tried again after a back-off that grows 1, 3, 6, 12, 30, 90, 180, 360 times

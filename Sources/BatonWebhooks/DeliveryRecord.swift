@@ -1,4 +1,4 @@
-import BatonStore
+import BatonSeams
 
 /// What to record for one claimed delivery after its attempt (`DeliveryTurn.records`): the attempt's
 /// number and outcome, the step `DeliveryPolicy` chose, and the line to log, if any.

@@ -1,5 +1,5 @@
 import Baton
-import BatonStore
+import BatonSeams
 
 /// One delivery turn's decisions, as a value (`WebhookDelivery` and the cluster simulator carry them
 /// out): how long a claim is leased, which claimed deliveries are posted and which are refused by

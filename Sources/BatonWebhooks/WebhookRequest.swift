@@ -1,4 +1,4 @@
-import BatonStore
+import BatonSeams
 
 /// What to POST for a claimed delivery, as a value: the URL, the body in the webhook's format and the
 /// headers, with the signature over that exact body at `time`.

@@ -16,5 +16,3 @@ public protocol DeliveryStore: AnyObject {
     @discardableResult
     func pruneDeliveries(olderThan age: Double) throws -> Int
 }
-
-extension Store: DeliveryStore {}
