@@ -3,7 +3,7 @@ import BatonStore
 import Foundation
 
 extension MemoryStore {
-    /// `Store.apply` on the tables: one transaction (on a copy, stored back only if every part
+    /// `Store.apply` on the tables, from the same `StagedBatch`: one transaction (on a copy, stored back only if every part
     /// succeeds), the same rows, events, holds, workers and batch numbers, and PostgreSQL's errors
     /// for what it would reject (a run id that is not a UUID, a row of a run that does not exist,
     /// a hold inserted twice, text with a NUL character, JSON it cannot store).
@@ -20,83 +20,16 @@ extension MemoryStore {
             }
         }
         let now = MemoryTimestamp.rounded(now)
-        var rows: [String: MemoryStagedRow] = [:]  // "run\u{0}key" -> merged row
-        var rowOrder: [String] = []
-        var events: [(run: String, node: String?, kind: String, at: Date, detail: JSON)] = []
-        var runs: [String: (status: RunStatus, error: String?)] = [:]
-        var runOrder: [String] = []
-        var cacheRows: [(run: String, node: String, lookup: CacheLookup, output: JSON)] = []
-        var inserted = Set<String>()
-        var pruned: [(run: String, prefix: String)] = []
-        var fragments: [(id: String, fragment: JSON)] = []
-        func dropChildren(_ runID: String, of parent: String) {
-            let prefix = runID + "\u{0}" + parent + "/"
-            for id in rowOrder where id.hasPrefix(prefix) {
-                rows[id] = nil
-                inserted.remove(id)
-            }
-            rowOrder.removeAll { $0.hasPrefix(prefix) }
-            pruned.append((runID, parent + "/"))
-        }
-        func setFragment(_ id: String, _ value: JSON) {
-            fragments.removeAll { $0.id == id }
-            fragments.append((id, value))
-        }
-        for (runID, commands) in batch {
-            for command in commands {
-                switch command {
-                case let .expand(parent, fragment, position):
-                    dropChildren(runID, of: parent)
-                    do { setFragment(runID + "\u{0}" + parent, try JSON(encoding: fragment)) } catch {
-                        throw StoreError("run \(runID): the children of node '\(parent)' cannot be stored: \(error)")
-                    }
-                    for (offset, key) in fragment.order.enumerated() {
-                        let id = runID + "\u{0}" + key
-                        inserted.insert(id)
-                        rowOrder.append(id)
-                        rows[id] = MemoryStagedRow(child: key, of: fragment.nodes[key]!, runID: runID, position: position + offset)
-                    }
-                case let .prune(parent):
-                    dropChildren(runID, of: parent)
-                    setFragment(runID + "\u{0}" + parent, .null)
-                case let .node(change):
-                    let id = runID + "\u{0}" + change.key
-                    if rows[id] == nil { rowOrder.append(id) }
-                    var row = rows[id] ?? MemoryStagedRow(runID: runID, key: change.key)
-                    row.merge(change, now: now)
-                    rows[id] = row
-                    events.append(Self.event(for: change, runID: runID, now: now))
-                case let .runStatus(status, error):
-                    if runs[runID] == nil { runOrder.append(runID) }
-                    runs[runID] = (status, error)
-                    var detail: JSON = ["status": .string(status.rawValue)]
-                    if let error { detail = ["status": .string(status.rawValue), "error": .string(error)] }
-                    events.append((runID, nil, "run_\(status.rawValue)", now, detail))
-                case let .event(key, kind, detail):
-                    events.append((runID, key, kind, now, detail))
-                case let .cacheStore(key, lookup, output):
-                    cacheRows.append((runID, key, lookup, output))
-                case .dispatch, .cancelTasks, .acquire, .release:
-                    break  // holds come as `holds`, netted by the caller
-                }
-            }
-        }
-        for (id, fragment) in fragments {
-            // The scheduler changes the parent in the same event, so its row is in this batch.
-            guard var row = rows[id] else { continue }
-            row.setFragment = true
-            row.fragment = fragment
-            rows[id] = row
-        }
+        let staged = try StagedBatch(batch, now: now, dueText: MemoryTimestamp.iso)
         var latest: [String: WorkerHeartbeat] = [:]
         for h in heartbeats { latest[h.id] = h.schemas == nil ? h.carrying(schemas: latest[h.id]?.schemas) : h }
-        let queues = batch.contains { $0.commands.contains { if case .dispatch = $0 { true } else { false } } }
-        if !queues && rows.isEmpty && pruned.isEmpty && runs.isEmpty && heartbeats.isEmpty && events.isEmpty && handledRequests.isEmpty
-            && (confirmedBatch == nil || confirmedPartitions?.isEmpty == true) && holds.isEmpty && cacheRows.isEmpty
+        let queues = staged.queues
+        if staged.isEmpty && heartbeats.isEmpty && handledRequests.isEmpty && (confirmedBatch == nil || confirmedPartitions?.isEmpty == true)
+            && holds.isEmpty
         {
             return nil
         }
-        try Self.checkBinding(updates: rowOrder.filter { !inserted.contains($0) }.map { rows[$0]! }, events: events)
+        try Self.checkBinding(updates: staged.rows.filter { !$0.isInserted }, events: staged.events)
         // The statement runs from here: a sequence's number is drawn even if it then fails.
         let batchNumber = queues ? nextBatch : nil
         if queues { nextBatch += 1 }
@@ -104,14 +37,15 @@ extension MemoryStore {
         var t = tables
         let before = t  // every part sees the tables as they were (one statement's snapshot)
 
-        for (run, prefix) in pruned {
+        let inserted = Set(staged.rows.lazy.filter(\.isInserted).map { $0.runID + "\u{0}" + $0.key })
+        for prune in staged.prunes {
+            let run = prune.runID
             try Self.requireUUID(run)
-            for key in (t.nodes[run] ?? [:]).keys where key.hasPrefix(prefix) && !inserted.contains(run + "\u{0}" + key) {
+            for key in (t.nodes[run] ?? [:]).keys where key.hasPrefix(prune.prefix) && !inserted.contains(run + "\u{0}" + key) {
                 t.nodes[run]![key] = nil
             }
         }
-        for id in rowOrder where inserted.contains(id) {
-            let u = rows[id]!
+        for u in staged.rows where u.isInserted {
             try Self.requireUUID(u.runID)
             guard before.runs[u.runID] != nil else { throw Self.missingRun(u.runID, table: "nodes") }
             t.nodes[u.runID, default: [:]][u.key] = MemoryNodeRow(
@@ -123,8 +57,7 @@ extension MemoryStore {
                 dispatchBatch: u.status == .queued ? batchNumber : nil, queuedAt: u.queuedAt, startedAt: u.startedAt,
                 finishedAt: u.finishedAt, fragment: try Self.json(u.fragment), attemptToken: try Self.text(u.attemptToken))
         }
-        for id in rowOrder where !inserted.contains(id) {
-            let u = rows[id]!
+        for u in staged.rows where !u.isInserted {
             try Self.requireUUID(u.runID)
             _ = try (Self.text(u.key), Self.text(u.error), Self.text(u.errorType), Self.text(u.worker), Self.json(u.input), Self.json(u.output))
             _ = try (Self.json(u.scheduler), Self.json(u.fragment))
@@ -146,9 +79,9 @@ extension MemoryStore {
             n.finishedAt = u.reset ? u.finishedAt : (u.finishedAt ?? n.finishedAt)
             t.nodes[u.runID]![u.key] = n
         }
-        for run in runOrder {
+        for change in staged.runs {
+            let (run, status, error) = (change.runID, change.status, change.error)
             try Self.requireUUID(run)
-            let (status, error) = runs[run]!
             guard var r = before.runs[run] else { continue }
             r.status = status
             r.error = try Self.text(error)
@@ -156,11 +89,11 @@ extension MemoryStore {
             r.finishedAt = status.isTerminal ? now : nil
             t.runs[run] = r
         }
-        for e in events {
-            try Self.requireUUID(e.run)
-            guard before.runs[e.run] != nil else { throw Self.missingRun(e.run, table: "events") }
+        for e in staged.events {
+            try Self.requireUUID(e.runID)
+            guard before.runs[e.runID] != nil else { throw Self.missingRun(e.runID, table: "events") }
             _ = try (Self.text(e.node), Self.text(e.kind))
-            appendEvent(to: &t, run: e.run, node: e.node, kind: e.kind, at: e.at, detail: try Self.json(e.detail)!)
+            appendEvent(to: &t, run: e.runID, node: e.node, kind: e.kind, at: e.at, detail: try Self.json(e.detail)!)
         }
         if !handledRequests.isEmpty {
             let handled = Set(handledRequests)
@@ -179,12 +112,12 @@ extension MemoryStore {
                 schemas: h.schemas.map { $0.mapValues { ProcedureSchema(json: $0.json) } } ?? before.workers[id]?.schemas)
         }
         try applyHolds(holds, to: &t, before: before, now: now)
-        for c in cacheRows {
+        for c in staged.cacheEntries {
             _ = try (Self.text(c.lookup.procedure), Self.text(c.lookup.input), Self.text(c.node))
-            try Self.requireUUID(c.run)
+            try Self.requireUUID(c.runID)
             t.cache.append(
                 MemoryCacheRow(
-                    id: nextCacheID, procedure: c.lookup.procedure, input: c.lookup.input, output: try Self.json(c.output)!, runID: c.run,
+                    id: nextCacheID, procedure: c.lookup.procedure, input: c.lookup.input, output: try Self.json(c.output)!, runID: c.runID,
                     node: c.node, succeededAt: now))
             nextCacheID += 1
         }
@@ -305,22 +238,12 @@ extension MemoryStore {
         tables.untold.sorted().compactMap { tables.holds[$0] }.filter { fence?.holds($0.runID) != false }
     }
 
-    /// The event `Store.apply` writes for a node change.
-    private static func event(
-        for change: NodeChange, runID: String, now: Date
-    ) -> (
-        run: String, node: String?, kind: String, at: Date, detail: JSON
-    ) {
-        let (kind, at, detail) = change.eventRecord(dueText: MemoryTimestamp.iso)
-        return (runID, change.key, kind, at ?? now, detail)
-    }
-
     /// What libpq refuses before the statement runs, as `Store.apply` binds it: from 32 rows on
     /// (`RecordSource.arraysFrom`) node updates and events go as text arrays, whose text columns
     /// cannot carry a NUL character; `PGConnection` refuses it as data (22021), as PostgreSQL
     /// rejects it in one JSON document (fewer rows).
     private static func checkBinding(
-        updates: [MemoryStagedRow], events: [(run: String, node: String?, kind: String, at: Date, detail: JSON)]
+        updates: [StagedNodeRow], events: [StagedBatch.Event]
     ) throws {
         let arraysFrom = 32
         let nul: (String?) -> Bool = { $0?.utf8.contains(0) ?? false }

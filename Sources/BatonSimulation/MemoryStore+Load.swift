@@ -3,45 +3,24 @@ import BatonStore
 import Foundation
 
 extension MemoryStore {
-    /// `Store.loadRun`: the graph from the stored plan, node states from the rows in position
-    /// order (a pending node's input not read, bookkeeping restored, a queued attempt counted as
-    /// published once its batch is confirmed), fragments decoded as stored.
+    /// `Store.loadRun`: the graph from the stored plan, node states read from the rows in position
+    /// order by `StoredRunNodes`, as `Store` reads them.
     func loadRun(_ id: String) throws -> RunState? {
         try Self.requireUUID(id)
         guard let run = tables.runs[id] else { return nil }
-        var graph: Graph
+        let graph: Graph
         do { graph = try Graph(plan: run.plan) } catch { throw StoreError("run \(id): the stored graph cannot be read: \(error)") }
-        var states: [String: NodeState] = [:]
-        var fragments: [(parent: String, fragment: GroupSpec)] = []
-        var order: [String] = []
-        for row in nodes(ofRun: id) {
-            order.append(row.key)
-            if let fragment = row.fragment, !fragment.isNull {
-                do {
-                    fragments.append(
-                        (row.key, try WireFormat.decode(GroupSpec.self, from: fragment.serializedBytes(), what: "stored fragment")))
-                } catch {
-                    throw StoreError("run \(id): the children of node '\(row.key)' cannot be read: \(error)")
-                }
-            }
-            var state = NodeState(
-                status: row.status, attempt: row.attempts, input: row.status == .queued ? row.input : nil, output: row.output,
-                error: row.error, worker: row.worker)
-            state.restore(bookkeeping: row.scheduler)
-            state.attemptToken = row.attemptToken.flatMap(AttemptToken.init(text:))
-            if row.status == .queued, let batch = row.dispatchBatch,
-                batch <= tables.partitions[RunPartition.of(id, count: tables.partitions.count)].confirmedThrough
-            {
-                state.publishedAttempt = state.attempt
-            }
-            states[row.key] = state
+        var nodes = StoredRunNodes(runID: id)
+        func confirmed(_ batch: Int64) -> Bool { batch <= tables.partitions[RunPartition.of(id, count: tables.partitions.count)].confirmedThrough }
+        for row in self.nodes(ofRun: id) {
+            try nodes.add(
+                StoredNode(
+                    key: row.key, status: row.status.rawValue, attempts: row.attempts, input: row.input.map(StoredJSON.value),
+                    output: row.output.map(StoredJSON.value), error: row.error, worker: row.worker, scheduler: .value(row.scheduler),
+                    fragment: row.fragment.flatMap { $0.isNull ? nil : .value($0) }, attemptToken: row.attemptToken,
+                    confirmed: row.status == .queued && row.dispatchBatch.map(confirmed) == true))
         }
-        graph = graph.reordered(order.filter { RunState.parent(of: $0) == nil })
-        let state = RunState(runID: id, graph: graph, status: run.status, error: run.error, nodes: states, fragments: fragments)
-        if let stray = order.first(where: { state.graph.nodes[$0] == nil }) {
-            throw StoreError("run \(id): node '\(stray)' is not in the run's graph")
-        }
-        return state
+        return try nodes.runState(graph: graph, status: run.status, error: run.error)
     }
 
     /// `Store.failRun`: ends an unfinished run as failed with `error`, releasing its holds, with a `run_failed` event.

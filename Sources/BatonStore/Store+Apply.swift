@@ -18,88 +18,7 @@ extension Store {
     ) throws -> Int64? {
         let nowText = Timestamp.text(now)
         try learnSubmittedAt(of: batch.map(\.runID))
-        var rows: [String: JSON] = [:]  // "run\u{0}key" -> merged row
-        var rowOrder: [String] = []
-        var events: [JSON] = []
-        var runs: [String: JSON] = [:]  // run id -> its last status in this batch
-        var cacheRows: [JSON] = []
-        var inserted = Set<String>()  // rows of children added by this batch (inserted, not updated)
-        var pruned: [JSON] = []  // {run_id, prefix}: children rows to delete unless this batch inserts them
-        var fragments: [String: JSON] = [:]  // "run\u{0}parent" -> the fragment column's new value
-        func dropChildren(_ runID: String, of parent: String) {
-            let prefix = runID + "\u{0}" + parent + "/"
-            for id in rowOrder where id.hasPrefix(prefix) {
-                rows[id] = nil
-                inserted.remove(id)
-            }
-            rowOrder.removeAll { $0.hasPrefix(prefix) }
-            pruned.append(["run_id": .string(runID), "run_submitted_at": submitted(runID), "prefix": .string(parent + "/")])
-        }
-        for (runID, commands) in batch {
-            for command in commands {
-                switch command {
-                case let .expand(parent, fragment, position):
-                    dropChildren(runID, of: parent)
-                    // A fragment that cannot be written fails the batch (and so, found by splitting, its run):
-                    // storing null instead would make its children vanish on the next load.
-                    do { fragments[runID + "\u{0}" + parent] = try JSON(encoding: fragment) } catch {
-                        throw StoreError("run \(runID): the children of node '\(parent)' cannot be stored: \(error)")
-                    }
-                    for (offset, key) in fragment.order.enumerated() {
-                        let node = fragment.nodes[key]!
-                        let id = runID + "\u{0}" + key
-                        inserted.insert(id)
-                        rowOrder.append(id)
-                        rows[id] = .object(
-                            JSONObject([
-                                ("run_id", .string(runID)), ("run_submitted_at", submitted(runID)), ("key", .string(key)),
-                                ("procedure", .string(node.procedure)),
-                                ("template", node.input.written), ("position", .int(Int64(position + offset))), ("pool", .string(node.pool)),
-                                ("status", "pending"), ("attempts", 0), ("set_input", false), ("set_output", false), ("reset", false),
-                            ]))
-                    }
-                case let .prune(parent):
-                    dropChildren(runID, of: parent)
-                    fragments[runID + "\u{0}" + parent] = .null
-                case let .node(change):
-                    let id = runID + "\u{0}" + change.key
-                    if rows[id] == nil { rowOrder.append(id) }
-                    rows[id] = merge(rows[id], change, runID: runID, now: nowText)
-                    events.append(event(for: change, runID: runID, now: nowText))
-                case let .runStatus(status, error):
-                    runs[runID] = [
-                        "id": .string(runID), "submitted_at": submitted(runID), "status": .string(status.rawValue),
-                        "error": error.map(JSON.string) ?? .null,
-                    ]
-                    var detail: JSON = ["status": .string(status.rawValue)]
-                    if let error { detail = ["status": .string(status.rawValue), "error": .string(error)] }
-                    events.append([
-                        "run_id": .string(runID), "run_submitted_at": submitted(runID), "node_key": .null,
-                        "kind": .string("run_\(status.rawValue)"),
-                        "at": .string(nowText), "detail": detail,
-                    ])
-                case let .event(key, kind, detail):
-                    events.append([
-                        "run_id": .string(runID), "run_submitted_at": submitted(runID), "node_key": .string(key), "kind": .string(kind),
-                        "at": .string(nowText), "detail": detail,
-                    ])
-                case let .cacheStore(key, lookup, output):
-                    cacheRows.append([
-                        "procedure": .string(lookup.procedure), "input": .string(lookup.input), "output": output,
-                        "run_id": .string(runID), "node_key": .string(key),
-                    ])
-                case .dispatch, .cancelTasks, .acquire, .release:
-                    break  // holds come as `holds`, netted by the caller
-                }
-            }
-        }
-        for (id, fragment) in fragments {
-            // The scheduler changes the parent in the same event, so its row is in this batch.
-            guard case var .object(row)? = rows[id] else { continue }
-            row["set_fragment"] = true
-            row["fragment"] = fragment
-            rows[id] = .object(row)
-        }
+        let staged = try StagedBatch(batch, now: now, dueText: Timestamp.text)
         // One statement, so one round trip, and atomic on its own: no BEGIN/COMMIT needed.
         var latest: [String: WorkerHeartbeat] = [:]
         for h in heartbeats {  // one row per worker, or the upsert touches a row twice
@@ -114,10 +33,9 @@ extension Store {
         // A batch that publishes tasks gets a number: its queued rows carry it, and once the broker
         // confirmed the batch, recording the number covers every task it published (also tasks
         // published again on recovery, whose rows an earlier batch stamped).
-        let queues = batch.contains { $0.commands.contains { if case .dispatch = $0 { true } else { false } } }
-        if !queues && rows.isEmpty && pruned.isEmpty && runs.isEmpty && heartbeats.isEmpty && events.isEmpty && handledRequests.isEmpty
-            && (confirmedBatch == nil || confirmedPartitions?.isEmpty == true) && holds.isEmpty && cacheRows.isEmpty
-            && (fence == nil || batch.isEmpty)
+        let queues = staged.queues
+        if staged.isEmpty && heartbeats.isEmpty && handledRequests.isEmpty && (confirmedBatch == nil || confirmedPartitions?.isEmpty == true)
+            && holds.isEmpty && (fence == nil || batch.isEmpty)
         {
             return nil  // with a fence, a batch of runs whose reports changed nothing still proves them held
         }
@@ -127,7 +45,10 @@ extension Store {
             statement.addCheck("fence", check)
         }
         let stamp = queues ? "case when u.status = 'queued' then (select id from batch) else n.dispatch_batch end" : "n.dispatch_batch"
-        let insertedRows = rowOrder.filter(inserted.contains).map { rows[$0]! }
+        let insertedRows = staged.rows.filter(\.isInserted).map(row)
+        let pruned = staged.prunes.map { prune -> JSON in
+            ["run_id": .string(prune.runID), "run_submitted_at": submitted(prune.runID), "prefix": .string(prune.prefix)]
+        }
         // The children rows this batch inserts: the insert writes them, and the delete keeps them.
         let insertsParameter =
             insertedRows.isEmpty && pruned.isEmpty ? "" : statement.parameter(JSON.array(insertedRows).serialized())
@@ -168,10 +89,10 @@ extension Store {
                     finished_at = excluded.finished_at, fragment = excluded.fragment, attempt_token = excluded.attempt_token
                 """)
         }
-        let updates = inserted.isEmpty ? rowOrder : rowOrder.filter { !inserted.contains($0) }
+        let updates = insertedRows.isEmpty ? staged.rows : staged.rows.filter { !$0.isInserted }
         if !updates.isEmpty {
             let source = RecordSource.sql(
-                updates.map { rows[$0]! },
+                updates.map(row),
                 columns: [
                     .init(name: "run_id", type: "uuid"), .init(name: "run_submitted_at", type: "timestamptz"),
                     .init(name: "key", type: "text"), .init(name: "status", type: "text"), .init(name: "attempts", type: "int"),
@@ -207,8 +128,14 @@ extension Store {
                 where n.run_id = u.run_id and n.key = u.key and n.run_submitted_at = u.run_submitted_at
                 """)
         }
-        if !runs.isEmpty {
-            let runsParameter = statement.parameter(JSON.array(Array(runs.values)).serialized())
+        if !staged.runs.isEmpty {
+            let runs = staged.runs.map { run -> JSON in
+                [
+                    "id": .string(run.runID), "submitted_at": submitted(run.runID), "status": .string(run.status.rawValue),
+                    "error": run.error.map(JSON.string) ?? .null,
+                ]
+            }
+            let runsParameter = statement.parameter(JSON.array(runs).serialized())
             let nowParameter = statement.parameter(nowText)
             statement.add(
                 "run_updates",
@@ -222,9 +149,9 @@ extension Store {
                 where r.id = u.id and r.submitted_at = u.submitted_at
                 """)
         }
-        if !events.isEmpty {
+        if !staged.events.isEmpty {
             let source = RecordSource.sql(
-                events,
+                staged.events.map(event),
                 columns: [
                     .init(name: "run_id", type: "uuid"), .init(name: "run_submitted_at", type: "timestamptz"),
                     .init(name: "node_key", type: "text"), .init(name: "kind", type: "text"), .init(name: "at", type: "timestamptz"),
@@ -256,7 +183,13 @@ extension Store {
             statement.add("worker_exits", "delete from baton.workers where id in (select jsonb_array_elements_text(\(stoppedParameter)::jsonb))")
         }
         addHolds(holds, to: &statement, now: nowText)
-        if !cacheRows.isEmpty {
+        if !staged.cacheEntries.isEmpty {
+            let cacheRows = staged.cacheEntries.map { c -> JSON in
+                [
+                    "procedure": .string(c.lookup.procedure), "input": .string(c.lookup.input), "output": c.output, "run_id": .string(c.runID),
+                    "node_key": .string(c.node),
+                ]
+            }
             let cacheParameter = statement.parameter(JSON.array(cacheRows).serialized())
             let nowParameter = statement.parameter(nowText)
             statement.add(
@@ -286,9 +219,7 @@ extension Store {
         }
         // Prepared once per shape (which parts the batch needs): the hot path skips parsing and planning.
         let result = try connection.preparedQuery(statement.sql, statement.parameters)
-        for (id, run) in runs where RunStatus(rawValue: run["status"]?.stringValue ?? "")?.isTerminal == true {
-            submittedAt[id] = nil
-        }
+        for run in staged.runs where run.status.isTerminal { submittedAt[run.runID] = nil }
         return queues ? result.int64(0, "batch") : nil
     }
 
@@ -306,53 +237,50 @@ extension Store {
     /// A run's partition key for the rows of a commit (null for a run that is gone: nothing of it is written).
     private func submitted(_ runID: String) -> JSON { submittedAt[runID].map(JSON.string) ?? .null }
 
-    /// Folds a node's transitions within one batch into the row it ends as.
-    private func merge(_ previous: JSON?, _ change: NodeChange, runID: String, now: String) -> JSON {
-        var row =
-            previous?.objectValue
-            ?? JSONObject([
-                ("run_id", .string(runID)), ("run_submitted_at", submitted(runID)), ("key", .string(change.key)), ("set_input", false),
-                ("set_output", false), ("reset", false),
-            ])
-        row["status"] = .string(change.status.rawValue)
-        row["attempts"] = .int(Int64(change.attempt))
-        // A text column cannot hold NUL (a worker's message may): it is dropped rather than failing the run.
-        row["error"] = change.error.map { .string($0.replacingOccurrences(of: "\u{0}", with: "")) } ?? .null
-        row["error_type"] = change.errorType.map(JSON.string) ?? .null
-        if let input = change.input { row["set_input"] = true; row["input"] = input }
-        if let output = change.output { row["set_output"] = true; row["output"] = output }
-        if let worker = change.worker { row["worker"] = .string(worker) }
-        if let bookkeeping = change.bookkeeping { row["scheduler"] = bookkeeping }
-        if change.status == .queued {  // a new attempt's token, kept through what the batch does next (started, ended)
-            row["set_token"] = true
-            row["attempt_token"] = change.attemptToken.map { .string($0.text) } ?? .null
+    /// A staged row as the statement's records carry it (a field left out is NULL; the `set…` and
+    /// `reset` flags say how the update treats the stored row).
+    private func row(_ u: StagedNodeRow) -> JSON {
+        var row: [(key: String, value: JSON)] = []
+        row.reserveCapacity(u.isInserted ? 26 : 22)
+        row.append(("run_id", .string(u.runID)))
+        row.append(("run_submitted_at", submitted(u.runID)))
+        row.append(("key", .string(u.key)))
+        row.append(("status", .string(u.status.rawValue)))
+        row.append(("attempts", .int(Int64(u.attempts))))
+        row.append(("set_input", .bool(u.setInput)))
+        if let input = u.input { row.append(("input", input)) }
+        row.append(("set_output", .bool(u.setOutput)))
+        if let output = u.output { row.append(("output", output)) }
+        if let error = u.error { row.append(("error", .string(error))) }
+        if let errorType = u.errorType { row.append(("error_type", .string(errorType))) }
+        if let worker = u.worker { row.append(("worker", .string(worker))) }
+        row.append(("reset", .bool(u.reset)))
+        if u.setFragment {
+            row.append(("set_fragment", true))
+            row.append(("fragment", u.fragment ?? .null))
         }
-        row["due_at"] = change.dueAt.map { .string(Timestamp.text($0)) } ?? .null
-        if change.reset {  // what this batch sets later still lands; what came before is cleared
-            row["reset"] = true
-            row["worker"] = nil
-            row["started_at"] = nil
-            row["finished_at"] = nil
-            row["output"] = nil
-            row["set_output"] = false
+        if let queuedAt = u.queuedAt { row.append(("queued_at", .string(Timestamp.text(queuedAt)))) }
+        if let startedAt = u.startedAt { row.append(("started_at", .string(Timestamp.text(startedAt)))) }
+        if let finishedAt = u.finishedAt { row.append(("finished_at", .string(Timestamp.text(finishedAt)))) }
+        if let dueAt = u.dueAt { row.append(("due_at", .string(Timestamp.text(dueAt)))) }
+        if let scheduler = u.scheduler { row.append(("scheduler", scheduler)) }
+        if u.setToken {
+            row.append(("set_token", true))
+            if let token = u.attemptToken { row.append(("attempt_token", .string(token))) }
         }
-        switch change.status {
-        case .queued:
-            row["queued_at"] = .string(now)
-        case .running:
-            row["started_at"] = .string(change.startedAt.map(Timestamp.text) ?? now)
-        default:
-            if let started = change.startedAt { row["started_at"] = .string(Timestamp.text(started)) }
-            if change.status.isTerminal { row["finished_at"] = .string(change.finishedAt.map(Timestamp.text) ?? now) }
+        if u.isInserted {
+            row.append(("procedure", .string(u.procedure ?? "")))
+            row.append(("template", u.template ?? .null))
+            row.append(("position", .int(Int64(u.position ?? 0))))
+            row.append(("pool", .string(u.pool ?? "")))
         }
-        return .object(row)
+        return .object(JSONObject(row))
     }
 
-    private func event(for change: NodeChange, runID: String, now: String) -> JSON {
-        let (kind, at, detail) = change.eventRecord(dueText: Timestamp.text)
-        return [
-            "run_id": .string(runID), "run_submitted_at": submitted(runID), "node_key": .string(change.key), "kind": .string(kind),
-            "at": .string(at.map(Timestamp.text) ?? now), "detail": detail,
+    private func event(_ e: StagedBatch.Event) -> JSON {
+        [
+            "run_id": .string(e.runID), "run_submitted_at": submitted(e.runID), "node_key": e.node.map(JSON.string) ?? .null,
+            "kind": .string(e.kind), "at": .string(Timestamp.text(e.at)), "detail": e.detail,
         ]
     }
 }

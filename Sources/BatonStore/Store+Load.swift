@@ -56,15 +56,13 @@ extension Store {
     public func loadRun(_ id: String) throws -> RunState? {
         // The graph first, so the plan's text and parse are freed before the node rows arrive: for a
         // 100,000-node run each is large, and holding both at once set the coordinator's peak memory.
-        guard case (var graph, let runStatus, let runError)? = try loadGraph(id) else { return nil }
+        guard case (let graph, let runStatus, let runError)? = try loadGraph(id) else { return nil }
         // Only a queued node's `input` is read (its task may have to be published again as it was): the
         // scheduler holds no other (`RunState+Inputs`), and of the 140 ended nodes injecting an 8 MiB
         // output, reading theirs would load 1.1 GB to drop it. The rows come
         // through a cursor, 5,000 at a time: for a 100,000-node run, the whole result at once (in
         // libpq, then copied out) was the largest thing a load held beside the graph.
-        var states: [String: NodeState] = [:]
-        var fragments: [(parent: String, fragment: GroupSpec)] = []
-        var order: [String] = []
+        var nodes = StoredRunNodes(runID: id)
         try connection.transaction { c in
             try c.execute(
                 """
@@ -77,54 +75,23 @@ extension Store {
                 from baton.nodes where run_id = $1::uuid order by position
                 """, [id])
             while true {
-                let nodes = try c.query("fetch 5000 from run_nodes")
-                if nodes.rowCount == 0 { break }
-                for i in 0..<nodes.rowCount {
-                    try readNode(nodes, i, run: id, into: &states, fragments: &fragments, order: &order)
-                }
+                let rows = try c.query("fetch 5000 from run_nodes")
+                if rows.rowCount == 0 { break }
+                for i in 0..<rows.rowCount { try nodes.add(Self.storedNode(rows, i)) }
             }
             try c.execute("close run_nodes")
         }
-        graph = graph.reordered(order.filter { RunState.parent(of: $0) == nil })
-        let state = RunState(
-            runID: id, graph: graph, status: runStatus, error: runError, nodes: consume states, fragments: fragments)
-        if let stray = order.first(where: { state.graph.nodes[$0] == nil }) {
-            throw StoreError("run \(id): node '\(stray)' is not in the run's graph")
-        }
-        return state
+        return try nodes.runState(graph: graph, status: runStatus, error: runError)
     }
 
-    /// One row of `loadRun`'s node query, read into the node's state (and its fragment, if it has one).
-    private func readNode(
-        _ nodes: PGResult, _ i: Int, run id: String, into states: inout [String: NodeState],
-        fragments: inout [(parent: String, fragment: GroupSpec)], order: inout [String]
-    ) throws {
-        let key = nodes[row: i, column: "key"]!
-        order.append(key)
-        if let text = nodes[row: i, column: "fragment"] {
-            do { fragments.append((key, try WireFormat.decode(GroupSpec.self, from: Array(text.utf8), what: "stored fragment"))) } catch {
-                throw StoreError("run \(id): the children of node '\(key)' cannot be read: \(error)")
-            }
-        }
-        let statusText = nodes[row: i, column: "status"] ?? ""
-        guard let status = NodeStatus(rawValue: statusText) else {
-            throw StoreError("run \(id): node '\(key)' has unknown status '\(statusText)'")
-        }
-        do {
-            var state = NodeState(
-                status: status,
-                attempt: nodes.int(i, "attempts") ?? 0,
-                input: try nodes[row: i, column: "input"].map { try JSONParser.parse($0, maxDepth: 1024) },
-                output: try nodes[row: i, column: "output"].map { try JSONParser.parse($0, maxDepth: 1024) },
-                error: nodes[row: i, column: "error"],
-                worker: nodes[row: i, column: "worker"])
-            if let text = nodes[row: i, column: "scheduler"] { state.restore(bookkeeping: try JSONParser.parse(text)) }
-            state.attemptToken = nodes[row: i, column: "attempt_token"].flatMap(AttemptToken.init(text:))
-            if status == .queued, nodes.bool(i, "confirmed") == true { state.publishedAttempt = state.attempt }
-            states[key] = state
-        } catch {
-            throw StoreError("run \(id): node '\(key)' cannot be read: \(error)")
-        }
+    /// Row `i` of `loadRun`'s node query, as both stores hand a row to `StoredRunNodes`.
+    private static func storedNode(_ rows: PGResult, _ i: Int) -> StoredNode {
+        StoredNode(
+            key: rows[row: i, column: "key"]!, status: rows[row: i, column: "status"] ?? "", attempts: rows.int(i, "attempts") ?? 0,
+            input: rows[row: i, column: "input"].map(StoredJSON.text), output: rows[row: i, column: "output"].map(StoredJSON.text),
+            error: rows[row: i, column: "error"], worker: rows[row: i, column: "worker"],
+            scheduler: rows[row: i, column: "scheduler"].map(StoredJSON.text), fragment: rows[row: i, column: "fragment"].map(StoredJSON.text),
+            attemptToken: rows[row: i, column: "attempt_token"], confirmed: rows.bool(i, "confirmed") == true)
     }
 
     /// Ends a run that cannot go on (its stored state cannot be read or written), with `error`,
