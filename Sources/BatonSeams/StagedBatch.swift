@@ -10,6 +10,11 @@ public struct StagedBatch: Sendable {
     public struct Prune: Sendable, Equatable {
         public let runID: String
         public let prefix: String
+
+        public init(runID: String, prefix: String) {
+            self.runID = runID
+            self.prefix = prefix
+        }
     }
 
     /// One event to append, in the order of the commands.
@@ -27,6 +32,12 @@ public struct StagedBatch: Sendable {
         public let runID: String
         public let status: RunStatus
         public let error: String?
+
+        public init(runID: String, status: RunStatus, error: String?) {
+            self.runID = runID
+            self.status = status
+            self.error = error
+        }
     }
 
     /// An output to store in the cache.
@@ -35,6 +46,13 @@ public struct StagedBatch: Sendable {
         public let node: String
         public let lookup: CacheLookup
         public let output: JSON
+
+        public init(runID: String, node: String, lookup: CacheLookup, output: JSON) {
+            self.runID = runID
+            self.node = node
+            self.lookup = lookup
+            self.output = output
+        }
     }
 
     /// The node rows, in the order the batch first touched them; children inserted and updates alike.

@@ -1,0 +1,61 @@
+import Baton
+import BatonSimulation
+import BatonStore
+import Foundation
+import Testing
+
+/// The contract of the shared fold (`StagedBatch`): batches that change a node's children and reset
+/// it within one commit are stored, and loaded back, the same on the real `Store` and on `MemoryStore`.
+extension StoreContractTests {
+    /// In one batch a node expands, a child is queued, the node is pruned and reset, and it expands
+    /// again; the next batch ends a child, resets another and writes a cache entry and an event; the
+    /// last one prunes children the batch did not touch. Each state loaded, every event and every
+    /// row's error columns agree.
+    @Test func childrenChangedAndResetWithinOneCommitAreStoredTheSame() throws {
+        let graph = try Self.graph(#"{"nodes": {"m": {"procedure": "p"}, "x": {"procedure": "p"}}}"#)
+        let children = try Self.graph(#"{"nodes": {"a": {"procedure": "p"}, "b": {"procedure": "q", "pool": "gpu", "input": {"$from": "a"}}}}"#)
+        let fragment = GroupSpec(order: ["m/a", "m/b"], nodes: ["m/a": children.nodes["a"]!, "m/b": children.nodes["b"]!], output: nil)
+        var seen: [[String]] = []
+        var states: [[String]] = []
+        try Self.onBoth(graph) { backend, id in
+            var now = Date(timeIntervalSince1970: 1_800_000_000.25)
+            var loaded: [String] = []
+            func apply(_ commands: [SchedulerCommand]) throws {
+                _ = try backend.store.apply([(id, commands)], heartbeats: [], handledRequests: [], confirmedBatch: nil, holds: [], now: now)
+                now = now.addingTimeInterval(1.5)
+                loaded.append(RunSnapshot(try #require(try backend.store.loadRun(id)), numbered: false).description)
+            }
+            var queued = NodeChange(key: "m/a", status: .queued, attempt: 1, input: ["n": 1])
+            queued.attemptToken = AttemptToken(high: 5, low: 6)
+            var reset = NodeChange(key: "m", status: .running, attempt: 2, worker: "w2")
+            reset.reset = true
+            try apply([
+                .runStatus(.running, error: nil), .node(NodeChange(key: "m", status: .running, attempt: 1, worker: "w1")),
+                .expand(parent: "m", fragment: fragment, position: 2), .node(queued), .prune(parent: "m"), .node(reset),
+                .expand(parent: "m", fragment: fragment, position: 2), .node(queued),
+                .node(NodeChange(key: "x", status: .succeeded, attempt: 1, output: ["x": true], worker: "w1")),
+            ])
+            var done = NodeChange(key: "m/a", status: .succeeded, attempt: 1, output: ["a": 1], worker: "w3")
+            done.finishedAt = now
+            var again = NodeChange(key: "x", status: .pending, attempt: 1)
+            again.reset = true
+            try apply([
+                .node(NodeChange(key: "m/a", status: .running, attempt: 1, worker: "w3")), .node(done), .node(again),
+                .event(key: "m/a", kind: "progress", detail: ["pct": 50]),
+                .cacheStore(key: "m/a", lookup: CacheLookup(procedure: "p", input: "{\"n\":1}", ttl: 60), output: ["a": 1]),
+            ])
+            try apply([.node(NodeChange(key: "m", status: .waiting, attempt: 2, error: "again", event: "retrying", dueAt: now)), .prune(parent: "m")])
+            seen.append(try backend.events(id) + backend.nodeErrors(id))
+            states.append(loaded)
+        }
+        #expect(states[0] == states[1])
+        for (i, (a, b)) in zip(states[0], states[1]).enumerated() where a != b {
+            Issue.record("state \(i) differs:\n postgres: \(a)\n memory:   \(b)")
+        }
+        #expect(seen[0] == seen[1])
+        #expect(states[0].count == 3)
+        #expect(states[0][0].contains("m/a: queued #1") && states[0][0].contains("m/b: pending"), "\(states[0][0])")
+        #expect(states[0][1].contains("m/a: succeeded #1") && states[0][1].contains("x: pending"), "\(states[0][1])")
+        #expect(!states[0][2].contains("m/a") && states[0][2].contains("m: waiting #2"), "\(states[0][2])")
+    }
+}
