@@ -3,8 +3,8 @@ import BatonStore
 import Foundation
 
 extension MemoryStore {
-    /// `Store.apply` on the tables, from the same `StagedBatch`: one transaction (on a copy, stored back only if every part
-    /// succeeds), the same rows, events, holds, workers and batch numbers, and PostgreSQL's errors
+    /// `Store.apply` on the tables, from the same `StagedBatch`: one transaction (on a copy, stored
+    /// back only if every part succeeds), the same rows, events, holds, workers and batch numbers, and PostgreSQL's errors
     /// for what it would reject (a run id that is not a UUID, a row of a run that does not exist,
     /// a hold inserted twice, text with a NUL character, JSON it cannot store).
     func apply(
