@@ -71,9 +71,9 @@ extension MemoryStore {
                     runs[runID] = (status, error)
                     var detail: JSON = ["status": .string(status.rawValue)]
                     if let error { detail = ["status": .string(status.rawValue), "error": .string(error)] }
-                    events.append((runID, nil, "run_\(status.rawValue)", now, detail))
+                    events.append((runID, nil, EventKind(run: status).rawValue, now, detail))
                 case let .event(key, kind, detail):
-                    events.append((runID, key, kind, now, detail))
+                    events.append((runID, key, kind.rawValue, now, detail))
                 case let .cacheStore(key, lookup, output):
                     cacheRows.append((runID, key, lookup, output))
                 case .dispatch, .cancelTasks, .acquire, .release:

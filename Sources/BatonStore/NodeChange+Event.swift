@@ -2,7 +2,7 @@ import Baton
 import Foundation
 
 extension NodeChange {
-    /// The event `Store.apply` writes for this change (the store twin writes the same): its kind, when
+    /// The event `Store.apply` writes for this change (the store twin writes the same): its kind's text, when
     /// it happened (nil: at the commit), and its detail, with `dueText` writing the due time. A NUL
     /// in the error is dropped: a text column cannot hold one.
     public func eventRecord(dueText: (Date) -> String) -> (kind: String, at: Date?, detail: JSON) {
@@ -16,10 +16,10 @@ extension NodeChange {
         if let dueAt { detail.append(("due_at", .string(dueText(dueAt)))) }
         if let more = self.detail { detail += more.members }
         switch status {
-        case .running: return (eventKind, startedAt, .object(JSONObject(detail)))
+        case .running: return (eventKind.rawValue, startedAt, .object(JSONObject(detail)))
         // An attempt that ended, into a retry's or repeat's wait too, is recorded when it ended, not at the
         // commit: its due time counts from then.
-        default: return (eventKind, status.isTerminal || status == .waiting ? finishedAt : nil, .object(JSONObject(detail)))
+        default: return (eventKind.rawValue, status.isTerminal || status == .waiting ? finishedAt : nil, .object(JSONObject(detail)))
         }
     }
 }

@@ -75,12 +75,12 @@ extension Store {
                     if let error { detail = ["status": .string(status.rawValue), "error": .string(error)] }
                     events.append([
                         "run_id": .string(runID), "run_submitted_at": submitted(runID), "node_key": .null,
-                        "kind": .string("run_\(status.rawValue)"),
+                        "kind": .string(EventKind(run: status).rawValue),
                         "at": .string(nowText), "detail": detail,
                     ])
                 case let .event(key, kind, detail):
                     events.append([
-                        "run_id": .string(runID), "run_submitted_at": submitted(runID), "node_key": .string(key), "kind": .string(kind),
+                        "run_id": .string(runID), "run_submitted_at": submitted(runID), "node_key": .string(key), "kind": .string(kind.rawValue),
                         "at": .string(nowText), "detail": detail,
                     ])
                 case let .cacheStore(key, lookup, output):
