@@ -24,8 +24,8 @@ final class CoordinatorLoop: @unchecked Sendable {
 
     /// Unfinished runs, as their state machines.
     var runs: [String: RunState] = [:]
-    /// Runs that ended recently, so late reports for them need no lookup.
-    var finished = RecentSet<String>(capacity: 10_000)
+    /// Which runs to load, keep and evict; it remembers the runs that ended recently.
+    var cache = RunCache()
     /// The loop's decisions: what to do next, when to poll, check leases, back off or stop.
     private var machine: CoordinatorStateMachine
     /// The broker's confirms were read during this batch's commit (which answers its heartbeats too).
@@ -327,7 +327,7 @@ final class CoordinatorLoop: @unchecked Sendable {
             if runs[request.runID] == nil {
                 guard let state = try loadState(request.runID) else { continue }
                 runs[request.runID] = state
-                finished.remove(request.runID)
+                cache.reopen(request.runID)
             }
             switch request.kind {
             case .cancel:
@@ -345,10 +345,8 @@ final class CoordinatorLoop: @unchecked Sendable {
                         .retry(from: request.node), at: now(), random: configuration.random, tokens: configuration.attemptTokens))
                 if wasTerminal && !runs[request.runID]!.status.isTerminal { logger.info("run \(request.runID) retried") }
             }
-            if runs[request.runID]!.status.isTerminal && !pending.order.contains(request.runID) {
-                runs[request.runID] = nil  // nothing to do for it (e.g. cancelling a finished run)
-                finished.insert(request.runID)
-            }
+            let inBatch = pending.order.contains(request.runID)
+            if cache.requestTaken(request.runID, status: runs[request.runID]!.status, inBatch: inBatch) { runs[request.runID] = nil }
         }
     }
 
@@ -384,17 +382,11 @@ final class CoordinatorLoop: @unchecked Sendable {
     @discardableResult
     func startRun(_ id: String) throws -> Bool {
         if runs[id] != nil { return true }
-        guard !finished.contains(id), unrecordedFailures[id] == nil, UUID(uuidString: id) != nil else { return false }
+        guard cache.shouldLoad(id, failureUnrecorded: unrecordedFailures[id] != nil) else { return false }
         let clock = ContinuousClock()
         let began = clock.now
-        guard let state = try loadState(id) else {
-            finished.insert(id)
-            return false
-        }
-        if state.status.isTerminal {
-            finished.insert(id)
-            return false
-        }
+        let read = try loadState(id)
+        guard cache.loaded(id, status: read?.status), let state = read else { return false }
         let loaded = clock.now
         let nodeCount = state.graph.order.count
         runs[id] = state
@@ -412,7 +404,7 @@ final class CoordinatorLoop: @unchecked Sendable {
     /// Carries out a decision about an error: reconnect (rethrow), stop, or fail one run and go on.
     func carryOut(_ decision: FailureDecision, error: Error) throws {
         switch decision {
-        case .reconnect, .splitBatch, .retryBatch:
+        case .reconnect, .splitBatch, .retryBatch, .retryLater:
             throw error
         case let .stop(message):
             throw CoordinatorStop(message)
