@@ -45,7 +45,7 @@ extension CoordinatorLoop {
         holdsChanged = false
         let grants = try retryingPassingErrors("granting holds") { try store.grantWaiting(now: now()) }
         runTimers.set(Self.rateTimer, at: grants.nextTokenAt)  // grant again when the next rate token is due
-        for entry in grants.granted where store.fence?.holds(entry.runID) ?? true { try tell(entry) }
+        for entry in grants.granted where NotificationIntake.holds(entry.runID, fence: store.fence) { try tell(entry) }
     }
 
     /// The id under which `runTimers` keeps the time the next rate token is due (no run has it).

@@ -167,17 +167,10 @@ final class CoordinatorLoop: @unchecked Sendable {
         case .readNotifications:
             health.beat()
             lastReport = nil
-            var requests = false
-            var grants = false
-            for note in try store.notifications(timeout: 0) {
-                switch note {
-                case let .newRun(id): if store.fence?.holds(id) ?? true { try startRun(id) }
-                case .newRequest: requests = true
-                case .grants: grants = true
-                }
-            }
-            if grants { try takeGrants() }
-            return .notified(requests: requests)
+            let work = NotificationIntake(try store.notifications(timeout: 0), fence: store.fence)
+            for id in work.start { try startRun(id) }
+            if work.grants { try takeGrants() }
+            return .notified(requests: work.requests)
         case .balance:
             try balance()
         case .poll:
