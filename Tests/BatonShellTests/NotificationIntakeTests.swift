@@ -7,17 +7,17 @@ import Testing
 /// What the coordinator does with the store's notifications, behind its partition fence (`NotificationIntake`).
 struct NotificationIntakeTests {
     let mine = "6f1c1b9e-2a4b-4c8e-9a51-0c6f2f6d8b11"
-    let theirs = "0d3e1f52-6c1a-4f7b-8e0b-9c2d4a6b8e10"
+    /// A run of another partition than `mine`'s (its first 32 bits decide: 1 and 0x6f1c1b9e modulo 4).
+    let theirs = "00000001-6c1a-4f7b-8e0b-9c2d4a6b8e10"
+    static let count = 4
 
-    /// A fence holding only `mine`'s partition, of two.
+    /// A fence holding only `mine`'s partition.
     var fence: PartitionFence {
-        let count = 2
-        let partition = RunPartition.of(mine, count: count)
-        return PartitionFence(coordinator: "c1", count: count, epochs: [partition: 1])
+        PartitionFence(coordinator: "c1", count: Self.count, epochs: [RunPartition.of(mine, count: Self.count): 1])
     }
 
     @Test func onlyRunsBehindTheFenceAreStarted() {
-        #expect(RunPartition.of(mine, count: 2) != RunPartition.of(theirs, count: 2), "the two runs are in different partitions")
+        #expect(RunPartition.of(mine, count: Self.count) != RunPartition.of(theirs, count: Self.count))
         let work = NotificationIntake([.newRun(theirs), .newRun(mine), .grants], fence: fence)
         #expect(work == NotificationIntake(start: [mine], requests: false, grants: true))
         #expect(NotificationIntake.holds(mine, fence: fence) && !NotificationIntake.holds(theirs, fence: fence))
