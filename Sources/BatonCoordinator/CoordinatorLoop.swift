@@ -8,7 +8,8 @@ import Logging
 /// the runs' state machines, commit what changed in one statement, publish the tasks that
 /// became ready (confirmed), then ack the batch. A crash anywhere replays the batch; nothing
 /// is acked before it is recorded. The decisions are values (`RunState`, `PendingBatch`,
-/// `ReceivePolicy`, `LeaseTracker`, `FailureDecision`); this class only carries them out.
+/// `ReceivePolicy`, `LeaseTracker`, `FailureDecision`, `InboundIntake`, `NotificationIntake`,
+/// `RunCache`, `GrantDecision`, `CommitRetry`, `ConfirmWait`); this class only carries them out.
 final class CoordinatorLoop: @unchecked Sendable {
     // Safe: everything but `stop` is touched only by the loop's own thread. Members that the
     // extensions (CoordinatorLoop+Commit, +Admission, +Failures, +Metrics) use are internal, not
