@@ -35,6 +35,12 @@ struct ConfirmBacklog: Sendable {
     var isEmpty: Bool { entries.isEmpty }
     var isFull: Bool { entries.count >= limit }
 
+    /// Whether the loop must wait for confirms before going on, the broker having confirmed through
+    /// `sequence`: the backlog is full and its oldest batch is not confirmed yet (the broker is slow).
+    func mustWait(confirmedThrough sequence: UInt64) -> Bool {
+        isFull && sequence < entries[0].publishedThrough
+    }
+
     /// A batch was committed and its tasks published, up to sequence number `publishedThrough`.
     mutating func committed(publishedThrough: UInt64, resultTag: BrokerReceipt?, number: Int64?, published: Bool, partitions: Set<Int> = []) {
         entries.append(Entry(publishedThrough: publishedThrough, resultTag: resultTag, number: number, published: published, partitions: partitions))

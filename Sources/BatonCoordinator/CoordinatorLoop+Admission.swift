@@ -45,12 +45,7 @@ extension CoordinatorLoop {
         holdsChanged = false
         let grants = try retryingPassingErrors("granting holds") { try store.grantWaiting(now: now()) }
         runTimers.set(Self.rateTimer, at: grants.nextTokenAt)  // grant again when the next rate token is due
-        for entry in grants.granted where store.fence?.holds(entry.runID) ?? true { try tell(entry) }
-    }
-
-    /// How late a grant with rate claims may be told: the least slack of its tokens (nil: no rate claim).
-    static func rateSlack(_ entry: AdmissionTable.Entry) -> Double? {
-        entry.claims.compactMap { c in c.tokenLifetime.map { $0 - (c.per ?? 0) } }.min()
+        for entry in grants.granted where NotificationIntake.holds(entry.runID, fence: store.fence) { try tell(entry) }
     }
 
     /// The id under which `runTimers` keeps the time the next rate token is due (no run has it).
@@ -63,24 +58,23 @@ extension CoordinatorLoop {
         for entry in try store.untoldGrants() { try tell(entry) }
     }
 
-    /// A granted node takes a cached output if one has appeared meanwhile (findOrFetch), else is
-    /// queued; the hold is marked told with what that decides. A run that ended gives it back.
+    /// Carries out `GrantDecision` for a grant: a run that ended gives it back; one granted past its
+    /// rate tokens' slack is revoked; else the node takes a cached output if one has appeared meanwhile
+    /// (findOrFetch), or is queued, and the hold is marked told with what that decides.
     private func tell(_ entry: AdmissionTable.Entry) throws {
-        guard try startRun(entry.runID) else {
+        let loaded = try startRun(entry.runID)
+        let requested = loaded && runs[entry.runID]?.nodes[entry.key]?.admission == .requested
+        switch GrantDecision.of(entry, runLoaded: loaded, requested: requested, now: now()) {
+        case .giveBack:
             pending.hold(.release(runID: entry.runID, key: entry.key))
             holdsChanged = true
             return
-        }
-        if let store, let grantedAt = entry.grantedAt, let slack = Self.rateSlack(entry), now().timeIntervalSince(grantedAt) > slack,
-            runs[entry.runID]?.nodes[entry.key]?.admission == .requested
-        {
-            // Granted too long ago and never told (its coordinator stopped first; a node told already, its
-            // commit still to come, is told again harmlessly below): it would start well after its tokens
-            // were counted, beside those granted since. It waits in line again instead (unless granted anew
-            // meanwhile: that grant is told in its turn).
-            let cutoff = now().addingTimeInterval(-slack)
+        case let .revoke(cutoff):
+            guard let store else { return }
             if try retryingPassingErrors("revoking a grant", { try store.revokeGrant(entry, grantedBefore: cutoff) }) { holdsChanged = true }
             return
+        case .tell:
+            break
         }
         pending.hold(.told(runID: entry.runID, seq: entry.seq))
         if let lookup = entry.cache, let hit = cacheHit(lookup) {

@@ -63,8 +63,7 @@ extension CoordinatorLoop {
     /// that causes it fails alone with the error. Every such retry is counted (`baton_commit_retries_total`).
     private func record(_ part: PendingBatch, number: inout Int64?) throws -> PendingBatch {
         guard let store else { return PendingBatch() }
-        var backoff = Backoff(initial: 0.05, maximum: FailureDecision.reconnectCap, random: configuration.random)
-        var failures = 0
+        var retry = CommitRetry(partitionLease: configuration.partitionLease, random: configuration.random)
         while true {
             do {
                 let written = try store.apply(
@@ -73,15 +72,11 @@ extension CoordinatorLoop {
                 number = [number, written].compactMap { $0 }.max()
                 return part
             } catch {
-                failures += 1
-                let decision = FailureDecision.committing(runs: part.order, error: error, failures: failures)
-                let reason = FailureDecision.retryReason(error)
-                switch decision {
-                case .retryBatch:
+                switch retry.failed(error, runs: part.order) {
+                case let .retry(delay, reason):
                     metrics?.commitRetried(reason: reason)
-                    // Each wait shorter than a third of the partition lease, so that the renewals between tries
-                    // keep the partitions held however long the store keeps refusing the commit.
-                    let delay = min(backoff.next(), configuration.partitionLease / 3)
+                    // Each wait is shorter than a third of the partition lease, so that the renewals between
+                    // tries keep the partitions held however long the store keeps refusing the commit.
                     try renewWhenDue()
                     let code = StoreFailure.sqlState(of: error) ?? "?"
                     logger.warning(
@@ -89,7 +84,7 @@ extension CoordinatorLoop {
                     )
                     health.beat(quietFor: delay)
                     if configuration.pause(delay, stop) { throw error }
-                case .splitBatch:
+                case let .split(reason):
                     metrics?.commitRetried(reason: reason)
                     // Find the run whose data cannot be recorded: apply one run at a time, fail the one that does not go in.
                     logger.error("a batch of \(part.order.count) runs cannot be recorded (\(error)); recording them one at a time")
@@ -100,16 +95,16 @@ extension CoordinatorLoop {
                         recorded.heartbeatsReceipt = recorded.heartbeatsReceipt ?? kept.heartbeatsReceipt
                     }
                     return recorded
-                case .reconnect:
+                case let .reconnect(reason):
                     metrics?.commitRetried(reason: reason)
                     throw error
-                case .dropBookkeeping:
-                    try carryOut(decision, error: error)
+                case .decide(.dropBookkeeping):
+                    try carryOut(.dropBookkeeping, error: error)
                     var dropped = PendingBatch()
                     dropped.heartbeatsReceipt = part.heartbeatsReceipt  // not recorded, and not received again for ever
                     return dropped
-                case .failRun, .stop:
-                    try carryOut(decision, error: error)  // stops on a fatal error
+                case let .decide(decision):
+                    try carryOut(decision, error: error)  // fails one run, or stops on a fatal error
                     return PendingBatch()
                 }
             }
@@ -166,10 +161,9 @@ extension CoordinatorLoop {
                 "batch: \(batch.commandCount) commands, applied in \(applied - began), \(publications.count) published in \(clock.now - applied)")
         }
         for runID in batch.order {
-            if runs[runID]?.status.isTerminal == true {
+            if cache.committed(runID, status: runs[runID]?.status) {
                 logger.info("run \(runID) \(runs[runID]!.status.rawValue)", metadata: tracing?.takeLogMetadata(runID))
                 runs[runID] = nil
-                finished.insert(runID)
             }
             // Timers may have been armed or disarmed by this batch: only its runs' are looked at.
             runTimers.set(runID, at: runs[runID]?.nextWakeUp)
@@ -185,7 +179,7 @@ extension CoordinatorLoop {
     func settleConfirms() throws {
         guard connected, !backlog.isEmpty else { return }
         var settled = try broker.confirmed()
-        if backlog.isFull && settled < backlog.entries[0].publishedThrough {
+        if backlog.mustWait(confirmedThrough: settled) {
             try awaitConfirms()  // the broker is slow: let it catch up (a timeout reconnects)
             settled = lastSequence
         }
@@ -204,15 +198,13 @@ extension CoordinatorLoop {
     /// does not answer (a network cut, a stall) holds up the confirms, not the store's duties. After
     /// `confirmDeadline` seconds in all the timeout is thrown (it reconnects), as one 30 s wait did.
     func awaitConfirms() throws {
-        let slice = max(0.05, min(1, configuration.partitionLease / 5))
-        var slices = Int((Self.confirmDeadline / slice).rounded(.up))
+        var wait = ConfirmWait(partitionLease: configuration.partitionLease, deadline: Self.confirmDeadline)
         while true {
             do {
-                try broker.waitForConfirms(timeout: slice)
+                try broker.waitForConfirms(timeout: wait.slice)
                 return
             } catch  where BrokerFailure(error) == .timeout {
-                slices -= 1
-                if slices <= 0 { throw error }
+                guard wait.timedOut() else { throw error }
                 try renewWhenDue()
             }
         }

@@ -14,13 +14,14 @@ extension CoordinatorLoop {
             do {
                 try retryingPassingErrors("recording that run \(id) failed") { try store.failRun(id, error: message) }
                 unrecordedFailures[id] = nil
-                finished.insert(id)
+                cache.ended(id)
             } catch {
-                switch StoreFailure(error) {
-                case .reconnect: throw error
-                case .fatal: throw CoordinatorStop("cannot write to PostgreSQL: \(error)")
-                case .retry, .rejectData: logger.error("run \(id): cannot record that it failed yet (\(error)); trying again later")
+                let decision = FailureDecision.recordingFailure(error)
+                guard decision == .retryLater else {
+                    try carryOut(decision, error: error)  // reconnects or stops
+                    continue
                 }
+                logger.error("run \(id): cannot record that it failed yet (\(error)); trying again later")
             }
         }
     }
@@ -30,7 +31,7 @@ extension CoordinatorLoop {
     func retryingPassingErrors<T>(_ what: String, _ write: () throws -> T) throws -> T {
         var backoff = Backoff(initial: 0.05, maximum: FailureDecision.reconnectCap, random: configuration.random)
         while true {
-            do { return try write() } catch  where StoreFailure(error) == .retry {
+            do { return try write() } catch  where FailureDecision.passes(error) {
                 let delay = backoff.next()
                 let code = StoreFailure.sqlState(of: error) ?? "?"
                 logger.warning("\(what) failed with SQLSTATE \(code), retrying in \(String(format: "%.2f", delay)) s: \(error)")

@@ -19,7 +19,7 @@ extension CoordinatorLoop {
     /// batch, or at once when the broker confirmed the copy of a message from a shared queue).
     func handle(_ message: CoordinatorInbound) throws {
         let intake = self.intake
-        let (route, withBatch) = intake.route(message) { store?.fence?.holds($0) ?? true }
+        let (route, withBatch) = intake.route(message) { NotificationIntake.holds($0, fence: store?.fence) }
         if let withBatch { lastReport = withBatch }
         switch route {
         case let .heartbeat(body, shared):

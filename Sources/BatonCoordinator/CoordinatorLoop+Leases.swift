@@ -61,7 +61,7 @@ extension CoordinatorLoop {
             for id in Array(runs.keys).sorted() {
                 let commands = runs[id]!.handle(
                     .workerLost(worker: worker), at: now(), random: configuration.random, tokens: configuration.attemptTokens)
-                taken += commands.count { if case .event(_, "lease_expired", _) = $0 { true } else { false } }
+                taken += LeaseTracker.reclaimed(commands)
                 record(id, commands)
             }
             // A worker that stopped with nothing in hand (or whose tasks the broker already gave to

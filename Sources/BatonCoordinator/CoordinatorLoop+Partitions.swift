@@ -60,7 +60,7 @@ extension CoordinatorLoop {
         metrics?.partitionsChanged(.acquired, count: taken.count)
         try takeRequests()
         for id in try store.activeRunIDs() where runs[id] == nil {
-            finished.remove(id)  // a run this coordinator saw end before may have been retried since
+            cache.reopen(id)  // a run this coordinator saw end before may have been retried since
             try startRun(id)
             health.beat()
         }
@@ -128,7 +128,7 @@ extension CoordinatorLoop {
         // What was decided for them and not committed is the old owner's, and a run known finished
         // may have been retried by its new owner.
         pending.drop { parts.contains(partition(of: $0)) }
-        finished.removeAll { parts.contains(partition(of: $0)) }
+        cache.forget { parts.contains(partition(of: $0)) }
     }
 
     /// Waits for the broker to confirm everything published, acks what that releases, and records

@@ -8,7 +8,8 @@ import Logging
 /// the runs' state machines, commit what changed in one statement, publish the tasks that
 /// became ready (confirmed), then ack the batch. A crash anywhere replays the batch; nothing
 /// is acked before it is recorded. The decisions are values (`RunState`, `PendingBatch`,
-/// `ReceivePolicy`, `LeaseTracker`, `FailureDecision`); this class only carries them out.
+/// `ReceivePolicy`, `LeaseTracker`, `FailureDecision`, `InboundIntake`, `NotificationIntake`,
+/// `RunCache`, `GrantDecision`, `CommitRetry`, `ConfirmWait`); this class only carries them out.
 final class CoordinatorLoop: @unchecked Sendable {
     // Safe: everything but `stop` is touched only by the loop's own thread. Members that the
     // extensions (CoordinatorLoop+Commit, +Admission, +Failures, +Metrics) use are internal, not
@@ -24,8 +25,8 @@ final class CoordinatorLoop: @unchecked Sendable {
 
     /// Unfinished runs, as their state machines.
     var runs: [String: RunState] = [:]
-    /// Runs that ended recently, so late reports for them need no lookup.
-    var finished = RecentSet<String>(capacity: 10_000)
+    /// Which runs to load, keep and evict; it remembers the runs that ended recently.
+    var cache = RunCache()
     /// The loop's decisions: what to do next, when to poll, check leases, back off or stop.
     private var machine: CoordinatorStateMachine
     /// The broker's confirms were read during this batch's commit (which answers its heartbeats too).
@@ -167,17 +168,10 @@ final class CoordinatorLoop: @unchecked Sendable {
         case .readNotifications:
             health.beat()
             lastReport = nil
-            var requests = false
-            var grants = false
-            for note in try store.notifications(timeout: 0) {
-                switch note {
-                case let .newRun(id): if store.fence?.holds(id) ?? true { try startRun(id) }
-                case .newRequest: requests = true
-                case .grants: grants = true
-                }
-            }
-            if grants { try takeGrants() }
-            return .notified(requests: requests)
+            let work = NotificationIntake(try store.notifications(timeout: 0), fence: store.fence)
+            for id in work.start { try startRun(id) }
+            if work.grants { try takeGrants() }
+            return .notified(requests: work.requests)
         case .balance:
             try balance()
         case .poll:
@@ -327,7 +321,7 @@ final class CoordinatorLoop: @unchecked Sendable {
             if runs[request.runID] == nil {
                 guard let state = try loadState(request.runID) else { continue }
                 runs[request.runID] = state
-                finished.remove(request.runID)
+                cache.reopen(request.runID)
             }
             switch request.kind {
             case .cancel:
@@ -345,10 +339,8 @@ final class CoordinatorLoop: @unchecked Sendable {
                         .retry(from: request.node), at: now(), random: configuration.random, tokens: configuration.attemptTokens))
                 if wasTerminal && !runs[request.runID]!.status.isTerminal { logger.info("run \(request.runID) retried") }
             }
-            if runs[request.runID]!.status.isTerminal && !pending.order.contains(request.runID) {
-                runs[request.runID] = nil  // nothing to do for it (e.g. cancelling a finished run)
-                finished.insert(request.runID)
-            }
+            let inBatch = pending.order.contains(request.runID)
+            if cache.requestTaken(request.runID, status: runs[request.runID]!.status, inBatch: inBatch) { runs[request.runID] = nil }
         }
     }
 
@@ -384,17 +376,11 @@ final class CoordinatorLoop: @unchecked Sendable {
     @discardableResult
     func startRun(_ id: String) throws -> Bool {
         if runs[id] != nil { return true }
-        guard !finished.contains(id), unrecordedFailures[id] == nil, UUID(uuidString: id) != nil else { return false }
+        guard cache.shouldLoad(id, failureUnrecorded: unrecordedFailures[id] != nil) else { return false }
         let clock = ContinuousClock()
         let began = clock.now
-        guard let state = try loadState(id) else {
-            finished.insert(id)
-            return false
-        }
-        if state.status.isTerminal {
-            finished.insert(id)
-            return false
-        }
+        let read = try loadState(id)
+        guard cache.loaded(id, status: read?.status), let state = read else { return false }
         let loaded = clock.now
         let nodeCount = state.graph.order.count
         runs[id] = state
@@ -412,7 +398,7 @@ final class CoordinatorLoop: @unchecked Sendable {
     /// Carries out a decision about an error: reconnect (rethrow), stop, or fail one run and go on.
     func carryOut(_ decision: FailureDecision, error: Error) throws {
         switch decision {
-        case .reconnect, .splitBatch, .retryBatch:
+        case .reconnect, .splitBatch, .retryBatch, .retryLater:
             throw error
         case let .stop(message):
             throw CoordinatorStop(message)

@@ -25,6 +25,8 @@ enum FailureDecision: Equatable, Sendable {
     case dropBookkeeping
     /// Retrying cannot help: stop the coordinator with this line.
     case stop(String)
+    /// A run's failure cannot be written yet: it stays to write, tried again at the next poll.
+    case retryLater
 
     /// The usual cap of the reconnect back-off, in seconds.
     static let reconnectCap = 5.0
@@ -37,6 +39,21 @@ enum FailureDecision: Equatable, Sendable {
         case .fatal: return .stop("cannot read run \(runID) from PostgreSQL: \(error)")
         }
     }
+
+    /// The decision for an error while writing that a run failed as a whole (after passing errors were
+    /// retried in place): the run's failure is kept and written later unless the connection is gone
+    /// (reconnect) or PostgreSQL refuses for good (stop).
+    static func recordingFailure(_ error: Error) -> FailureDecision {
+        switch StoreFailure(error) {
+        case .reconnect: return .reconnect(cap: reconnectCap)
+        case .fatal: return .stop("cannot write to PostgreSQL: \(error)")
+        case .retry, .rejectData: return .retryLater
+        }
+    }
+
+    /// Whether `error` passes (serialization failure, deadlock, lack of resources, a cancelled
+    /// statement, a lock not available): the same write is retried in place after a back-off.
+    static func passes(_ error: Error) -> Bool { StoreFailure(error) == .retry }
 
     /// A batch of several runs that failed this many times in a row with a passing error is split
     /// rather than sent again unchanged (a statement timeout or a deadlock can be its size's doing).

@@ -96,7 +96,7 @@ struct InboundIntake: Sendable {
 
     /// Whether `commands` failed a node for a dead letter (counted; an attempt that never started goes out again instead).
     static func failedByDeadLetter(_ commands: [SchedulerCommand]) -> Bool {
-        commands.contains { if case let .node(change) = $0 { change.event == "dead_lettered" } else { false } }
+        commands.contains { if case let .node(change) = $0 { change.event == .deadLettered } else { false } }
     }
 
     func partition(of runID: String) -> Int { RunPartition.of(runID, count: partitionCount) }

@@ -1,3 +1,4 @@
+import Baton
 import BatonAMQP
 import Foundation
 
@@ -113,4 +114,9 @@ struct LeaseTracker: Sendable {
 
     /// How often to look for expired leases.
     var checkInterval: Double { min(1, lease / 4) }
+
+    /// How many attempts `commands` took back from a lost worker (their `lease_expired` events).
+    static func reclaimed(_ commands: [SchedulerCommand]) -> Int {
+        commands.count { if case .event(_, .leaseExpired, _) = $0 { true } else { false } }
+    }
 }

@@ -53,8 +53,8 @@ final class RunTracing {
             case let .attemptEnded(key, outcome, error, worker):
                 guard let span = attemptSpans[runID]?.removeValue(forKey: key) else { continue }
                 if let worker { span.attributes["baton.worker"] = worker }
-                span.attributes["baton.outcome"] = outcome
-                if outcome != NodeStatus.succeeded.rawValue, let error { Self.fail(span, error) }
+                span.attributes["baton.outcome"] = outcome.rawValue
+                if outcome != .succeeded, let error { Self.fail(span, error) }
                 span.end(at: Self.instant(now))
             case let .runEnded(status, error):
                 endRun(runID, status: status.rawValue, error: error, at: now, store: store)

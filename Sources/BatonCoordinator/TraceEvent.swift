@@ -8,7 +8,7 @@ enum TraceEvent: Sendable, Equatable {
     case attemptRunning(key: String, worker: String?)
     /// The node's attempt in flight ended: `outcome` is the change's event kind (`succeeded`,
     /// `failed`, `retrying`, `timed_out`, `cancelled`, ...), `error` what it failed with.
-    case attemptEnded(key: String, outcome: String, error: String?, worker: String?)
+    case attemptEnded(key: String, outcome: EventKind, error: String?, worker: String?)
     /// The run ended with `status`.
     case runEnded(RunStatus, error: String?)
 
@@ -22,8 +22,8 @@ enum TraceEvent: Sendable, Equatable {
             case let .node(change):
                 switch change.status {
                 case .queued, .pending, .ready:
-                    if change.event == "reset" {
-                        events.append(.attemptEnded(key: change.key, outcome: "reset", error: change.error, worker: change.worker))
+                    if change.event == .reset {
+                        events.append(.attemptEnded(key: change.key, outcome: .reset, error: change.error, worker: change.worker))
                     }
                 case .running: events.append(.attemptRunning(key: change.key, worker: change.worker))
                 case .waiting, .succeeded, .failed, .cancelled, .skipped:

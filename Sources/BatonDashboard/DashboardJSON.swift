@@ -56,8 +56,8 @@ public enum DashboardJSON {
 
     /// A node with its events, its latest progress and its log lines, as the run page's panel shows it.
     public static func nodeDetail(_ row: NodeRow, events: [EventRow]) -> JSON {
-        let progress = events.last { $0.kind == "progress" }
-        let logs = events.filter { $0.kind == "log" || $0.kind == "log_limit" }
+        let progress = events.last { $0.eventKind == .progress }
+        let logs = events.filter { $0.eventKind == .log || $0.eventKind == .logLimit }
         return [
             "node": node(row),
             "progress": progress.map { ["fraction": $0.detail["fraction"] ?? .null, "message": $0.detail["message"] ?? .null, "at": .string($0.at)] }

@@ -5,7 +5,7 @@ extension NodeChange {
     /// The event `Store.apply` writes for this change (the store twin writes the same): its kind, when
     /// it happened (nil: at the commit), and its detail, with `dueText` writing the due time. A NUL
     /// in the error is dropped: a text column cannot hold one.
-    public func eventRecord(dueText: (Date) -> String) -> (kind: String, at: Date?, detail: JSON) {
+    public func eventRecord(dueText: (Date) -> String) -> (kind: EventKind, at: Date?, detail: JSON) {
         var detail: [(key: String, value: JSON)] = [("attempt", .int(Int64(attempt)))]
         if let error {
             let text = error.replacingOccurrences(of: "\u{0}", with: "")

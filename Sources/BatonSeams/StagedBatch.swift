@@ -22,7 +22,7 @@ public struct StagedBatch: Sendable {
         public let runID: String
         /// Nil for a run's event.
         public let node: String?
-        public let kind: String
+        public let kind: EventKind
         public let at: Date
         public let detail: JSON
     }
@@ -119,7 +119,7 @@ public struct StagedBatch: Sendable {
                     }
                     var detail: JSON = ["status": .string(status.rawValue)]
                     if let error { detail = ["status": .string(status.rawValue), "error": .string(error)] }
-                    events.append(Event(runID: runID, node: nil, kind: "run_\(status.rawValue)", at: now, detail: detail))
+                    events.append(Event(runID: runID, node: nil, kind: EventKind(run: status), at: now, detail: detail))
                 case let .event(key, kind, detail):
                     events.append(Event(runID: runID, node: key, kind: kind, at: now, detail: detail))
                 case let .cacheStore(key, lookup, output):

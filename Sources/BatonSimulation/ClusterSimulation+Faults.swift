@@ -330,7 +330,7 @@ extension ClusterSimulation {
     func liveWorkersExpired(after id: Int64) -> [String] {
         let live = Set(workers.filter(\.isUp).map(\.name))
         return store.tables.events.values.flatMap { rows in
-            rows.filter { $0.id > id && $0.kind == "lease_expired" }.compactMap { row -> String? in
+            rows.filter { $0.id > id && $0.eventKind == .leaseExpired }.compactMap { row -> String? in
                 guard case let .string(worker)? = row.detail["worker"], live.contains(worker) else { return nil }
                 return worker
             }

@@ -260,7 +260,7 @@ public final class ClusterSimulation {
         report.partitionMoves = store.ownerChanges
         report.fencedWrites = store.fencedWrites
         report.unstartedDeadLetters = submitted.reduce(0) { sum, run in
-            sum + store.events(ofRun: run.runID).filter { $0.kind == "dead_lettered_unstarted" }.count
+            sum + store.events(ofRun: run.runID).filter { $0.eventKind == .deadLetteredUnstarted }.count
         }
         report.steps = step
         report.outputsReadBack = store.outputsReadBack

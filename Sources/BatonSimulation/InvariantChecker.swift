@@ -265,7 +265,7 @@ struct InvariantChecker {
     mutating func checkRates(store: MemoryStore, runs: [Submitted]) {
         var times: [String: (limit: Int, per: Double, at: [(Date, String)])] = [:]
         for run in runs where !run.graph.rates.isEmpty {
-            for event in store.events(ofRun: run.runID) where event.kind == "queued" {
+            for event in store.events(ofRun: run.runID) where event.eventKind == .queued {
                 guard let node = event.node, let rate = run.graph.rates[node] else { continue }
                 let attempt = event.detail["attempt"]?.intValue ?? 0
                 times[rate.key, default: (rate.limit, rate.per, [])].at.append((event.at, "\(run.runID.suffix(2))/\(node)#\(attempt)"))
@@ -288,7 +288,7 @@ struct InvariantChecker {
         let events = store.events(ofRun: runID)
         for row in store.nodes(ofRun: runID) where row.status == .succeeded {
             guard let worker = row.worker else { continue }  // not run by a worker (cached, a group's end)
-            let started = events.last { $0.node == row.key && $0.kind == "started" }
+            let started = events.last { $0.node == row.key && $0.eventKind == .started }
             guard let started, started.detail["worker"] == .string(worker), started.detail["attempt"] == .int(Int64(row.attempts)) else {
                 violate(
                     "run \(runID) node \(row.key): finished by \(worker) in attempt \(row.attempts), but its last started event says "

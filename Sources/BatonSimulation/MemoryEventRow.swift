@@ -11,4 +11,7 @@ public struct MemoryEventRow: Sendable, Equatable {
     public let kind: String
     public let at: Date
     public let detail: JSON
+
+    /// The kind as a case (nil: a kind this build does not know, `EventKind`).
+    public var eventKind: EventKind? { EventKind(rawValue: kind) }
 }

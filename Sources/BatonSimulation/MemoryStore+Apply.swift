@@ -92,8 +92,8 @@ extension MemoryStore {
         for e in staged.events {
             try Self.requireUUID(e.runID)
             guard before.runs[e.runID] != nil else { throw Self.missingRun(e.runID, table: "events") }
-            _ = try (Self.text(e.node), Self.text(e.kind))
-            appendEvent(to: &t, run: e.runID, node: e.node, kind: e.kind, at: e.at, detail: try Self.json(e.detail)!)
+            _ = try Self.text(e.node)
+            appendEvent(to: &t, run: e.runID, node: e.node, kind: e.kind.rawValue, at: e.at, detail: try Self.json(e.detail)!)
         }
         if !handledRequests.isEmpty {
             let handled = Set(handledRequests)
@@ -248,7 +248,7 @@ extension MemoryStore {
         let arraysFrom = 32
         let nul: (String?) -> Bool = { $0?.utf8.contains(0) ?? false }
         if updates.count >= arraysFrom && updates.contains(where: { nul($0.key) || nul($0.error) || nul($0.errorType) || nul($0.worker) })
-            || events.count >= arraysFrom && events.contains(where: { nul($0.node) || nul($0.kind) })
+            || events.count >= arraysFrom && events.contains(where: { nul($0.node) })
         {
             throw DatabaseError.statement("parameter contains a NUL byte", sqlState: "22021")
         }

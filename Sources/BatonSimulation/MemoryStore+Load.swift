@@ -39,7 +39,8 @@ extension MemoryStore {
             run.finishedAt = now
             run.startedAt = run.startedAt ?? now
             t.runs[id] = run
-            appendEvent(to: &t, run: id, node: nil, kind: "run_failed", at: now, detail: ["status": "failed", "error": .string(error)])
+            appendEvent(
+                to: &t, run: id, node: nil, kind: EventKind.runFailed.rawValue, at: now, detail: ["status": "failed", "error": .string(error)])
         }
         tables = t
     }

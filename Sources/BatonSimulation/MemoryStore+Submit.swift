@@ -26,7 +26,7 @@ extension MemoryStore {
         }
         tables.nodes[id] = rows
         appendEvent(
-            to: &tables, run: id, node: nil, kind: "submitted", at: now,
+            to: &tables, run: id, node: nil, kind: EventKind.submitted.rawValue, at: now,
             detail: ["name": .string(graph.name), "nodes": .int(Int64(graph.order.count))])
         notify(.newRun(id))
         return id

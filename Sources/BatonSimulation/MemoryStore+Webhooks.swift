@@ -9,14 +9,14 @@ import Foundation
 /// the delivery ends delivered or failed (given up).
 extension MemoryStore: DeliveryStore {
     /// The webhook kind an event of `kind` is, as the trigger maps it (nil: none).
-    static func webhookType(ofEventKind kind: String) -> WebhookEventType? {
+    static func webhookType(ofEventKind kind: EventKind?) -> WebhookEventType? {
         switch kind {
-        case "run_succeeded": .runSucceeded
-        case "run_failed": .runFailed
-        case "run_cancelled": .runCancelled
-        case "failed", "dead_lettered", "timed_out": .nodeFailed
-        case "retrying": .nodeRetrying
-        case "awaiting_signal": .signalWaiting
+        case .runSucceeded: .runSucceeded
+        case .runFailed: .runFailed
+        case .runCancelled: .runCancelled
+        case .failed, .deadLettered, .timedOut: .nodeFailed
+        case .retrying: .nodeRetrying
+        case .awaitingSignal: .signalWaiting
         default: nil
         }
     }
@@ -48,7 +48,7 @@ extension MemoryStore: DeliveryStore {
 
     /// The trigger `baton.enqueue_webhooks` for `event`, just appended to `tables`.
     func enqueueWebhooks(to tables: inout MemoryTables, event: MemoryEventRow) {
-        guard let type = Self.webhookType(ofEventKind: event.kind), let run = tables.runs[event.runID] else { return }
+        guard let type = Self.webhookType(ofEventKind: event.eventKind), let run = tables.runs[event.runID] else { return }
         let hooks = tables.webhooks.keys.sorted().compactMap { tables.webhooks[$0] }.filter { hook in
             hook.row.disabledAt == nil && hook.row.events.contains(type) && (hook.glob?.matches(run.name) ?? true)
         }
@@ -57,7 +57,7 @@ extension MemoryStore: DeliveryStore {
         if let key = event.node {
             let row = tables.nodes[event.runID]?[key]
             // A timed_out followed by a retry is not a failure; the final one leaves the node failed.
-            if event.kind == "timed_out" && row?.status != .failed { return }
+            if event.eventKind == .timedOut && row?.status != .failed { return }
             node = .object(
                 JSONObject([
                     ("key", .string(key)), ("procedure", row.map { .string($0.procedure) } ?? .null),

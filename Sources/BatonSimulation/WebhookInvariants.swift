@@ -11,9 +11,9 @@ import BatonWebhooks
 /// claim's lease: those are counted, any other is a violation.
 enum WebhookInvariants {
     /// The webhook kind of an event kind, as migration 23's trigger maps it (written out again here).
-    static let kinds: [String: WebhookEventType] = [
-        "run_succeeded": .runSucceeded, "run_failed": .runFailed, "run_cancelled": .runCancelled, "failed": .nodeFailed,
-        "dead_lettered": .nodeFailed, "timed_out": .nodeFailed, "retrying": .nodeRetrying, "awaiting_signal": .signalWaiting,
+    static let kinds: [EventKind: WebhookEventType] = [
+        .runSucceeded: .runSucceeded, .runFailed: .runFailed, .runCancelled: .runCancelled, .failed: .nodeFailed,
+        .deadLettered: .nodeFailed, .timedOut: .nodeFailed, .retrying: .nodeRetrying, .awaitingSignal: .signalWaiting,
     ]
 
     /// Broken guarantees, one line each, and the deliveries the receiver took twice.
@@ -28,13 +28,13 @@ enum WebhookInvariants {
         for (runID, events) in store.tables.events.sorted(by: { $0.key < $1.key }) {
             guard let run = store.run(runID) else { continue }
             for event in events {
-                guard let type = kinds[event.kind] else { continue }
+                guard let kind = event.eventKind, let type = kinds[kind] else { continue }
                 for hook in store.tables.webhooks.values.sorted(by: { $0.row.id < $1.row.id }) {
                     guard hook.row.events.contains(type), hook.glob?.matches(run.name) ?? true else { continue }
                     let key = "\(hook.row.id) evt_\(event.id)"
                     let found = outbox[key] ?? []
                     // A timed_out counts only as a node's final event: at most one then.
-                    if event.kind == "timed_out" {
+                    if kind == .timedOut {
                         if found.count > 1 { violations.append("webhook \(hook.row.id): event \(event.id) has \(found.count) deliveries") }
                         if !found.isEmpty { expected.insert(key) }
                         continue

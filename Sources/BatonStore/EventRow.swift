@@ -17,4 +17,7 @@ public struct EventRow: Sendable, Codable {
         self.at = at
         self.detail = detail
     }
+
+    /// The kind as a case (nil: a kind this build does not know; the row shows its text, `EventKind`).
+    public var eventKind: EventKind? { EventKind(rawValue: kind) }
 }

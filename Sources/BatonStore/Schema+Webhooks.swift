@@ -1,9 +1,12 @@
+import Baton
+
 extension Schema {
     /// The event kinds (`baton.events.kind`) that can become a webhook delivery: the trigger's WHEN
     /// clause names only these, so the hot path's `queued`, `started` and `succeeded` rows never call
     /// plpgsql. `timed_out` counts only when it is a node's final event (its status is `failed`).
-    static let webhookEventKinds = [
-        "run_succeeded", "run_failed", "run_cancelled", "failed", "dead_lettered", "timed_out", "retrying", "awaiting_signal",
+    /// Written into migration 23's text in this order (its text must not change).
+    static let webhookEventKinds: [EventKind] = [
+        .runSucceeded, .runFailed, .runCancelled, .failed, .deadLettered, .timedOut, .retrying, .awaitingSignal,
     ]
 
     /// Migration 23, webhooks (docs/schema.md, "Webhooks"): the webhooks, an outbox of deliveries written
@@ -109,7 +112,7 @@ extension Schema {
         "drop trigger if exists events_webhooks on baton.events",
         """
         create trigger events_webhooks after insert on baton.events for each row
-        when (new.kind in (\(webhookEventKinds.map { "'\($0)'" }.joined(separator: ", "))))
+        when (new.kind in (\(webhookEventKinds.map { "'\($0.rawValue)'" }.joined(separator: ", "))))
         execute function baton.enqueue_webhooks()
         """,
     ]

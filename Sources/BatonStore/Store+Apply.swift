@@ -280,7 +280,7 @@ extension Store {
     private func event(_ e: StagedBatch.Event) -> JSON {
         [
             "run_id": .string(e.runID), "run_submitted_at": submitted(e.runID), "node_key": e.node.map(JSON.string) ?? .null,
-            "kind": .string(e.kind), "at": .string(Timestamp.text(e.at)), "detail": e.detail,
+            "kind": .string(e.kind.rawValue), "at": .string(Timestamp.text(e.at)), "detail": e.detail,
         ]
     }
 }

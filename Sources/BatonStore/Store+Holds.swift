@@ -221,10 +221,9 @@ extension Store {
 
 extension Store {
     /// Event kinds after which a node no longer holds what it was admitted with.
-    public static let holdEndingEvents: Set<String> = [
-        "awaiting_admission", "awaiting_rate", "succeeded", "failed", "cancelled", "retrying", "repeating", "timed_out", "lease_expired",
-        "dead_lettered",
-        "spawned",
+    public static let holdEndingEvents: Set<EventKind> = [
+        .awaitingAdmission, .awaitingRate, .succeeded, .failed, .cancelled, .retrying, .repeating, .timedOut, .leaseExpired, .deadLettered,
+        .spawned,
     ]
 
     /// Each span in which a node of `nodes` held its admission: from a `queued` event to the next event
@@ -235,12 +234,12 @@ extension Store {
             """
             select node_key, kind, extract(epoch from at)::float8 as t from baton.events
             where run_id = $1::uuid and node_key is not null and kind = any($2::text[]) order by id
-            """, [id, "{" + (Store.holdEndingEvents.sorted() + ["queued"]).joined(separator: ",") + "}"])
+            """, [id, "{" + (Store.holdEndingEvents.map(\.rawValue).sorted() + [EventKind.queued.rawValue]).joined(separator: ",") + "}"])
         var open: [String: Double] = [:]
         var spans: [(node: String, from: Double, to: Double)] = []
         for i in 0..<r.rowCount {
             guard let key = r[row: i, column: "node_key"], nodes.contains(key), let t = r[row: i, column: "t"].flatMap(Double.init) else { continue }
-            if r[row: i, column: "kind"] == "queued" {
+            if r[row: i, column: "kind"].flatMap(EventKind.init(rawValue:)) == .queued {
                 open[key] = t
             } else if let from = open.removeValue(forKey: key) {
                 spans.append((key, from, t))

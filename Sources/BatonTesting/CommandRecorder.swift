@@ -14,9 +14,10 @@ final class CommandRecorder: @unchecked Sendable {
         let at = clock.now
         let event: TestEvent?
         switch command {
-        case let .node(change): event = TestEvent(at: at, node: change.key, kind: change.eventKind, change: change)
-        case let .event(key, kind, detail): event = TestEvent(at: at, node: key, kind: kind, detail: detail)
-        case let .runStatus(status, error): event = TestEvent(at: at, node: nil, kind: "run_\(status.rawValue)", detail: error.map { .string($0) })
+        case let .node(change): event = TestEvent(at: at, node: change.key, kind: change.eventKind.rawValue, change: change)
+        case let .event(key, kind, detail): event = TestEvent(at: at, node: key, kind: kind.rawValue, detail: detail)
+        case let .runStatus(status, error):
+            event = TestEvent(at: at, node: nil, kind: EventKind(run: status).rawValue, detail: error.map { .string($0) })
         case let .dispatch(task): event = TestEvent(at: at, node: task.key, kind: "dispatched", detail: task.input)
         case let .expand(parent, _, _): event = TestEvent(at: at, node: parent, kind: "expanded")
         case let .prune(parent): event = TestEvent(at: at, node: parent, kind: "pruned")

@@ -354,4 +354,22 @@ struct CoordinatorDecisionTests {
         #expect(parts.flatMap(\.publications) == batch.publications, "the same tasks, in the same order")
         #expect(parts.reduce(0) { $0 + $1.commandCount } == batch.commandCount)
     }
+
+    @Test func theAttemptsTakenFromALostWorkerAreItsLeaseExpiredEvents() {
+        let commands: [SchedulerCommand] = [
+            .event(key: "a", kind: .leaseExpired, detail: ["worker": "w1"]), .event(key: "a", kind: .log, detail: [:]),
+            .node(NodeChange(key: "a", status: .queued, attempt: 2)), .event(key: "b", kind: .leaseExpired, detail: ["worker": "w1"]),
+        ]
+        #expect(LeaseTracker.reclaimed(commands) == 2)
+        #expect(LeaseTracker.reclaimed([.event(key: "a", kind: .redelivered, detail: [:])]) == 0)
+    }
+
+    @Test func aDeadLetterIsCountedOnlyWhenItFailedItsNode() {
+        let failed = NodeChange(key: "a", status: .failed, attempt: 1, event: .deadLettered)
+        #expect(InboundIntake.failedByDeadLetter([.node(failed)]))
+        let again: [SchedulerCommand] = [
+            .event(key: "a", kind: .deadLetteredUnstarted, detail: [:]), .node(NodeChange(key: "a", status: .queued, attempt: 2)),
+        ]
+        #expect(!InboundIntake.failedByDeadLetter(again), "an attempt that never started goes out again")
+    }
 }

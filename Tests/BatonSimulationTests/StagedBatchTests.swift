@@ -35,7 +35,7 @@ struct StagedBatchTests {
         #expect(row.error == "badtext", "a NUL is dropped")
         #expect(row.errorType == "Boom" && row.worker == "w1")
         #expect(row.queuedAt == now && row.startedAt == now && row.finishedAt == now.addingTimeInterval(5))
-        #expect(staged.events.map(\.kind) == ["queued", "started", "failed"])
+        #expect(staged.events.map(\.kind) == [.queued, .started, .failed])
         #expect(staged.events.map(\.at) == [now, now, now.addingTimeInterval(5)])
         #expect(staged.events[2].detail["error"] == "badtext")
         #expect(!staged.queues && staged.runs.isEmpty && staged.prunes.isEmpty && !staged.isEmpty)
@@ -54,7 +54,7 @@ struct StagedBatchTests {
         #expect(row.worker == nil && row.startedAt == nil && row.finishedAt == nil)
         #expect(row.dueAt == now.addingTimeInterval(60) && row.scheduler == ["phase": "x"])
         let events = try stage([.node(waiting)]).events
-        #expect(events.map(\.kind) == ["retrying"])
+        #expect(events.map(\.kind) == [.retrying])
         #expect(events[0].detail["due_at"] == .string("due \(now.timeIntervalSince1970 + 60)"), "the due time is written by the store's dueText")
     }
 
@@ -100,7 +100,7 @@ struct StagedBatchTests {
             .cacheStore(key: "a", lookup: lookup, output: [1]),
         ])
         #expect(staged.runs == [StagedBatch.RunChange(runID: run, status: .failed, error: "boom")])
-        #expect(staged.events.map(\.kind) == ["run_running", "progress", "run_failed"])
+        #expect(staged.events.map(\.kind) == [.runRunning, .progress, .runFailed])
         #expect(staged.events[2].detail == ["status": "failed", "error": "boom"] && staged.events[2].node == nil)
         #expect(staged.cacheEntries == [StagedBatch.CacheEntry(runID: run, node: "a", lookup: lookup, output: [1])])
         #expect(!staged.queues)

@@ -113,7 +113,7 @@ struct StoreContractTests {
             }
             var failed = NodeChange(key: "a", status: .failed, attempt: 1, error: "p threw Boom: x", worker: "w1")
             failed.errorType = "Boom"
-            var waiting = NodeChange(key: "b", status: .waiting, attempt: 1, error: "p threw Flaky: y", event: "retrying", dueAt: now)
+            var waiting = NodeChange(key: "b", status: .waiting, attempt: 1, error: "p threw Flaky: y", event: .retrying, dueAt: now)
             waiting.errorType = "Flaky"
             try apply([
                 .runStatus(.running, error: nil), .node(NodeChange(key: "a", status: .queued, attempt: 1, input: [:])),
@@ -153,7 +153,7 @@ struct StoreContractTests {
             // a is queued, started and fails in one batch; b is only queued.
             try apply([
                 .runStatus(.running, error: nil), .node(queuedA), .node(NodeChange(key: "a", status: .running, attempt: 1, worker: "w1")),
-                .node(NodeChange(key: "a", status: .waiting, attempt: 1, error: "x", event: "retrying", dueAt: now)), .node(queuedB),
+                .node(NodeChange(key: "a", status: .waiting, attempt: 1, error: "x", event: .retrying, dueAt: now)), .node(queuedB),
             ])
             var result = try tokens()
             var again = NodeChange(key: "a", status: .queued, attempt: 2, input: [:])
@@ -238,7 +238,7 @@ struct StoreContractTests {
             let ghost = "0f0f0f0f-0000-4000-8000-00000000dead"
             let queued: SchedulerCommand = .node(NodeChange(key: "a", status: .queued, attempt: 1, input: [:]))
             for batch in [
-                [(id, [queued]), (ghost, [SchedulerCommand.event(key: "a", kind: "log", detail: [:])])],
+                [(id, [queued]), (ghost, [SchedulerCommand.event(key: "a", kind: .log, detail: [:])])],
                 [(id, [queued, .node(NodeChange(key: "a", status: .failed, attempt: 1, output: ["text": "nul \u{0} inside"]))])],
                 [(id, [queued]), ("not-a-uuid", [.runStatus(.running, error: nil)])],
             ] {

@@ -41,7 +41,7 @@ struct AdmissionSchedulerTests {
         #expect(h.state.nodes["a"]?.status == .waiting)
         #expect(h.state.nodes["a"]?.waitingFor == .admission)
         #expect(h.state.nodes["a"]?.attempt == 0)
-        #expect(out.changes(for: "a").map(\.event) == ["awaiting_admission"])
+        #expect(out.changes(for: "a").map(\.event) == [.awaitingAdmission])
 
         let admitted = h.send(.admitted(key: "a"))
         #expect(admitted.dispatches.map(\.key) == ["a"])

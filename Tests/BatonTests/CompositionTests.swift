@@ -98,7 +98,7 @@ struct CompositionTests {
         h.succeed("g/a", 1)
         let failed = h.fail("g/b", "boom")
         #expect(h.state.nodes["g"]?.status == .waiting)
-        #expect(failed.changes(for: "g").last?.event == "retrying")
+        #expect(failed.changes(for: "g").last?.event == .retrying)
         let again = h.advance(10)
         #expect(again.contains { if case .prune(parent: "g") = $0 { true } else { false } })
         #expect(again.dispatches.map(\.key) == ["g/a"])  // a runs again too: the group reruns whole
@@ -232,7 +232,7 @@ struct CompositionTests {
         h.start()
         let spawned = h.send(.result(NodeResult(key: "f", attempt: 1, outcome: .spawned(Self.fib.document), worker: "w")))
         #expect(spawned.dispatches.map(\.key) == ["f/a", "f/b"])
-        #expect(spawned.changes(for: "f").last?.event == "spawned")
+        #expect(spawned.changes(for: "f").last?.event == .spawned)
         #expect(h.state.nodes["f"]?.status == .running)
         h.succeed("f/a", 1)
         let sum = h.succeed("f/b", 2).dispatches

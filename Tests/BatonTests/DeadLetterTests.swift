@@ -21,7 +21,7 @@ struct DeadLetterTests {
         #expect(commands.dispatches.isEmpty)
         #expect(h.state.nodes["poison"]?.status == .failed)  // no retry: the task itself is the problem
         #expect(h.state.nodes["poison"]?.error == "dead-lettered after 5 deliveries")
-        #expect(commands.nodeChanges.first { $0.key == "poison" }?.event == "dead_lettered")
+        #expect(commands.nodeChanges.first { $0.key == "poison" }?.event == .deadLettered)
         #expect(h.state.nodes["after"]?.status == .cancelled)
         #expect(h.state.nodes["other"]?.status == .queued)
     }
@@ -39,7 +39,7 @@ struct DeadLetterTests {
         #expect(event.detail["count"] == 1)
         #expect(event.detail["error"] == "dead-lettered after 10 deliveries")
         #expect(event.detail["message"]?.stringValue?.contains("without starting") == true)
-        #expect(commands.changes(for: "poison").map(\.eventKind) == ["queued"])
+        #expect(commands.changes(for: "poison").map(\.eventKind) == [.queued])
         #expect(h.state.nodes["poison"]?.status == .queued)
         #expect(h.state.nodes["poison"]?.failures == 0, "no retry was used up")
         #expect(h.state.nodes["poison"]?.unstartedDeadLetters == 1)
@@ -63,7 +63,7 @@ struct DeadLetterTests {
         #expect(last.dispatches.isEmpty)
         #expect(last.cancelled == [TaskRef(key: "poison", attempt: 4)])
         #expect(last.events("dead_lettered_unstarted").isEmpty)
-        #expect(last.nodeChanges.first { $0.key == "poison" }?.event == "dead_lettered")
+        #expect(last.nodeChanges.first { $0.key == "poison" }?.event == .deadLettered)
         let error = try #require(h.state.nodes["poison"]?.error)
         #expect(error.hasPrefix("dead-lettered after 10 deliveries"))
         #expect(error.contains("attempt 4 never started"), "\(error)")
@@ -77,7 +77,7 @@ struct DeadLetterTests {
         h.start()
         let commands = h.send(.deadLettered(key: "a", attempt: 1, reason: "dead-lettered after 10 deliveries"))
         #expect(commands.dispatches.map { "\($0.phase) \($0.attempt) \($0.procedure)" } == ["condition 2 check"])
-        #expect(commands.changes(for: "a").map(\.eventKind) == ["condition_queued"])
+        #expect(commands.changes(for: "a").map(\.eventKind) == [.conditionQueued])
         #expect(h.state.nodes["a"]?.unstartedDeadLetters == 1)
     }
 

@@ -18,7 +18,7 @@ struct DelayTests {
         #expect(
             first.changes(for: "d") == [
                 NodeChange(
-                    key: "d", status: .waiting, attempt: 1, input: ["seconds": 90], event: "delay",
+                    key: "d", status: .waiting, attempt: 1, input: ["seconds": 90], event: .delay,
                     dueAt: h.now.addingTimeInterval(90))
             ])
         let d = try #require(h.state.nodes["d"])

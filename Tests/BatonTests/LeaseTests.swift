@@ -44,7 +44,7 @@ struct LeaseTests {
         #expect(again.events.map(\.kind) == ["redelivered"])
         #expect(again.events.first?.detail["worker"] == "w1")
         #expect(again.events.first?.detail["to"] == "w2")
-        #expect(again.nodeChanges.map(\.eventKind) == ["started"])
+        #expect(again.nodeChanges.map(\.eventKind) == [.started])
         #expect(again.nodeChanges.first?.worker == "w2")
         #expect(h.state.nodes["a"]?.worker == "w2")
         // w1's lease running out takes nothing from w2: no re-dispatch, no lease_expired.
@@ -62,7 +62,7 @@ struct LeaseTests {
         // w2 ran it too quickly to send "started": the result says where it ran.
         let result = h.succeed("a", ["done": true], attempt: 1, worker: "w2")
         #expect(result.events.filter { $0.key == "a" }.map(\.kind) == ["redelivered"])
-        #expect(result.changes(for: "a").map(\.eventKind) == ["started", "succeeded"])
+        #expect(result.changes(for: "a").map(\.eventKind) == [.started, .succeeded])
         #expect(result.changes(for: "a").map(\.worker) == ["w2", "w2"])
         #expect(h.state.nodes["a"]?.worker == "w2")
     }

@@ -169,7 +169,7 @@ struct RateLimitTests {
         let change = out.compactMap { command -> NodeChange? in
             if case let .node(c) = command { return c }; return nil
         }.first
-        #expect(change?.eventKind == "awaiting_rate")
+        #expect(change?.eventKind == .awaitingRate)
         #expect(change?.detail == JSONObject([("rate", "geo"), ("limit", 5), ("per", "1s")]))
     }
 

@@ -28,7 +28,7 @@ struct RepeatTests {
             r1.changes(for: "poll").last
                 == NodeChange(
                     key: "poll", status: .waiting, attempt: 1, output: ["done": false, "n": 1],
-                    finishedAt: h.now, event: "repeating", dueAt: h.now.addingTimeInterval(1)))
+                    finishedAt: h.now, event: .repeating, dueAt: h.now.addingTimeInterval(1)))
         let poll = try #require(h.state.nodes["poll"])
         #expect(poll.waitingFor == .repeat)
         #expect(poll.runs == 1)

@@ -28,12 +28,12 @@ struct RetryRunTests {
         // b and c are reset, then b runs at once with a's stored output.
         #expect(
             out.changes(for: "b") == [
-                NodeChange(key: "b", status: .pending, attempt: 1, event: "reset"),
+                NodeChange(key: "b", status: .pending, attempt: 1, event: .reset),
                 NodeChange(key: "b", status: .queued, attempt: 2, input: "A"),
             ])
-        #expect(out.changes(for: "c") == [NodeChange(key: "c", status: .pending, attempt: 0, event: "reset")])
+        #expect(out.changes(for: "c") == [NodeChange(key: "c", status: .pending, attempt: 0, event: .reset)])
         let resets = out.compactMap { c -> NodeChange? in
-            if case let .node(n) = c, n.event == "reset" { return n }; return nil
+            if case let .node(n) = c, n.event == .reset { return n }; return nil
         }
         #expect(resets.map(\.key) == ["b", "c"])
         #expect(resets.allSatisfy { $0.reset })
@@ -64,7 +64,7 @@ struct RetryRunTests {
         #expect(h.state.status == .failed)
 
         let out = h.send(.retry(from: "b"))
-        #expect(Set(out.nodeChanges.filter { $0.event == "reset" }.map(\.key)) == ["b", "c"])
+        #expect(Set(out.nodeChanges.filter { $0.event == .reset }.map(\.key)) == ["b", "c"])
         #expect(out.dispatches.map(\.key) == ["b"])
         #expect(out.dispatches.first?.attempt == 2)
         #expect(out.dispatches.first?.input == "A")
@@ -89,7 +89,7 @@ struct RetryRunTests {
 
         // b needs a, which was cancelled too: a is rerun first, or b would be cancelled again at once.
         let out = h.send(.retry(from: "b"))
-        #expect(out.nodeChanges.filter { $0.event == "reset" }.map(\.key) == ["a", "b", "c"])
+        #expect(out.nodeChanges.filter { $0.event == .reset }.map(\.key) == ["a", "b", "c"])
         #expect(out.dispatches.map(\.key) == ["a"])
         #expect(h.state.nodes["b"]?.status == .pending)
         #expect(h.state.status == .running)
@@ -119,7 +119,7 @@ struct RetryRunTests {
 
         #expect(try h.state.nodesToRetry(from: "b") == ["root", "a", "b", "sibling"])
         let out = h.send(.retry(from: "b"))
-        #expect(out.nodeChanges.filter { $0.event == "reset" }.map(\.key) == ["root", "a", "b", "sibling"])
+        #expect(out.nodeChanges.filter { $0.event == .reset }.map(\.key) == ["root", "a", "b", "sibling"])
         #expect(out.dispatches.map(\.key) == ["root"])
         h.succeed("root", 1)
         h.succeed("a", 2)
@@ -225,7 +225,7 @@ struct RetryRunTests {
         #expect(h.state.status == .failed)
 
         let out = h.send(.retry(from: nil))
-        #expect(out.nodeChanges.filter { $0.event == "reset" }.map(\.key) == ["a", "b", "after"])
+        #expect(out.nodeChanges.filter { $0.event == .reset }.map(\.key) == ["a", "b", "after"])
         #expect(out.dispatches.map(\.key) == ["a"])
         #expect(h.state.nodes["gate"]?.status == .skipped)
         #expect(h.state.nodes["gate"]?.error == "when is false, not true")

@@ -26,7 +26,7 @@ struct RetryTests {
             failed.changes(for: "a") == [
                 NodeChange(key: "a", status: .running, attempt: 1, worker: "w"),
                 NodeChange(
-                    key: "a", status: .waiting, attempt: 1, error: "e1", finishedAt: h.now, event: "retrying",
+                    key: "a", status: .waiting, attempt: 1, error: "e1", finishedAt: h.now, event: .retrying,
                     dueAt: h.now.addingTimeInterval(10)),
             ])
         let a = try #require(h.state.nodes["a"])

@@ -188,7 +188,7 @@ struct TestKitTests {
                            "g": {"procedure": "acme.greet", "input": {"name": ""}}}}
                 """#)
         let failures = run.events(of: "q").compactMap(\.change).filter { $0.error != nil }
-        #expect(failures.map(\.eventKind) == ["retrying", "failed"])
+        #expect(failures.map(\.eventKind) == [.retrying, .failed])
         #expect(failures.allSatisfy { $0.errorType == "OverQuota.QuotaError" }, "\(failures)")
         #expect(failures.last?.error == "test.over-quota threw OverQuota.QuotaError: QuotaError(used: 11, limit: 10)")
         // A ProcedureFailure is the author's own words: no type.

@@ -91,7 +91,7 @@ extension Array where Element == SchedulerCommand {
 
     var events: [(key: String, kind: String, detail: JSON)] {
         compactMap {
-            if case let .event(key, kind, detail) = $0 { return (key, kind, detail) }; return nil
+            if case let .event(key, kind, detail) = $0 { return (key, kind.rawValue, detail) }; return nil
         }
     }
 

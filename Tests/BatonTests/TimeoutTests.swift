@@ -45,7 +45,7 @@ struct TimeoutTests {
         let out = h.advance(to: deadline)
         #expect(out.cancelled == [TaskRef(key: "a", attempt: 1)])
         let message = "timed out: no result within 30s (plus 3s grace)"
-        #expect(out.changes(for: "a") == [NodeChange(key: "a", status: .failed, attempt: 1, error: message, worker: "w", event: "timed_out")])
+        #expect(out.changes(for: "a") == [NodeChange(key: "a", status: .failed, attempt: 1, error: message, worker: "w", event: .timedOut)])
         #expect(h.state.nodes["a"]?.deadline == nil)
         #expect(h.state.nodes["b"]?.status == .cancelled)
         #expect(out.runStatuses == [.failed])
@@ -104,7 +104,7 @@ struct TimeoutTests {
             out.changes(for: "a") == [
                 NodeChange(
                     key: "a", status: .waiting, attempt: 1, error: message, finishedAt: h.now,
-                    event: "retrying", dueAt: h.now.addingTimeInterval(5))
+                    event: .retrying, dueAt: h.now.addingTimeInterval(5))
             ])
         #expect(h.state.nodes["a"]?.deadline == nil)
         // Attempt 1's result arrives while waiting, then after attempt 2 was queued: both stale.

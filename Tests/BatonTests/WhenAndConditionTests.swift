@@ -125,7 +125,7 @@ struct ConditionTests {
                     runID: "run-1", key: "n", attempt: 1, procedure: "check", input: ["x": 5],
                     pool: "gpu", priority: 3, phase: .condition, timeout: nil)
             ])
-        #expect(queued.changes(for: "n") == [NodeChange(key: "n", status: .queued, attempt: 1, event: "condition_queued")])
+        #expect(queued.changes(for: "n") == [NodeChange(key: "n", status: .queued, attempt: 1, event: .conditionQueued)])
         #expect(h.state.nodes["n"]?.phase == .condition)
 
         // A condition attempt has no deadline of its own: the node's timeout is for its procedure.

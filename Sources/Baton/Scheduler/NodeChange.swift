@@ -14,7 +14,7 @@ public struct NodeChange: Sendable, Equatable {
     public var startedAt: Date?
     public var finishedAt: Date?
     /// The event kind when it is not the status itself (`retrying`, `timed_out`, `reset`).
-    public var event: String?
+    public var event: EventKind?
     /// When a waiting node goes on.
     public var dueAt: Date?
     /// The node's bookkeeping after this change (`NodeState.bookkeeping`).
@@ -29,7 +29,7 @@ public struct NodeChange: Sendable, Equatable {
     public init(
         key: String, status: NodeStatus, attempt: Int, input: JSON? = nil, output: JSON? = nil,
         error: String? = nil, worker: String? = nil, startedAt: Date? = nil, finishedAt: Date? = nil,
-        event: String? = nil, dueAt: Date? = nil
+        event: EventKind? = nil, dueAt: Date? = nil
     ) {
         self.key = key
         self.status = status
@@ -50,5 +50,5 @@ extension NodeChange {
     /// and in a test run (`TestRun.events`): `started` for a node that begins running, its named
     /// event (`retrying`, `timed_out`, ...) if it has one, else its new status (`queued`,
     /// `succeeded`, `failed`, `skipped`, `cancelled`, ...).
-    public var eventKind: String { event ?? (status == .running ? "started" : status.rawValue) }
+    public var eventKind: EventKind { event ?? EventKind(status: status) }
 }

@@ -107,7 +107,7 @@ extension RunState {
         giveBackAdmission(&node, key, into: &out)  // and so is its mutex: a child may need the same one
         set(
             key, node,
-            NodeChange(key: key, status: .running, attempt: node.attempt, worker: node.worker, startedAt: result.startedAt, event: "spawned"),
+            NodeChange(key: key, status: .running, attempt: node.attempt, worker: node.worker, startedAt: result.startedAt, event: .spawned),
             into: &out)
         evaluate(expand(key, fragment, into: &out), into: &out)
     }
@@ -215,7 +215,7 @@ extension RunState {
 
     /// The parent fails (a group or spawning node is retried whole if its `retry` allows; a map's
     /// retry belongs to its children) and what is left of its children is cancelled.
-    mutating func fail(_ parent: String, message: String, event: String? = nil, into out: inout Commands) {
+    mutating func fail(_ parent: String, message: String, event: EventKind? = nil, into out: inout Commands) {
         let isMap: Bool
         if case .map = graph.nodes[parent]!.kind { isMap = true } else { isMap = false }
         failAttempt(parent, message: message, permanent: isMap, event: event, into: &out)

@@ -17,14 +17,14 @@ extension RunState {
         else { return }  // stale: an older attempt, or the node moved on
         out.append(.cancelTasks(runID: runID, attempts: [TaskRef(key: key, attempt: attempt)]))
         guard node.status == .queued else {
-            evaluate(end(key, as: .failed, error: reason, event: "dead_lettered", into: &out), into: &out)
+            evaluate(end(key, as: .failed, error: reason, event: .deadLettered, into: &out), into: &out)
             return
         }
         guard node.unstartedDeadLetters < Self.unstartedDeadLetterLimit else {
             let error =
                 "\(reason) (attempt \(attempt) never started; \(Self.unstartedDeadLetterLimit) earlier attempts dead-lettered "
                 + "before they started were dispatched again)"
-            evaluate(end(key, as: .failed, error: error, event: "dead_lettered", into: &out), into: &out)
+            evaluate(end(key, as: .failed, error: error, event: .deadLettered, into: &out), into: &out)
             return
         }
         var again = node
@@ -32,7 +32,7 @@ extension RunState {
         again.worker = nil
         out.append(
             .event(
-                key: key, kind: "dead_lettered_unstarted",
+                key: key, kind: .deadLetteredUnstarted,
                 detail: [
                     "attempt": .int(Int64(attempt)), "error": .string(reason),
                     "count": .int(Int64(again.unstartedDeadLetters)), "limit": .int(Int64(Self.unstartedDeadLetterLimit)),

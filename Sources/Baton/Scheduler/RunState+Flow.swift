@@ -101,7 +101,7 @@ extension RunState {
             key, node,
             NodeChange(
                 key: key, status: .running, attempt: attempt, worker: worker, startedAt: at,
-                event: node.phase == .condition ? "condition_started" : nil), into: &out)
+                event: node.phase == .condition ? .conditionStarted : nil), into: &out)
     }
 
     /// Records that the attempt `node` runs on one worker reached another (`worker`): the broker
@@ -111,7 +111,7 @@ extension RunState {
         guard node.status == .running, children[key] == nil, let lost = node.worker, lost != worker else { return false }
         out.append(
             .event(
-                key: key, kind: "redelivered",
+                key: key, kind: .redelivered,
                 detail: [
                     "attempt": .int(Int64(node.attempt)), "worker": .string(lost), "to": .string(worker),
                     "message": .string("attempt \(node.attempt) was delivered again, to \(worker); \(lost) had it and did not report its result"),
@@ -184,7 +184,7 @@ extension RunState {
         node.worker = nil
         node.deadline = nil
         node.attemptToken = out.tokens?()
-        var change = NodeChange(key: key, status: .queued, attempt: node.attempt, event: "condition_queued")
+        var change = NodeChange(key: key, status: .queued, attempt: node.attempt, event: .conditionQueued)
         change.attemptToken = node.attemptToken
         set(key, node, change, into: &out)
         out.append(.dispatch(dispatch(for: key, attempt: node.attempt, input: input, phase: .condition)))
@@ -235,7 +235,7 @@ extension RunState {
                 node.status = .waiting
                 node.waitingFor = .delay
                 node.dueAt = due
-                set(key, node, NodeChange(key: key, status: .waiting, attempt: node.attempt, input: input, event: "delay", dueAt: due), into: &out)
+                set(key, node, NodeChange(key: key, status: .waiting, attempt: node.attempt, input: input, event: .delay, dueAt: due), into: &out)
                 return []
             case let .failure(failure):
                 nodes[key] = node
@@ -291,9 +291,9 @@ extension RunState {
         node.deadline = nil
         node.admission = .requested
         node.admissionNewAttempt = newAttempt
-        var change = NodeChange(key: key, status: .waiting, attempt: node.attempt, input: input, event: "awaiting_admission")
+        var change = NodeChange(key: key, status: .waiting, attempt: node.attempt, input: input, event: .awaitingAdmission)
         if let rate = definition.policies.rate, let claim = claims.first(where: { $0.per != nil }), let name = claim.rateKey {
-            change.event = "awaiting_rate"
+            change.event = .awaitingRate
             change.detail = JSONObject([("rate", .string(name)), ("limit", .int(Int64(rate.limit))), ("per", .string(DurationText.format(rate.per)))])
         }
         set(key, node, change, into: &out)
@@ -318,14 +318,14 @@ extension RunState {
         }
         node.admission = .held
         nodes[key] = node
-        out.append(.event(key: key, kind: "admitted", detail: ["attempt": .int(Int64(node.attempt + (node.admissionNewAttempt ? 1 : 0)))]))
+        out.append(.event(key: key, kind: .admitted, detail: ["attempt": .int(Int64(node.attempt + (node.admissionNewAttempt ? 1 : 0)))]))
         evaluate(beginRun(key, newAttempt: node.admissionNewAttempt, into: &out), into: &out)
     }
 
     /// The node's cache lookup found an output: it succeeds with it, without running.
     mutating func cached(_ key: String, hit: CacheHit, into out: inout Commands) {
         guard var node = nodes[key], node.status == .waiting, node.waitingFor == .admission, node.admission != .none else { return }
-        out.append(.event(key: key, kind: "cached", detail: ["source_run": .string(hit.sourceRun), "source_node": .string(hit.sourceNode)]))
+        out.append(.event(key: key, kind: .cached, detail: ["source_run": .string(hit.sourceRun), "source_node": .string(hit.sourceNode)]))
         node.output = hit.output
         nodes[key] = node
         evaluate(end(key, as: .succeeded, output: hit.output, into: &out), into: &out)
@@ -335,7 +335,7 @@ extension RunState {
     @discardableResult
     mutating func end(
         _ key: String, as status: NodeStatus, error: String? = nil, output: JSON? = nil, worker: String? = nil,
-        startedAt: Date? = nil, finishedAt: Date? = nil, event: String? = nil, into out: inout Commands
+        startedAt: Date? = nil, finishedAt: Date? = nil, event: EventKind? = nil, into out: inout Commands
     ) -> [String] {
         var node = nodes[key]!
         node.status = status

@@ -91,7 +91,7 @@ extension RunState {
             node.deadline = nil
             node.waitingFor = nil
             node.phase = .run
-            var change = NodeChange(key: key, status: .pending, attempt: node.attempt, event: "reset")
+            var change = NodeChange(key: key, status: .pending, attempt: node.attempt, event: .reset)
             change.reset = true
             set(key, node, change, into: &out)
         }

@@ -18,7 +18,7 @@ extension RunState {
                 key, node,
                 NodeChange(
                     key: key, status: .running, attempt: result.attempt, worker: node.worker,
-                    startedAt: result.startedAt, event: node.phase == .condition ? "condition_started" : nil), into: &out)
+                    startedAt: result.startedAt, event: node.phase == .condition ? .conditionStarted : nil), into: &out)
         }
         if result.phase == .condition {
             applyCondition(result, into: &out)
@@ -76,7 +76,7 @@ extension RunState {
 
     /// A failed attempt: retried after its back-off while attempts remain, else the node fails.
     mutating func failAttempt(
-        _ key: String, message: String, permanent: Bool, event: String?, startedAt: Date? = nil,
+        _ key: String, message: String, permanent: Bool, event: EventKind?, startedAt: Date? = nil,
         finishedAt: Date? = nil, into out: inout Commands
     ) {
         var node = nodes[key]!
@@ -108,7 +108,7 @@ extension RunState {
             key, node,
             NodeChange(
                 key: key, status: .waiting, attempt: node.attempt, output: output, error: error,
-                finishedAt: out.now, event: reason == .retry ? "retrying" : "repeating", dueAt: node.dueAt), into: &out)
+                finishedAt: out.now, event: reason == .retry ? .retrying : .repeating, dueAt: node.dueAt), into: &out)
     }
 
     private mutating func applyCondition(_ result: NodeResult, into out: inout Commands) {

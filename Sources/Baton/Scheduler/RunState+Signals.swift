@@ -25,7 +25,7 @@ extension RunState {
         node.status = .waiting
         node.waitingFor = .signal
         if let timeout = graph.nodes[key]!.policies.timeout { node.deadline = out.now.addingTimeInterval(timeout) }
-        set(key, node, NodeChange(key: key, status: .waiting, attempt: node.attempt, startedAt: out.now, event: "awaiting_signal"), into: &out)
+        set(key, node, NodeChange(key: key, status: .waiting, attempt: node.attempt, startedAt: out.now, event: .awaitingSignal), into: &out)
         return []
     }
 
@@ -34,7 +34,7 @@ extension RunState {
         guard var node = nodes[key], case .signal = graph.nodes[key]!.kind else { return }
         guard !node.status.isTerminal, node.keptSignal == nil else {
             let why = node.keptSignal != nil ? "the node already has a signal" : "the node had already \(node.status.rawValue)"
-            out.append(.event(key: key, kind: "signal_ignored", detail: ["message": .string("a signal came but was not used: \(why)")]))
+            out.append(.event(key: key, kind: .signalIgnored, detail: ["message": .string("a signal came but was not used: \(why)")]))
             return
         }
         if node.status == .waiting, node.waitingFor == .signal {
@@ -44,7 +44,7 @@ extension RunState {
             return
         }
         node.keptSignal = KeptSignal(value: value, sentAt: at)
-        set(key, node, NodeChange(key: key, status: node.status, attempt: node.attempt, error: node.error, event: "signal_kept"), into: &out)
+        set(key, node, NodeChange(key: key, status: node.status, attempt: node.attempt, error: node.error, event: .signalKept), into: &out)
     }
 
     /// The node waited for a signal longer than its `timeout`: the attempt fails, and its retry rule applies.
@@ -52,7 +52,7 @@ extension RunState {
         guard case let .signal(spec) = graph.nodes[key]!.kind else { return }
         let timeout = graph.nodes[key]!.policies.timeout ?? 0
         failAttempt(
-            key, message: "timed out: no signal '\(spec.name)' within \(DurationText.format(timeout))", permanent: false, event: "timed_out",
+            key, message: "timed out: no signal '\(spec.name)' within \(DurationText.format(timeout))", permanent: false, event: .timedOut,
             into: &out)
     }
 }

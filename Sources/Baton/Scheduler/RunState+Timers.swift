@@ -23,7 +23,7 @@ extension RunState {
                 signalTimedOut(key, into: &out)
             } else if node.status == .running, let deadline = node.deadline, deadline <= out.now, graph.nodes[key]!.kind.isComposite {
                 let timeout = graph.nodes[key]!.policies.timeout ?? 0
-                fail(key, message: "timed out: the group did not end within \(DurationText.format(timeout))", event: "timed_out", into: &out)
+                fail(key, message: "timed out: the group did not end within \(DurationText.format(timeout))", event: .timedOut, into: &out)
             } else if node.status == .running || node.status == .queued, let deadline = node.deadline, deadline <= out.now {
                 let timeout = graph.nodes[key]!.policies.timeout ?? 0
                 out.append(.cancelTasks(runID: runID, attempts: [TaskRef(key: key, attempt: node.attempt)]))
@@ -31,7 +31,7 @@ extension RunState {
                     key,
                     message:
                         "timed out: no result within \(DurationText.format(timeout)) (plus \(DurationText.format(Self.timeoutGrace(timeout))) grace)",
-                    permanent: false, event: "timed_out", into: &out)
+                    permanent: false, event: .timedOut, into: &out)
             }
         }
         // What was due is armed again from the nodes' own times: an entry that a transition left
@@ -50,7 +50,7 @@ extension RunState {
             guard node.status == .running, node.worker == worker, children[key] == nil else { continue }
             out.append(
                 .event(
-                    key: key, kind: "lease_expired",
+                    key: key, kind: .leaseExpired,
                     detail: [
                         "attempt": .int(Int64(node.attempt)), "worker": .string(worker),
                         "message": .string("worker \(worker) stopped heartbeating; the attempt is sent out again"),

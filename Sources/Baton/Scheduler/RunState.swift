@@ -131,10 +131,10 @@ public struct RunState: Sendable {
         case let .progress(key, attempt, fraction, message):
             var detail: [(key: String, value: JSON)] = [("attempt", .int(Int64(attempt))), ("fraction", .double(fraction))]
             if let message { detail.append(("message", .string(String(message.prefix(Self.logLineLimit))))) }
-            record(key, attempt: attempt, kind: "progress", detail: .object(JSONObject(detail)), into: &out)
+            record(key, attempt: attempt, kind: .progress, detail: .object(JSONObject(detail)), into: &out)
         case let .log(key, attempt, message):
             record(
-                key, attempt: attempt, kind: "log",
+                key, attempt: attempt, kind: .log,
                 detail: ["attempt": .int(Int64(attempt)), "message": .string(String(message.prefix(Self.logLineLimit)))], into: &out)
         case .retry: break
         case let .admitted(key): admitted(key, into: &out)
@@ -256,7 +256,7 @@ public struct RunState: Sendable {
     /// About the bytes of the outputs held in memory.
     public var heldOutputBytes: Int { nodes.values.reduce(0) { $0 + ($1.output?.estimatedBytes ?? 0) } }
 
-    private mutating func record(_ key: String, attempt: Int, kind: String, detail: JSON, into out: inout Commands) {
+    private mutating func record(_ key: String, attempt: Int, kind: EventKind, detail: JSON, into out: inout Commands) {
         guard var node = nodes[key], node.attempt == attempt, node.status == .queued || node.status == .running else { return }
         guard node.logged <= Self.logLimit else { return }
         node.logged += 1
@@ -264,7 +264,7 @@ public struct RunState: Sendable {
         if node.logged > Self.logLimit {
             out.append(
                 .event(
-                    key: key, kind: "log_limit",
+                    key: key, kind: .logLimit,
                     detail: [
                         "attempt": .int(Int64(attempt)),
                         "message": .string("more than \(Self.logLimit) progress and log events for this node; the rest are dropped"),

@@ -13,7 +13,7 @@ extension SchedulerCommand {
             if let bookkeeping = change.bookkeeping { total += bookkeeping.estimatedBytes }
             return total
         case .dispatch, .cancelTasks, .acquire, .release: return 0  // published or netted as holds, not written as they are
-        case let .event(key, kind, detail): return 150 + key.utf8.count + kind.utf8.count + detail.estimatedBytes
+        case let .event(key, kind, detail): return 150 + key.utf8.count + kind.rawValue.utf8.count + detail.estimatedBytes
         case let .expand(_, fragment, _):
             // The fragment goes on the parent's row and each child gets a row with its template.
             var total = 300

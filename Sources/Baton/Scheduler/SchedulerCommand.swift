@@ -14,7 +14,7 @@ public enum SchedulerCommand: Sendable {
     /// Tell workers to stop these attempts (the node was cancelled or timed out).
     case cancelTasks(runID: String, attempts: [TaskRef])
     /// An event that is not a state change (progress, log lines).
-    case event(key: String, kind: String, detail: JSON)
+    case event(key: String, kind: EventKind, detail: JSON)
     /// A group, map or spawning node started its children: store them (pending, from `position` on,
     /// in graph order) and the fragment on the parent's row, in place of any children it had before.
     /// A `.node` change of the parent comes first in the same list.

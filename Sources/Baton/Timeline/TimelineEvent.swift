@@ -21,4 +21,7 @@ public struct TimelineEvent: Sendable, Equatable {
         self.dueAt = dueAt
         self.timedOut = timedOut
     }
+
+    /// The kind as a case (nil: a kind this build does not know, shown by its text: `TimelineRow.apply`).
+    public var eventKind: EventKind? { EventKind(rawValue: kind) }
 }

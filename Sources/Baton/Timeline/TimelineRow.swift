@@ -18,15 +18,12 @@ public struct TimelineRow: Sendable, Equatable {
         self.status = status
     }
 
-    /// Events that change nothing on the timeline.
-    static let ignored: Set<String> = ["progress", "log", "log_limit", "redelivered"]
-
     /// The row after `event`, the next of the node's events in the order they were written.
     public mutating func apply(_ event: TimelineEvent) {
         let at = event.at
         let attempt = event.attempt ?? attempts.last?.attempt ?? 0
-        switch event.kind {
-        case "queued":
+        switch event.eventKind {
+        case .queued:
             endWait(at)
             if let open = openAttempt, attempts[open].condition, attempts[open].attempt == attempt {
                 finish(at, .succeeded)  // the condition said yes
@@ -34,31 +31,31 @@ public struct TimelineRow: Sendable, Equatable {
                 finish(at, nil)
             }
             begin(TimelineAttempt(attempt: attempt, queued: at), at)
-        case "condition_queued":
+        case .conditionQueued:
             endWait(at)
             finish(at, nil)
             begin(TimelineAttempt(attempt: attempt, condition: true, queued: at), at)
-        case "started", "condition_started", "spawned":
+        case .started, .conditionStarted, .spawned:
             endWait(at)
-            if openAttempt == nil { begin(TimelineAttempt(attempt: attempt, condition: event.kind == "condition_started"), at) }
+            if openAttempt == nil { begin(TimelineAttempt(attempt: attempt, condition: event.eventKind == .conditionStarted), at) }
             let open = openAttempt!
             if attempts[open].started == nil { attempts[open].started = max(at, attempts[open].queued ?? at) }
-        case "succeeded": end(at, .succeeded)
-        case "failed": end(at, event.timedOut ? .timedOut : .failed)
-        case "timed_out": end(at, .timedOut)
-        case "cancelled": end(at, .cancelled)
-        case "skipped": end(at, .skipped)
-        case "dead_lettered": end(at, .deadLettered)
-        case "dead_lettered_unstarted": finish(at, .deadLettered)
-        case "lease_expired": finish(at, .lost)
-        case "admitted", "cached": endWait(at)
-        case "reset":
+        case .succeeded: end(at, .succeeded)
+        case .failed: end(at, event.timedOut ? .timedOut : .failed)
+        case .timedOut: end(at, .timedOut)
+        case .cancelled: end(at, .cancelled)
+        case .skipped: end(at, .skipped)
+        case .deadLettered: end(at, .deadLettered)
+        case .deadLetteredUnstarted: finish(at, .deadLettered)
+        case .leaseExpired: finish(at, .lost)
+        case .admitted, .cached: endWait(at)
+        case .reset:
             finish(at, .cancelled)
             endWait(at)
             outcome = nil
             ended = nil
-        case let kind where Self.ignored.contains(kind): break
-        default:
+        case .progress, .log, .logLimit, .redelivered: break  // they change nothing on the timeline
+        default:  // a wait (`retrying`, `awaiting_…`, …), also of a kind this build does not know, by its text
             guard let reason = TimelineWait.reason(forKind: event.kind, hasDue: event.dueAt != nil) else { return }
             // A retry or repeat ends the attempt before it: failed (unless a timeout said more), or succeeded.
             finish(at, reason == "repeat" ? .succeeded : event.timedOut ? .timedOut : .failed)

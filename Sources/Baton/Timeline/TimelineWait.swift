@@ -23,10 +23,10 @@ public struct TimelineWait: Sendable, Equatable {
 
     /// The reason of the wait an event of `kind` begins (nil: it begins none).
     public static func reason(forKind kind: String, hasDue: Bool) -> String? {
-        switch kind {
-        case "retrying": return "retry"
-        case "repeating": return "repeat"
-        case "delay": return "delay"
+        switch EventKind(rawValue: kind) {
+        case .retrying: return "retry"
+        case .repeating: return "repeat"
+        case .delay: return "delay"
         case _ where kind.hasPrefix("awaiting_") && kind.count > "awaiting_".count: return String(kind.dropFirst("awaiting_".count))
         default: return hasDue ? kind : nil
         }
