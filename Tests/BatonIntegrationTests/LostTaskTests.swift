@@ -24,13 +24,15 @@ extension Integration {
             defer { store.close() }
             let workerID = try TestCluster.workerID(of: worker, in: store)
             let vhost = try AMQPURL(TestCluster.amqpURL).vhost
-            let nodes: [(key: String, value: JSON)] = (0..<30).map { ("nap-\($0)", ["procedure": "baton.sleep", "input": ["seconds": 0.3]]) }
+            // Found before the backlog exists: each rabbitmqctl takes seconds on a busy machine, and the
+            // loss must land while tasks still wait in the queue.
+            let consumer = try #require(try RabbitMQControl.connections(vhost: vhost).first { $0.name == "baton-worker \(workerID)" })
+            let nodes: [(key: String, value: JSON)] = (0..<30).map { ("nap-\($0)", ["procedure": "baton.sleep", "input": ["seconds": 0.5]]) }
             let runID = try TestCluster.submit(["name": .string("lost-\(what)"), "nodes": .object(JSONObject(nodes))])
             try TestCluster.waitUntil(30, "a backlog of queued naps") {
                 let rows = try store.nodes(ofRun: runID)
                 return rows.contains { $0.status == "running" } && rows.filter { $0.status == "queued" }.count >= 20
             }
-            let consumer = try #require(try RabbitMQControl.connections(vhost: vhost).first { $0.name == "baton-worker \(workerID)" })
             try lose(Self.queue, vhost)
             let lost = Date()
             #expect(try TestCluster.waitForRun(runID, store: store, seconds: 60) == "succeeded", "\(what): the run ended")
