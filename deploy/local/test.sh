@@ -72,12 +72,12 @@ start_job() {
     setsid bash -c '"${@:3}"; rc=$?; s=$((SECONDS + $2)); echo "$((s / 60))m$((s % 60))s" > "$1"; exit $rc' \
         _ "$ROOT/.data/$name.end" "$SECONDS" "$@" > "$ROOT/.data/$name.log" 2>&1 &
     JOBS+=($!)
-    eval "JOB_$name=\$!"
+    eval "JOB_${name//[^A-Za-z0-9_]/_}=\$!"
 }
 # finish_job NAME WHAT: waits for NAME, shows its log, and stops the suite naming WHAT if it failed.
 finish_job() {
     local name="$1" what="$2" pid rc=0
-    eval "pid=\$JOB_$name"
+    eval "pid=\$JOB_${name//[^A-Za-z0-9_]/_}"
     wait "$pid" || rc=$?
     echo "test: ---- $what (.data/$name.log) ----" >&2
     cat "$ROOT/.data/$name.log"
@@ -93,8 +93,8 @@ finish_job() {
 # services): that part goes in the background beside the integration tests, which mostly wait, at the idle
 # scheduling class (chrt --idle: SwiftPM resets the nice value of the compilers it starts, not the class).
 WALK="$(mktemp -d /tmp/baton-walkthrough.XXXXXX)"
-start_job walkthrough_prepare chrt --idle 0 nice -n 15 "$ROOT/deploy/local/walkthrough.sh" --prepare "$WALK"
-WALK_PID=$JOB_walkthrough_prepare
+start_job walkthrough-prepare chrt --idle 0 nice -n 15 "$ROOT/deploy/local/walkthrough.sh" --prepare "$WALK"
+WALK_PID=$JOB_walkthrough_prepare  # waited for below, its log shown only on failure
 TEST_DATABASE_URL="${BATON_TEST_DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/baton_test}"
 TEST_AMQP_URL="${BATON_TEST_AMQP_URL:-amqp://guest:guest@127.0.0.1:5672/baton-test}"
 if [ $# -eq 0 ]; then
@@ -168,12 +168,12 @@ finish_job baton_sim_2 "baton-sim (seeds 76-150, then --webhooks)"
 finish_job api_clients "the API's clients"
 # The README's walkthrough, literally: a worker package of its own beside `baton worker --demo`.
 if ! wait "$WALK_PID"; then
-    cat "$ROOT/.data/walkthrough_prepare.log" >&2
+    cat "$ROOT/.data/walkthrough-prepare.log" >&2
     echo "test: the walkthrough's worker package did not build or pass its tests (above)" >&2
     exit 1
 fi
 trap - EXIT
-tail -n 4 "$ROOT/.data/walkthrough_prepare.log" >&2
+tail -n 4 "$ROOT/.data/walkthrough-prepare.log" >&2
 "$ROOT/deploy/local/walkthrough.sh" --prepared "$WALK"
 phase "walkthrough done"
 if [ "${BATON_SKIP_CHAOS:-0}" != 1 ]; then
