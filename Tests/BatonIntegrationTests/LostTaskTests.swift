@@ -24,13 +24,15 @@ extension Integration {
             defer { store.close() }
             let workerID = try TestCluster.workerID(of: worker, in: store)
             let vhost = try AMQPURL(TestCluster.amqpURL).vhost
-            let nodes: [(key: String, value: JSON)] = (0..<30).map { ("nap-\($0)", ["procedure": "baton.sleep", "input": ["seconds": 0.3]]) }
+            // Found before the backlog exists: each rabbitmqctl takes seconds on a busy machine, and the
+            // loss must land while tasks still wait in the queue.
+            let consumer = try #require(try RabbitMQControl.connections(vhost: vhost).first { $0.name == "baton-worker \(workerID)" })
+            let nodes: [(key: String, value: JSON)] = (0..<30).map { ("nap-\($0)", ["procedure": "baton.sleep", "input": ["seconds": 0.5]]) }
             let runID = try TestCluster.submit(["name": .string("lost-\(what)"), "nodes": .object(JSONObject(nodes))])
             try TestCluster.waitUntil(30, "a backlog of queued naps") {
                 let rows = try store.nodes(ofRun: runID)
                 return rows.contains { $0.status == "running" } && rows.filter { $0.status == "queued" }.count >= 20
             }
-            let consumer = try #require(try RabbitMQControl.connections(vhost: vhost).first { $0.name == "baton-worker \(workerID)" })
             try lose(Self.queue, vhost)
             let lost = Date()
             #expect(try TestCluster.waitForRun(runID, store: store, seconds: 60) == "succeeded", "\(what): the run ended")
@@ -44,16 +46,23 @@ extension Integration {
         /// A worker with 1 slot takes 4 tasks (its prefetch): 3 wait in it for the slot, so the queue
         /// is empty while they wait past the grace (10 s). Its heartbeats list them: none is taken for
         /// lost and published again (before, all went out again, and a copy could run twice).
+        /// On a database and vhost of its own: runs other tests left unfinished, and their tasks, would
+        /// otherwise share the queue and the coordinator's log.
         @Test("tasks a worker holds waiting for its slot are not taken for lost, however empty their queue")
         func heldTasksAreNotLost() throws {
+            let environment = try QuorumQueueTests.fresh("baton_lost_held")
+            let migrated = try TestCluster.cli(["migrate", "--partitions", "4"], environment: environment)
+            try #require(migrated.status == 0, "\(migrated.stderr)")
             let cluster = TestCluster()
             defer { cluster.stopAll() }
-            try cluster.startCoordinator()
-            _ = try cluster.startWorker(concurrency: 1)
-            let store = try TestCluster.store()
+            try cluster.start(["coordinator"], name: "coordinator", environment: environment)
+            try cluster.start(["worker", "--demo", "--concurrency", "1"], name: "worker", environment: environment)
+            let store = try Store(url: environment["BATON_DATABASE_URL"]!)
             defer { store.close() }
             let nodes: [(key: String, value: JSON)] = (0..<3).map { ("nap-\($0)", ["procedure": "baton.sleep", "input": ["seconds": 6]]) }
-            let runID = try TestCluster.submit(["name": "held", "nodes": .object(JSONObject(nodes))])
+            let file = try GraphFixtures.write(["name": "held", "nodes": .object(JSONObject(nodes))])
+            let submitted = try TestCluster.cli(["submit", file, "--json"], environment: environment)
+            let runID = try #require(try JSONParser.parse(submitted.stdout)["run_id"]?.stringValue, "\(submitted.stderr)")
             #expect(try TestCluster.waitForRun(runID, store: store, seconds: 40) == "succeeded")
             #expect(try store.nodes(ofRun: runID).allSatisfy { $0.attempts == 1 })
             #expect(!cluster.log("coordinator").contains("lost task(s) again"), "nothing was published again")

@@ -6,7 +6,10 @@
 # suite's short form (on one broker, then on a three-node RabbitMQ cluster).
 # Integration tests get a database and a RabbitMQ vhost of their own (and the
 # chaos suite another pair), so a demo running beside them is not disturbed.
-# Extra arguments go to `swift test`; BATON_SKIP_CHAOS=1 skips the chaos suite.
+# Phases that share nothing overlap (2 cores): the integration suites run in two lanes (a database
+# and vhost each: baton_test/baton-test and BATON_TEST2_DATABASE/BATON_TEST2_VHOST, default
+# baton_test2/baton-test2) beside the unit tests' `swift test`; then the API's clients beside the simulator.
+# Extra arguments go to one `swift test` that runs everything, lanes off; BATON_SKIP_CHAOS=1 skips the chaos suite.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
@@ -57,41 +60,114 @@ if grep -E "^$ROOT/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:" "$ROOT/.data/b
     exit 1
 fi
 phase "built (debug, with the tests)"
+# Phases that share nothing run side by side, each in a process group of its own with its output in
+# .data/NAME.log, printed whole (under a header) when it is waited for; a failure names its phase.
+BIN="$(swift build --show-bin-path)"  # asked once: `swift test` holds SwiftPM's lock on .build while it runs
+JOBS=()
+trap 'for pid in "${JOBS[@]}"; do kill -- -"$pid" 2>/dev/null || true; done' EXIT  # the processes they started too
+# start_job NAME COMMAND...: COMMAND in the background; its end time goes to .data/NAME.end.
+start_job() {
+    local name="$1"; shift
+    rm -f "$ROOT/.data/$name.end"
+    setsid bash -c '"${@:3}"; rc=$?; s=$((SECONDS + $2)); echo "$((s / 60))m$((s % 60))s" > "$1"; exit $rc' \
+        _ "$ROOT/.data/$name.end" "$SECONDS" "$@" > "$ROOT/.data/$name.log" 2>&1 &
+    JOBS+=($!)
+    eval "JOB_${name//[^A-Za-z0-9_]/_}=\$!"
+}
+# finish_job NAME WHAT: waits for NAME, shows its log, and stops the suite naming WHAT if it failed.
+finish_job() {
+    local name="$1" what="$2" pid rc=0
+    eval "pid=\$JOB_${name//[^A-Za-z0-9_]/_}"
+    wait "$pid" || rc=$?
+    echo "test: ---- $what (.data/$name.log) ----" >&2
+    cat "$ROOT/.data/$name.log"
+    if [ "$rc" != 0 ]; then
+        echo "test: $what failed (exit $rc); the issues it recorded:" >&2
+        grep -a "✘\|broke a guarantee\|FAILED\|failed" "$ROOT/.data/$name.log" | grep -av "known issue" \
+            | grep -av "^✘ Suite\|^✘ Test run" | head -n 40 >&2 || true
+        exit 1
+    fi
+    phase "$what done (it ended at [$(cat "$ROOT/.data/$name.end" 2>/dev/null)])"
+}
 # The README's walkthrough builds a worker package of its own in release (minutes of compiling, no
 # services): that part goes in the background beside the integration tests, which mostly wait, at the idle
 # scheduling class (chrt --idle: SwiftPM resets the nice value of the compilers it starts, not the class).
 WALK="$(mktemp -d /tmp/baton-walkthrough.XXXXXX)"
-setsid chrt --idle 0 nice -n 15 "$ROOT/deploy/local/walkthrough.sh" --prepare "$WALK" > "$ROOT/.data/walkthrough-prepare.log" 2>&1 &
-WALK_PID=$!
-trap 'kill -- -"$WALK_PID" 2>/dev/null || true' EXIT  # its whole process group: the builds it started too
-BATON_DATABASE_URL="${BATON_TEST_DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/baton_test}" \
-BATON_AMQP_URL="${BATON_TEST_AMQP_URL:-amqp://guest:guest@127.0.0.1:5672/baton-test}" \
-    swift test --skip-build "$@" 2>&1 | tee "$ROOT/.data/test.log" || {
+start_job walkthrough-prepare chrt --idle 0 nice -n 15 "$ROOT/deploy/local/walkthrough.sh" --prepare "$WALK"
+WALK_PID=$JOB_walkthrough_prepare  # waited for below, its log shown only on failure
+TEST_DATABASE_URL="${BATON_TEST_DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/baton_test}"
+TEST_AMQP_URL="${BATON_TEST_AMQP_URL:-amqp://guest:guest@127.0.0.1:5672/baton-test}"
+if [ $# -eq 0 ]; then
+    # The integration suites (serialized: each starts its own coordinator on a shared database) in two
+    # lanes beside the unit tests, each lane with a database and a vhost of its own: lane 2 takes suites
+    # that use nothing but their lane's pair (no broker users or database roles, no fixed names, no
+    # service restarts, no clocks, no alarms); lane 1 the rest, and any suite added later. They mostly
+    # wait on their processes, so on 2 cores the two lanes take about half the time one did.
+    LANE2='Integration/(EndToEndTests|ControlFlowTests|AdmissionTests|CLIRemoteTests|RateLimitTests|BadInputTests|WebhookDeliveryTests|ScheduleTests|APIConformanceTests|TimelineTests|APIListTests|BigOutputTests|ShellTests|CompositionTests|RetentionTests|APITriggerTests|WorkerProcessTests|CLITests|DashboardSignalTests|TimeoutSlotTests|APIScheduleTests|ForgedReportTests|APIOperateTests|APITests|SignalIntegrationTests|RunInputCLITests|TypeCheckTests|BuilderSubmitTests|ClientTests|TokenTests|GraphCommandTests|WorkersWaitTests|WorkerMainTests|APIMethodTests|BatchApplyTests|GraphFileCLITests|StoredPlanStoreTests|StoreChecksTests|DashboardTests|MetricsTests|PublishConnectionTests)/'
+    LANE2_DATABASE="${BATON_TEST2_DATABASE:-baton_test2}"
+    LANE2_VHOST="${BATON_TEST2_VHOST:-baton-test2}"
+    runuser -u postgres -- psql -h 127.0.0.1 -U postgres -qc "drop database if exists $LANE2_DATABASE with (force)" >/dev/null
+    runuser -u postgres -- psql -h 127.0.0.1 -U postgres -qc "create database $LANE2_DATABASE" >/dev/null
+    "$ROOT/deploy/local/services.sh" vhost "$LANE2_VHOST" --fresh
+    # The test bundle itself (Swift Testing's entry point), as `swift test` runs it, for it holds SwiftPM's lock.
+    TESTS=("$BIN/BatonPackageTests.xctest" --testing-library swift-testing)
+    start_job integration_lane1 env TERM=dumb BATON_DATABASE_URL="$TEST_DATABASE_URL" BATON_AMQP_URL="$TEST_AMQP_URL" \
+        "${TESTS[@]}" --filter 'BatonIntegrationTests\.Integration/' --skip "$LANE2"
+    start_job integration_lane2 env TERM=dumb \
+        BATON_DATABASE_URL="postgresql://postgres@127.0.0.1:5432/$LANE2_DATABASE" \
+        BATON_AMQP_URL="amqp://guest:guest@127.0.0.1:5672/$LANE2_VHOST" \
+        "${TESTS[@]}" --filter "$LANE2"
+    UNIT=(--skip 'BatonIntegrationTests\.Integration/')
+else
+    UNIT=("$@")  # extra arguments: one `swift test` with them, integration suites included, as written
+fi
+BATON_DATABASE_URL="$TEST_DATABASE_URL" BATON_AMQP_URL="$TEST_AMQP_URL" \
+    swift test --skip-build "${UNIT[@]}" 2>&1 | tee "$ROOT/.data/test.log" || {
     # The log is long and CI shows its end: name the tests that failed there (known issues left out).
     echo "test: swift test failed; the issues it recorded:" >&2
     grep -a "✘" "$ROOT/.data/test.log" | grep -av "known issue" | grep -av "^✘ Suite\|^✘ Test run" | head -n 40 >&2 || true
     exit 1
 }
-phase "swift test done"
-# The API's real clients against a real `baton server` (with a coordinator and a demo worker): the Python
-# client example end to end, then Schemathesis with its default checks over /api/v1/openapi.json (bounded).
+phase "swift test done (the unit tests$([ $# -eq 0 ] || echo ", the integration suites"))"
+# The API's real clients against a real `baton server` (with a coordinator and a demo worker, on a database
+# and vhost of their own): the Python client example end to end, then Schemathesis with its default checks
+# over /api/v1/openapi.json (bounded). Beside the integration lanes and the simulator, after the unit tests'
+# CPU is free.
 if ! wait "$API_INSTALL_PID"; then
     cat "$ROOT/.data/api-clients-install.log" >&2
     echo "test: the API clients' venv (httpx, schemathesis) did not install (above)" >&2
     exit 1
 fi
-"$ROOT/deploy/local/api-clients.sh" || { echo "test: the API's real clients failed (the FAILED lines above say which)" >&2; exit 1; }
-phase "the API's clients done"
+start_job api_clients "$ROOT/deploy/local/api-clients.sh"
 # The cluster simulator's short form: whole clusters under seeded faults, the guarantees checked
 # after every step (a failing seed prints itself and its last steps; replay it with --seed). The
 # default --queue-type mixed gives about half the seeds quorum queues (their own invariants too).
-"$(swift build --show-bin-path)/baton-sim" --seeds 150 --first-seed 1 --steps 2000 --time-limit 100
 # And with a schedule firing every (virtual) second across the same faults: each due time fired once, none missed.
-"$(swift build --show-bin-path)/baton-sim" --schedules --seeds 30 --first-seed 1001 --steps 2000 --time-limit 45
 # And with webhooks delivered to a simulated receiver: one delivery per matching event, claims leased
 # to the partition's holder, attempts 1, 2, … with the policy's back-off, every delivery ended.
-"$(swift build --show-bin-path)/baton-sim" --webhooks --seeds 20 --first-seed 2001 --steps 2000 --time-limit 30
-phase "baton-sim done"
+# Two processes, one per core, the same seeds as one would run: half the plain seeds and the schedules'
+# in one, the other half and the webhooks' in the other. They share the cores with the integration lanes and
+# the API's clients, so the schedules' and webhooks' limits (45 s and 30 s when they ran alone, about 30 s and
+# 20 s of CPU) are 90 s and 60 s: off the critical path, and a limit that cuts the seeds short says so.
+sim() {
+    local want="$1" out ran; shift
+    out="$("$BIN/baton-sim" --seeds "$want" "$@")" || { echo "$out"; return 1; }
+    echo "$out"
+    ran="$(sed -n 's/^seeds \([0-9]*\),.*/\1/p' <<<"$out" | tail -n 1)"
+    [ "$ran" = "$want" ] || echo "test: warning: baton-sim $* ran $ran of $want seeds within its time limit (a busy machine?)"
+}
+export -f sim; export BIN
+start_job baton_sim_1 bash -c 'sim 75 --first-seed 1 --steps 2000 --time-limit 100 &&
+    sim 30 --schedules --first-seed 1001 --steps 2000 --time-limit 90'
+start_job baton_sim_2 bash -c 'sim 75 --first-seed 76 --steps 2000 --time-limit 100 &&
+    sim 20 --webhooks --first-seed 2001 --steps 2000 --time-limit 60'
+if [ $# -eq 0 ]; then
+    finish_job integration_lane1 "the integration suites, lane 1"
+    finish_job integration_lane2 "the integration suites, lane 2"
+fi
+finish_job baton_sim_1 "baton-sim (seeds 1-75, then --schedules)"
+finish_job baton_sim_2 "baton-sim (seeds 76-150, then --webhooks)"
+finish_job api_clients "the API's clients"
 # The README's walkthrough, literally: a worker package of its own beside `baton worker --demo`.
 if ! wait "$WALK_PID"; then
     cat "$ROOT/.data/walkthrough-prepare.log" >&2
