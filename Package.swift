@@ -72,15 +72,13 @@ let package = Package(
             .product(name: "Tracing", package: "swift-distributed-tracing"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // What `baton` and every worker binary (`WorkerMain`) share: flags, one-line errors, logging, JSON graph files,
-        // local runs. Lean: no HTTP server, OTLP exporter or YAML parser (a user's worker builds it).
+        // local runs. Lean: no HTTP server, OTLP exporter, YAML parser or swift-service-lifecycle (a user's worker builds it).
         .target(name: "BatonCommandLineCore", dependencies: [
             "Baton", "BatonLocal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // A worker's opt-ins, which `baton` always has: `--metrics` (Hummingbird, Prometheus), `--otlp-endpoint` (swift-otel),
         // YAML graph files (Yams).
