@@ -55,9 +55,14 @@ let package = Package(
         // The seams between decisions and I/O (store, schedules, broker), their values and failures: no C
         // dependency. BatonStore and BatonAMQP implement them; the simulator's twins too.
         .target(name: "BatonSeams", dependencies: ["Baton"]),
+        // The librabbitmq-c wrapper (connections, deliveries, confirms, URLs): knows nothing of Baton, so it compiles
+        // beside `Baton` in a worker's first build; BatonAMQP (the broker adapters) re-exports it.
+        .target(name: "BatonAMQPClient", dependencies: ["CRabbitMQ", "CAMQPShim"]),
         .target(
             name: "BatonAMQP",
-            dependencies: ["BatonSeams", "CRabbitMQ", "CAMQPShim", .product(name: "Instrumentation", package: "swift-distributed-tracing")]),
+            dependencies: [
+                "BatonSeams", "BatonAMQPClient", "CRabbitMQ", "CAMQPShim", .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+            ]),
         .target(name: "BatonStore", dependencies: ["Baton", "BatonSeams", "BatonPostgres"]),
         .target(name: "BatonCoordinator", dependencies: [
             "Baton", "BatonStore", "BatonAMQP",
@@ -72,15 +77,13 @@ let package = Package(
             .product(name: "Tracing", package: "swift-distributed-tracing"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // What `baton` and every worker binary (`WorkerMain`) share: flags, one-line errors, logging, JSON graph files,
-        // local runs. Lean: no HTTP server, OTLP exporter or YAML parser (a user's worker builds it).
+        // local runs. Lean: no HTTP server, OTLP exporter, YAML parser or swift-service-lifecycle (a user's worker builds it).
         .target(name: "BatonCommandLineCore", dependencies: [
             "Baton", "BatonLocal",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // A worker's opt-ins, which `baton` always has: `--metrics` (Hummingbird, Prometheus), `--otlp-endpoint` (swift-otel),
         // YAML graph files (Yams).
@@ -165,7 +168,7 @@ let package = Package(
         .target(name: "BatonSimulation", dependencies: ["Baton", "BatonDemo", "BatonStore", "BatonAMQP", "BatonCoordinator", "BatonWorker", "BatonWebhooks", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "BatonSimulationTests", dependencies: ["Baton", "BatonDemo", "BatonStore", "BatonAMQP", "BatonSimulation", "BatonPostgres", "BatonWebhooks"]),
         .testTarget(name: "BatonPostgresTests", dependencies: ["BatonPostgres"]),
-        .testTarget(name: "BatonAMQPTests", dependencies: ["BatonAMQP"]),
+        .testTarget(name: "BatonAMQPTests", dependencies: ["BatonAMQP", "BatonAMQPClient"]),
         .testTarget(
             name: "BatonTests",
             dependencies: ["Baton", "BatonDemo", "BatonTesting", .product(name: "PropertyBased", package: "swift-property-based")]),

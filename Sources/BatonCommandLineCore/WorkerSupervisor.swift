@@ -1,12 +1,11 @@
 import Baton
 import Foundation
 import Logging
-import ServiceLifecycle
 
 /// Starts P worker processes, restarts any that dies (after a back-off that grows while it
 /// keeps dying at once: `RestartPolicy`), and on shutdown sends each SIGTERM and waits for
 /// them to drain and exit. The processes run this executable with `arguments`.
-public final class WorkerSupervisor: Service, @unchecked Sendable {
+public final class WorkerSupervisor: GracefulService, @unchecked Sendable {
     // Safe: `children`, `started`, `restarts` and `stopping` are only touched with `lock` held.
     private let processes: Int
     private let arguments: [String]
@@ -28,20 +27,21 @@ public final class WorkerSupervisor: Service, @unchecked Sendable {
 
     public func run() async throws {
         for slot in 0..<processes { try launch(slot) }
-        await withGracefulShutdownHandler {
-            _ = try? await DedicatedThread.run(name: "baton-supervisor") { [allExited] in
-                while !allExited.wait(3600) {}
-            }
-        } onGracefulShutdown: { [self] in
-            let running: [Process] = lock.withLock {
-                stopping = true
-                return Array(children.values)
-            }
-            shutdown.set()
-            logger.info("stopping \(running.count) worker process(es)")
-            for child in running where child.isRunning { kill(child.processIdentifier, SIGTERM) }
-            if running.isEmpty { allExited.set() }
+        _ = try? await DedicatedThread.run(name: "baton-supervisor") { [allExited] in
+            while !allExited.wait(3600) {}
         }
+    }
+
+    /// Sends each process SIGTERM; `run()` returns once all have exited.
+    public func shutDown() async {
+        let running: [Process] = lock.withLock {
+            stopping = true
+            return Array(children.values)
+        }
+        shutdown.set()
+        logger.info("stopping \(running.count) worker process(es)")
+        for child in running where child.isRunning { kill(child.processIdentifier, SIGTERM) }
+        if running.isEmpty { allExited.set() }
     }
 
     private func launch(_ slot: Int) throws {

@@ -1,14 +1,15 @@
 import Baton
 import BatonAMQP
+import BatonCommandLineCore
 import Foundation
 import Logging
-import ServiceLifecycle
 
 /// One worker process as a service: runs procedures from its pools' queues. On
 /// graceful shutdown it stops taking work, lets running procedures finish within
 /// the grace period, reports them, and hands back anything left.
-public struct Worker: Service {
+public struct Worker: GracefulService {
     public let configuration: WorkerConfiguration
+    private let draining = StopSignal()
 
     public init(configuration: WorkerConfiguration) { self.configuration = configuration }
 
@@ -20,26 +21,24 @@ public struct Worker: Service {
             }
         }
         let mailbox = WorkerMailbox(budget: configuration.outboxBytes)
-        let draining = StopSignal()
         let consumerDone = StopSignal()
         let consumer = TaskConsumer(configuration: configuration, mailbox: mailbox)
         let publisher = ReportPublisher(
             configuration: configuration, mailbox: mailbox, startedAt: Date(), holding: { [consumer] in consumer.holding() })
         try await withTaskCancellationHandler {
-            try await withGracefulShutdownHandler {
-                async let consuming: Void = DedicatedThread.run(name: "baton-worker-consume") {
-                    consumer.run(draining: draining)
-                    consumerDone.set()
-                }
-                async let publishing: Void = DedicatedThread.run(name: "baton-worker-publish") {
-                    publisher.run(until: { consumerDone.isSet })
-                }
-                _ = try await (consuming, publishing)
-            } onGracefulShutdown: {
-                draining.set()
+            async let consuming: Void = DedicatedThread.run(name: "baton-worker-consume") {
+                consumer.run(draining: draining)
+                consumerDone.set()
             }
+            async let publishing: Void = DedicatedThread.run(name: "baton-worker-publish") {
+                publisher.run(until: { consumerDone.isSet })
+            }
+            _ = try await (consuming, publishing)
         } onCancel: {
             draining.set()
         }
     }
+
+    /// Stops taking work; `run()` returns once the running procedures have finished (or the grace period ended).
+    public func shutDown() async { draining.set() }
 }

@@ -2,7 +2,6 @@ import Baton
 import BatonCommandLineCore
 import CoreMetrics
 import Logging
-import ServiceLifecycle
 
 /// What a worker binary adds to the lean worker, each an opt-in: `--metrics` (an HTTP endpoint),
 /// `--otlp-endpoint` (an OTLP exporter), trace ids in log lines, and YAML graph files. A worker
@@ -13,10 +12,10 @@ public struct WorkerExtras: Sendable {
     /// Serves `/metrics`, `/healthz` and `/readyz` on an address: the factory to record through, and the server.
     public typealias Metrics =
         @Sendable (_ address: ListenAddress, _ health: ServiceHealth, _ logger: Logger) -> (
-            factory: any MetricsFactory, server: any Service
+            factory: any MetricsFactory, server: any GracefulService
         )
     /// Bootstraps the process's tracer to export to `endpoint` as `serviceName`; returns the exporter's service.
-    public typealias Tracing = @Sendable (_ endpoint: String, _ serviceName: String, _ logger: Logger) throws -> any Service
+    public typealias Tracing = @Sendable (_ endpoint: String, _ serviceName: String, _ logger: Logger) throws -> any GracefulService
 
     public var metrics: Metrics?
     public var tracing: Tracing?

@@ -3,7 +3,6 @@ import BatonAMQP
 import BatonCommandLineCore
 import Foundation
 import Logging
-import ServiceLifecycle
 import Tracing
 
 /// What `baton worker` and every `WorkerMain` binary do with their flags: serve `registry` in this
@@ -32,7 +31,7 @@ public enum WorkerLaunch {
             tracingEndpoint = nil
         }
         let limits = try Limits.fromEnvironment()
-        var services: [any Service] = []
+        var services: [any GracefulService] = []
         if options.processes == 1 {
             var configuration = WorkerConfiguration(
                 amqpURL: options.connection.amqpURL, pools: options.poolList, concurrency: options.concurrency, prefetch: options.prefetch,
@@ -63,8 +62,7 @@ public enum WorkerLaunch {
         // one line, before any process starts: the supervisor would otherwise restart its children for ever.
         do {
             if options.processes > 1 { try BrokerCheck.verify(url: options.connection.amqpURL, connectionName: "baton-worker-check") }
-            let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-            try await group.run()
+            try await GracefulServices.run(services, logger: logger)
         } catch  where BrokerFailure(error) == .configuration {
             throw CLIFailure("worker: \(error)")
         }

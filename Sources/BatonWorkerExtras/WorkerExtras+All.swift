@@ -8,9 +8,11 @@ extension WorkerExtras {
     public static let all = WorkerExtras(
         metrics: { address, health, logger in
             let endpoint = MetricsEndpoint(address: address, health: health, logger: logger)
-            return (endpoint.factory, endpoint.server)
+            return (endpoint.factory, LifecycleService(endpoint.server, logger: logger))
         },
-        tracing: { endpoint, serviceName, logger in try TracingEndpoint(endpoint: endpoint, serviceName: serviceName, logger: logger).service },
+        tracing: { endpoint, serviceName, logger in
+            LifecycleService(try TracingEndpoint(endpoint: endpoint, serviceName: serviceName, logger: logger).service, logger: logger)
+        },
         loggingMetadata: OTel.makeLoggingMetadataProvider(),
         yaml: .yams)
 }

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import BatonAMQP
+@testable import BatonAMQPClient
 
 @Suite struct ConfirmTrackerTests {
     private func published(_ count: Int) -> ConfirmTracker {

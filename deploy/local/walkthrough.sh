@@ -54,12 +54,12 @@ started=$SECONDS
 (cd "$WORK/acme-worker" && swift build -c release 2>&1 | tee "$WORK/acme-build.log" | tail -n 3)
 say "acme-worker's first release build took $((SECONDS - started)) s (the target: at most 90 s on an idle 2-core machine)"
 # A plain worker (BatonWorker, no BatonWorkerExtras) builds lean: none of the HTTP server, SwiftNIO, TLS, OTLP,
-# protobuf, HTTP client or YAML modules, nor the test kit and the demo procedures.
+# protobuf, HTTP client, YAML or service-lifecycle (and async-algorithms) modules, nor the test kit and the demo procedures.
 heavy="$(ls "$WORK/acme-worker/.build/release/Modules" | sed 's/\..*//' | sort -u \
-    | grep -xE 'Hummingbird.*|NIO.*|_NIO.*|OTel|SwiftProtobuf|AsyncHTTPClient|Yams|Prometheus|BatonTesting|BatonDemo|BatonYAML|BatonHTTP|BatonWorkerExtras' \
+    | grep -xE 'Hummingbird.*|NIO.*|_NIO.*|OTel|SwiftProtobuf|AsyncHTTPClient|Yams|Prometheus|ServiceLifecycle|AsyncAlgorithms|BatonTesting|BatonDemo|BatonYAML|BatonHTTP|BatonWorkerExtras' \
     | tr '\n' ' ' || true)"
 if [ -n "$heavy" ]; then say "acme-worker's release build compiled modules a plain worker must not need: $heavy"; exit 1; fi
-say "acme-worker built lean: $(ls "$WORK/acme-worker/.build/release/Modules" | sed 's/\..*//' | sort -u | grep -c .) modules, none of Hummingbird, NIO, OTel, SwiftProtobuf, AsyncHTTPClient, Yams"
+say "acme-worker built lean: $(ls "$WORK/acme-worker/.build/release/Modules" | sed 's/\..*//' | sort -u | grep -c .) modules, none of Hummingbird, NIO, OTel, SwiftProtobuf, AsyncHTTPClient, Yams, ServiceLifecycle"
 # A user's release build of Baton's sources, and of the README's code, has no warnings (test.sh checks the debug build;
 # `#if DEBUG` code differs between the two).
 if grep -E "^$WORK/(baton|acme-worker)/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:" "$WORK/acme-build.log" | sort -u | grep .; then

@@ -1,11 +1,10 @@
-import BatonSeams
 import Foundation
 
 /// Wakes a thread waiting in ``AMQPConnection/nextDelivery(timeout:wakeup:)`` from
 /// another thread: a non-blocking pipe whose read end is polled beside the socket.
 /// `signal()` may be called from any thread, any number of times; signals that
-/// arrive while nobody waits are kept until the next wait.
-public final class AMQPWakeup: BrokerWakeup, @unchecked Sendable {
+/// arrive while nobody waits are kept until the next wait. BatonAMQP makes it the seams' `BrokerWakeup`.
+public final class AMQPWakeup: @unchecked Sendable {
     // Safe: the descriptors never change after init; writing to and reading from a pipe
     // are thread-safe system calls.
     let readFD: Int32

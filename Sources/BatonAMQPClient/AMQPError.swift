@@ -48,7 +48,7 @@ public struct AMQPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// True when the connection cannot be used any more and callers should reconnect.
     public var isConnectionLost: Bool { kind == .connectionLost }
 
-    init(_ kind: Kind, _ detail: String, operation: String? = nil, channel: UInt16? = nil, replyCode: UInt16? = nil) {
+    package init(_ kind: Kind, _ detail: String, operation: String? = nil, channel: UInt16? = nil, replyCode: UInt16? = nil) {
         self.kind = kind
         self.detail = detail
         self.operation = operation

@@ -1,0 +1,4 @@
+import BatonSeams
+
+/// The broker adapters are woken through the seams' protocol.
+extension AMQPWakeup: BrokerWakeup {}
