@@ -47,7 +47,7 @@ struct StagedBatchTests {
         ended.startedAt = now
         var again = NodeChange(key: "n", status: .pending, attempt: 1)
         again.reset = true
-        var waiting = NodeChange(key: "n", status: .waiting, attempt: 1, event: "retrying", dueAt: now.addingTimeInterval(60))
+        var waiting = NodeChange(key: "n", status: .waiting, attempt: 1, event: .retrying, dueAt: now.addingTimeInterval(60))
         waiting.bookkeeping = ["phase": "x"]
         let row = try #require(try stage([.node(ended), .node(again), .node(waiting)]).rows.first)
         #expect(row.reset && !row.setOutput && row.output == nil)
@@ -96,7 +96,7 @@ struct StagedBatchTests {
         #expect(try stage([.release(key: "a")]).isEmpty, "holds reach the stores as HoldChanges")
         let lookup = CacheLookup(procedure: "p", input: "{}", ttl: 60)
         let staged = try stage([
-            .runStatus(.running, error: nil), .event(key: "a", kind: "progress", detail: ["pct": 5]), .runStatus(.failed, error: "boom"),
+            .runStatus(.running, error: nil), .event(key: "a", kind: .progress, detail: ["pct": 5]), .runStatus(.failed, error: "boom"),
             .cacheStore(key: "a", lookup: lookup, output: [1]),
         ])
         #expect(staged.runs == [StagedBatch.RunChange(runID: run, status: .failed, error: "boom")])

@@ -42,10 +42,10 @@ extension StoreContractTests {
             again.reset = true
             try apply([
                 .node(NodeChange(key: "m/a", status: .running, attempt: 1, worker: "w3")), .node(done), .node(again),
-                .event(key: "m/a", kind: "progress", detail: ["pct": 50]),
+                .event(key: "m/a", kind: .progress, detail: ["pct": 50]),
                 .cacheStore(key: "m/a", lookup: CacheLookup(procedure: "p", input: "{\"n\":1}", ttl: 60), output: ["a": 1]),
             ])
-            try apply([.node(NodeChange(key: "m", status: .waiting, attempt: 2, error: "again", event: "retrying", dueAt: now)), .prune(parent: "m")])
+            try apply([.node(NodeChange(key: "m", status: .waiting, attempt: 2, error: "again", event: .retrying, dueAt: now)), .prune(parent: "m")])
             seen.append(try backend.events(id) + backend.nodeErrors(id))
             states.append(loaded)
         }
