@@ -339,8 +339,9 @@ final class CoordinatorLoop: @unchecked Sendable {
                         .retry(from: request.node), at: now(), random: configuration.random, tokens: configuration.attemptTokens))
                 if wasTerminal && !runs[request.runID]!.status.isTerminal { logger.info("run \(request.runID) retried") }
             }
-            let inBatch = pending.order.contains(request.runID)
-            if cache.requestTaken(request.runID, status: runs[request.runID]!.status, inBatch: inBatch) { runs[request.runID] = nil }
+            if cache.requestTaken(request.runID, status: runs[request.runID]!.status, inBatch: pending.order.contains(request.runID)) {
+                runs[request.runID] = nil  // nothing to do for it (e.g. cancelling a finished run)
+            }
         }
     }
 

@@ -37,8 +37,9 @@ struct RunCache: Sendable {
 
     /// A request (cancel, retry) was applied to run `id`, now `status`: whether to evict it (it ended
     /// and nothing of it waits in the batch, e.g. cancelling a finished run).
-    mutating func requestTaken(_ id: String, status: RunStatus, inBatch: Bool) -> Bool {
-        guard status.isTerminal, !inBatch else { return false }
+    /// (`inBatch` is only asked of a run that ended: it scans the batch.)
+    mutating func requestTaken(_ id: String, status: RunStatus, inBatch: @autoclosure () -> Bool) -> Bool {
+        guard status.isTerminal, !inBatch() else { return false }
         finished.insert(id)
         return true
     }
