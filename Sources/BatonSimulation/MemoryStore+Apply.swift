@@ -45,38 +45,24 @@ extension MemoryStore {
                 t.nodes[run]![key] = nil
             }
         }
+        // Each column by its rule in `NodeColumn.all`, as `Store.apply`'s statement writes it.
         for u in staged.rows where u.isInserted {
             try Self.requireUUID(u.runID)
             guard before.runs[u.runID] != nil else { throw Self.missingRun(u.runID, table: "nodes") }
             t.nodes[u.runID, default: [:]][u.key] = MemoryNodeRow(
-                runID: u.runID, key: try Self.text(u.key), procedure: try Self.text(u.procedure ?? ""), status: u.status,
-                attempts: u.attempts, input: try Self.json(u.input), output: try Self.json(u.output), error: try Self.text(u.error),
-                errorType: try Self.text(u.errorType), worker: try Self.text(u.worker), template: try Self.json(u.template),
-                position: u.position ?? 0, pool: try Self.text(u.pool ?? ""),
-                dueAt: u.dueAt.map(MemoryTimestamp.rounded), scheduler: try Self.json(u.scheduler) ?? .object(JSONObject()),
-                dispatchBatch: u.status == .queued ? batchNumber : nil, queuedAt: u.queuedAt, startedAt: u.startedAt,
-                finishedAt: u.finishedAt, fragment: try Self.json(u.fragment), attemptToken: try Self.text(u.attemptToken))
+                runID: u.runID, key: try Self.text(u.key), values: try NodeColumn.all.map { try $0.inserted(u).map(Self.stored) },
+                dispatchBatch: u.status == .queued ? batchNumber : nil)
         }
         for u in staged.rows where !u.isInserted {
             try Self.requireUUID(u.runID)
-            _ = try (Self.text(u.key), Self.text(u.error), Self.text(u.errorType), Self.text(u.worker), Self.json(u.input), Self.json(u.output))
-            _ = try (Self.json(u.scheduler), Self.json(u.fragment))
+            _ = try Self.text(u.key)
+            // Bound (and so checked) whether or not the row is there.
+            let staged = try NodeColumn.all.map { $0.update == .insertOnly ? nil : try $0.value(u).map(Self.stored) }
             guard var n = before.nodes[u.runID]?[u.key], t.nodes[u.runID]?[u.key] != nil else { continue }
-            n.status = u.status
-            n.attempts = u.attempts
-            if u.setInput { n.input = try Self.json(u.input) }
-            if u.setOutput { n.output = try Self.json(u.output) } else if u.reset { n.output = nil }
-            n.error = u.error
-            n.errorType = u.errorType
-            n.worker = u.reset ? u.worker : (u.worker ?? n.worker)
-            n.dueAt = u.dueAt.map(MemoryTimestamp.rounded)
-            if let scheduler = try Self.json(u.scheduler) { n.scheduler = scheduler }
-            if u.setFragment { n.fragment = try Self.json(u.fragment) }
+            for (i, column) in NodeColumn.all.enumerated() {
+                n.values[i] = column.updated(n.values[i], staged: staged[i], by: u)
+            }
             if queues && u.status == .queued { n.dispatchBatch = batchNumber }
-            if u.setToken { n.attemptToken = try Self.text(u.attemptToken) }
-            n.queuedAt = u.queuedAt ?? n.queuedAt
-            n.startedAt = u.reset ? u.startedAt : (u.startedAt ?? n.startedAt)
-            n.finishedAt = u.reset ? u.finishedAt : (u.finishedAt ?? n.finishedAt)
             t.nodes[u.runID]![u.key] = n
         }
         for change in staged.runs {
@@ -262,6 +248,17 @@ extension MemoryStore {
     }
 
     static func text(_ text: String) throws -> String { try Self.text(Optional(text))! }
+
+    /// A column's value as the table keeps it (text and JSON checked as `text` and `json` do, times
+    /// to PostgreSQL's microseconds).
+    static func stored(_ value: ColumnValue) throws -> ColumnValue {
+        switch value {
+        case let .text(text): .text(try Self.text(text))
+        case let .json(json): .json(try Self.json(json)!)
+        case let .time(date): .time(MemoryTimestamp.rounded(date))
+        case .int: value
+        }
+    }
 
     /// `value` as a jsonb column stores it: what its text reads back as; an error for text that is
     /// not JSON (a number that is not finite) or a string with a NUL character.

@@ -19,10 +19,8 @@ extension MemoryStore {
         for (position, key) in graph.order.enumerated() {
             let node = graph.nodes[key]!
             rows[key] = MemoryNodeRow(
-                runID: id, key: key, procedure: node.procedure, status: .pending, attempts: 0, input: nil, output: nil, error: nil,
-                errorType: nil, worker: nil, template: written?[key]?["input"] ?? .object(JSONObject()), position: position, pool: node.pool,
-                dueAt: nil,
-                scheduler: .object(JSONObject()), dispatchBatch: nil, queuedAt: nil, startedAt: nil, finishedAt: nil, fragment: nil)
+                runID: id, key: key, procedure: node.procedure, template: written?[key]?["input"] ?? .object(JSONObject()),
+                position: position, pool: node.pool)
         }
         tables.nodes[id] = rows
         appendEvent(

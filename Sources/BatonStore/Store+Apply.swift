@@ -70,60 +70,23 @@ extension Store {
             statement.add(
                 "children_added",
                 """
-                insert into baton.nodes as n (
-                    run_id, key, procedure, status, attempts, input, output, error, error_type, worker, template, position, pool,
-                    due_at, scheduler, dispatch_batch, queued_at, started_at, finished_at, fragment, run_submitted_at, attempt_token)
-                select u.run_id, u.key, u.procedure, u.status, u.attempts, u.input, u.output, u.error, u.error_type, u.worker, u.template,
-                    u.position, u.pool, u.due_at, coalesce(u.scheduler, '{}'::jsonb), \(insertStamp), u.queued_at, u.started_at,
-                    u.finished_at, u.fragment, u.run_submitted_at, u.attempt_token
+                insert into baton.nodes as n (run_id, key, \(NodeColumnSQL.insertColumns), dispatch_batch, run_submitted_at)
+                select u.run_id, u.key, \(NodeColumnSQL.insertValues), \(insertStamp), u.run_submitted_at
                 from jsonb_to_recordset(\(insertsParameter)::jsonb) as u(
-                    run_id uuid, key text, procedure text, status text, attempts int, input jsonb, output jsonb, error text,
-                    error_type text, worker text, template jsonb, position int, pool text, due_at timestamptz, scheduler jsonb,
-                    queued_at timestamptz, started_at timestamptz, finished_at timestamptz, fragment jsonb, run_submitted_at timestamptz,
-                    attempt_token text)
+                    run_id uuid, key text, \(NodeColumnSQL.insertTypes), run_submitted_at timestamptz)
                 on conflict (run_id, key, run_submitted_at) do update set
-                    procedure = excluded.procedure, status = excluded.status, attempts = excluded.attempts, input = excluded.input,
-                    output = excluded.output, error = excluded.error, error_type = excluded.error_type, worker = excluded.worker, template = excluded.template,
-                    position = excluded.position, pool = excluded.pool, due_at = excluded.due_at, scheduler = excluded.scheduler,
-                    dispatch_batch = excluded.dispatch_batch, queued_at = excluded.queued_at, started_at = excluded.started_at,
-                    finished_at = excluded.finished_at, fragment = excluded.fragment, attempt_token = excluded.attempt_token
+                    \(NodeColumnSQL.conflictSet), dispatch_batch = excluded.dispatch_batch
                 """)
         }
         let updates = insertedRows.isEmpty ? staged.rows : staged.rows.filter { !$0.isInserted }
         if !updates.isEmpty {
-            let source = RecordSource.sql(
-                updates.map(row),
-                columns: [
-                    .init(name: "run_id", type: "uuid"), .init(name: "run_submitted_at", type: "timestamptz"),
-                    .init(name: "key", type: "text"), .init(name: "status", type: "text"), .init(name: "attempts", type: "int"),
-                    .init(name: "set_input", type: "bool"), .init(name: "input", type: "jsonb"),
-                    .init(name: "set_output", type: "bool"), .init(name: "output", type: "jsonb"), .init(name: "error", type: "text"),
-                    .init(name: "error_type", type: "text"), .init(name: "worker", type: "text"), .init(name: "reset", type: "bool"),
-                    .init(name: "set_fragment", type: "bool"),
-                    .init(name: "fragment", type: "jsonb"), .init(name: "queued_at", type: "timestamptz"),
-                    .init(name: "started_at", type: "timestamptz"), .init(name: "finished_at", type: "timestamptz"),
-                    .init(name: "due_at", type: "timestamptz"), .init(name: "scheduler", type: "jsonb"),
-                    .init(name: "set_token", type: "bool"), .init(name: "attempt_token", type: "text"),
-                ], alias: "u", in: &statement)
+            let source = RecordSource.sql(updates.map(row), columns: NodeColumnSQL.updateColumns, alias: "u", in: &statement)
             statement.add(
                 "node_updates",
                 """
                 update baton.nodes n set
-                    status = u.status,
-                    attempts = u.attempts,
-                    input = case when u.set_input then u.input else n.input end,
-                    output = case when u.set_output then u.output when u.reset then null else n.output end,
-                    error = u.error,
-                    error_type = u.error_type,
-                    worker = case when u.reset then u.worker else coalesce(u.worker, n.worker) end,
-                    due_at = u.due_at,
-                    scheduler = coalesce(u.scheduler, n.scheduler),
-                    fragment = case when u.set_fragment then u.fragment else n.fragment end,
-                    dispatch_batch = \(stamp),
-                    attempt_token = case when u.set_token then u.attempt_token else n.attempt_token end,
-                    queued_at = coalesce(u.queued_at, n.queued_at),
-                    started_at = case when u.reset then u.started_at else coalesce(u.started_at, n.started_at) end,
-                    finished_at = case when u.reset then u.finished_at else coalesce(u.finished_at, n.finished_at) end
+                    \(NodeColumnSQL.updateSet),
+                    dispatch_batch = \(stamp)
                 from \(source)
                 where n.run_id = u.run_id and n.key = u.key and n.run_submitted_at = u.run_submitted_at
                 """)
@@ -237,42 +200,24 @@ extension Store {
     /// A run's partition key for the rows of a commit (null for a run that is gone: nothing of it is written).
     private func submitted(_ runID: String) -> JSON { submittedAt[runID].map(JSON.string) ?? .null }
 
-    /// A staged row as the statement's records carry it (a field left out is NULL; the `set…` and
-    /// `reset` flags say how the update treats the stored row).
+    /// A staged row as the statement's records carry it: its identity, the flags set, and each
+    /// column with a value (an inserted row's own columns only when it is inserted); a field left
+    /// out is NULL.
     private func row(_ u: StagedNodeRow) -> JSON {
         var row: [(key: String, value: JSON)] = []
-        row.reserveCapacity(u.isInserted ? 26 : 22)
+        row.reserveCapacity(NodeColumn.all.count + 5)
         row.append(("run_id", .string(u.runID)))
         row.append(("run_submitted_at", submitted(u.runID)))
         row.append(("key", .string(u.key)))
-        row.append(("status", .string(u.status.rawValue)))
-        row.append(("attempts", .int(Int64(u.attempts))))
-        row.append(("set_input", .bool(u.setInput)))
-        if let input = u.input { row.append(("input", input)) }
-        row.append(("set_output", .bool(u.setOutput)))
-        if let output = u.output { row.append(("output", output)) }
-        if let error = u.error { row.append(("error", .string(error))) }
-        if let errorType = u.errorType { row.append(("error_type", .string(errorType))) }
-        if let worker = u.worker { row.append(("worker", .string(worker))) }
-        row.append(("reset", .bool(u.reset)))
-        if u.setFragment {
-            row.append(("set_fragment", true))
-            row.append(("fragment", u.fragment ?? .null))
-        }
-        if let queuedAt = u.queuedAt { row.append(("queued_at", .string(Timestamp.text(queuedAt)))) }
-        if let startedAt = u.startedAt { row.append(("started_at", .string(Timestamp.text(startedAt)))) }
-        if let finishedAt = u.finishedAt { row.append(("finished_at", .string(Timestamp.text(finishedAt)))) }
-        if let dueAt = u.dueAt { row.append(("due_at", .string(Timestamp.text(dueAt)))) }
-        if let scheduler = u.scheduler { row.append(("scheduler", scheduler)) }
-        if u.setToken {
-            row.append(("set_token", true))
-            if let token = u.attemptToken { row.append(("attempt_token", .string(token))) }
-        }
-        if u.isInserted {
-            row.append(("procedure", .string(u.procedure ?? "")))
-            row.append(("template", u.template ?? .null))
-            row.append(("position", .int(Int64(u.position ?? 0))))
-            row.append(("pool", .string(u.pool ?? "")))
+        for flag in NodeFlag.allCases where flag.isSet(in: u) { row.append((flag.rawValue, true)) }
+        for column in NodeColumn.all where u.isInserted || column.update != .insertOnly {
+            guard let value = column.value(u) else { continue }
+            switch value {
+            case let .text(text): row.append((column.name, .string(text)))
+            case let .int(number): row.append((column.name, .int(number)))
+            case let .json(json): row.append((column.name, json))
+            case let .time(date): row.append((column.name, .string(Timestamp.text(date))))
+            }
         }
         return .object(JSONObject(row))
     }

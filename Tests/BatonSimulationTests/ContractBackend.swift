@@ -42,6 +42,8 @@ struct ContractBackend {
     let events: (String) throws -> [String]
     /// A run's nodes as `key status error error_type` lines, in key order.
     let nodeErrors: (String) throws -> [String]
+    /// A run's nodes as `key column value` lines, one for each column of `NodeColumn.all`, in key order.
+    let columns: (String) throws -> [String]
     /// Another session with the same database.
     let connect: () throws -> any CoordinatorStore
     /// The database, for the memory side.
@@ -60,6 +62,22 @@ struct ContractBackend {
             request: { try store.request($0, runID: $1) },
             events: { id in try store.events(ofRun: id).map { line($0.node, $0.kind, $0.at, $0.detail) } },
             nodeErrors: { id in try store.nodes(ofRun: id).sorted { $0.key < $1.key }.map { errorLine($0.key, $0.status, $0.error, $0.errorType) } },
+            columns: { id in
+                let sql = try PGConnection(url: databaseURL)
+                defer { sql.close() }
+                let selected = NodeColumn.all.map { c in
+                    c.kind == .timestamptz ? "(extract(epoch from \(c.name)) * 1000000)::bigint::text as \(c.name)" : "\(c.name)::text as \(c.name)"
+                }
+                let r = try sql.query(
+                    "select key, \(selected.joined(separator: ", ")) from baton.nodes where run_id = $1::uuid order by key", [id])
+                return try (0..<r.rowCount).flatMap { i in
+                    try NodeColumn.all.map { c in
+                        let text = r[row: i, column: c.name]
+                        let value = try c.kind == .jsonb ? text.map { try JSONParser.parse($0).serialized(sortedKeys: true) } : text
+                        return columnLine(r[row: i, column: "key"] ?? "?", c.name, value)
+                    }
+                }
+            },
             connect: { try Store(url: databaseURL) }, postgres: store,
             finish: { ids in
                 if let sql = try? PGConnection(url: databaseURL) {
@@ -81,6 +99,21 @@ struct ContractBackend {
             nodeErrors: { id in
                 database.nodes(ofRun: id).sorted { $0.key < $1.key }.map { errorLine($0.key, $0.status.rawValue, $0.error, $0.errorType) }
             },
+            columns: { id in
+                database.nodes(ofRun: id).sorted { $0.key < $1.key }.flatMap { row in
+                    zip(NodeColumn.all, row.values).map { c, value in
+                        let text: String? =
+                            switch value {
+                            case let .text(v): v
+                            case let .int(v): String(v)
+                            case let .json(v): v.serialized(sortedKeys: true)
+                            case let .time(v): String(Int64((v.timeIntervalSince1970 * 1_000_000).rounded()))
+                            case nil: nil
+                            }
+                        return columnLine(row.key, c.name, text)
+                    }
+                }
+            },
             connect: { try database.connect() }, memory: database,
             finish: { _ in store.close() })
     }
@@ -89,6 +122,9 @@ struct ContractBackend {
     static func errorLine(_ key: String, _ status: String, _ error: String?, _ type: String?) -> String {
         "\(key) \(status) \(error ?? "-") \(type ?? "-")"
     }
+
+    /// One column of a node's row as compared.
+    static func columnLine(_ key: String, _ column: String, _ value: String?) -> String { "\(key) \(column) \(value ?? "NULL")" }
 
     /// One event as compared.
     static func line(_ node: String?, _ kind: String, _ at: String, _ detail: JSON) -> String {

@@ -10,7 +10,7 @@ extension StoreContractTests {
     /// In one batch a node expands, a child is queued, the node is pruned and reset, and it expands
     /// again; the next batch ends a child, resets another and writes a cache entry and an event; the
     /// last one prunes children the batch did not touch. Each state loaded, every event and every
-    /// row's error columns agree.
+    /// column of every row (each of `NodeColumn.all`, so a new column is compared too) agree.
     @Test func childrenChangedAndResetWithinOneCommitAreStoredTheSame() throws {
         let graph = try Self.graph(#"{"nodes": {"m": {"procedure": "p"}, "x": {"procedure": "p"}}}"#)
         let children = try Self.graph(#"{"nodes": {"a": {"procedure": "p"}, "b": {"procedure": "q", "pool": "gpu", "input": {"$from": "a"}}}}"#)
@@ -20,10 +20,12 @@ extension StoreContractTests {
         try Self.onBoth(graph) { backend, id in
             var now = Date(timeIntervalSince1970: 1_800_000_000.25)
             var loaded: [RunSnapshot] = []
+            var rows: [String] = []  // every column of every row after each batch
             func apply(_ commands: [SchedulerCommand]) throws {
                 _ = try backend.store.apply([(id, commands)], heartbeats: [], handledRequests: [], confirmedBatch: nil, holds: [], now: now)
                 now = now.addingTimeInterval(1.5)
                 loaded.append(RunSnapshot(try #require(try backend.store.loadRun(id)), numbered: false))
+                rows += try backend.columns(id)
             }
             var queued = NodeChange(key: "m/a", status: .queued, attempt: 1, input: ["n": 1])
             queued.attemptToken = AttemptToken(high: 5, low: 6)
@@ -46,7 +48,7 @@ extension StoreContractTests {
                 .cacheStore(key: "m/a", lookup: CacheLookup(procedure: "p", input: "{\"n\":1}", ttl: 60), output: ["a": 1]),
             ])
             try apply([.node(NodeChange(key: "m", status: .waiting, attempt: 2, error: "again", event: .retrying, dueAt: now)), .prune(parent: "m")])
-            seen.append(try backend.events(id) + backend.nodeErrors(id))
+            seen.append(try backend.events(id) + backend.nodeErrors(id) + rows)
             states.append(loaded)
         }
         #expect(states[0] == states[1], "every node's state, its worker included")
@@ -54,6 +56,9 @@ extension StoreContractTests {
             Issue.record("state \(i) differs:\n postgres: \(a)\n memory:   \(b)")
         }
         #expect(seen[0] == seen[1])
+        for (a, b) in zip(seen[0], seen[1]) where a != b { Issue.record("postgres: \(a)\n memory:   \(b)") }
+        #expect(seen[0].contains("m/a attempt_token \(AttemptToken(high: 5, low: 6).text)"), "the columns are really compared")
+        #expect(seen[0].contains("m worker w2") && seen[0].contains("x worker NULL"), "a reset clears the worker")
         let lines = states[0].map(\.description)
         #expect(lines.count == 3)
         #expect(lines[0].contains("m/a: queued #1") && lines[0].contains("m/b: pending"), "\(lines)")
