@@ -20,12 +20,6 @@ struct CancelCommand: AsyncParsableCommand {
         defer { access.close() }
         let id = try await access.resolveRunID(runID)
         let answer = try await access.request(cancel: true, id, reason: reason, from: nil, timeout: timeout)
-        if output.json {
-            Output.json(["run_id": .string(id), "status": .string(answer.status.rawValue), "applied": .bool(answer.applied)])
-        } else if answer.applied {
-            print("run \(id) \(answer.status.rawValue)")
-        } else {
-            print("run \(id): cancel requested; no coordinator has applied it yet (it will when one runs)")
-        }
+        RunRequestOutput.show(id, answer, requested: "cancel", json: output.json)
     }
 }

@@ -21,21 +21,8 @@ struct RetryCommand: AsyncParsableCommand {
         defer { access.close() }
         let id = try await access.resolveRunID(runID)
         let answer = try await access.request(cancel: false, id, reason: nil, from: from, timeout: timeout)
-        let status = answer.status
-        guard answer.applied else {
-            if output.json {
-                Output.json(["run_id": .string(id), "status": .string(status.rawValue), "applied": false])
-            } else {
-                print("run \(id): retry requested; no coordinator has applied it yet (it will when one runs)")
-            }
-            return
-        }
-        guard wait else {
-            if output.json {
-                Output.json(["run_id": .string(id), "status": .string(status.rawValue), "applied": true])
-            } else {
-                print("run \(id) \(status.rawValue)")
-            }
+        guard answer.applied, wait else {
+            RunRequestOutput.show(id, answer, requested: "retry", json: output.json)
             return
         }
         let final = try await RunWaiter(runs: access, runID: id, showProgress: !output.json, timeout: nil).wait()
