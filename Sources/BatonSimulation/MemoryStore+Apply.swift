@@ -57,10 +57,10 @@ extension MemoryStore {
             try Self.requireUUID(u.runID)
             _ = try Self.text(u.key)
             // Bound (and so checked) whether or not the row is there.
-            let staged = try NodeColumn.all.map { $0.update == .insertOnly ? nil : try $0.value(u).map(Self.stored) }
+            let values = try NodeColumn.all.map { $0.update == .insertOnly ? nil : try $0.value(u).map(Self.stored) }
             guard var n = before.nodes[u.runID]?[u.key], t.nodes[u.runID]?[u.key] != nil else { continue }
             for (i, column) in NodeColumn.all.enumerated() {
-                n.values[i] = column.updated(n.values[i], staged: staged[i], by: u)
+                n.values[i] = column.updated(n.values[i], staged: values[i], by: u)
             }
             if queues && u.status == .queued { n.dispatchBatch = batchNumber }
             t.nodes[u.runID]![u.key] = n

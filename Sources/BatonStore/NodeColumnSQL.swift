@@ -37,7 +37,7 @@ enum NodeColumnSQL {
         case let .replaceIf(flag, clearedByReset: false): return "\(name) = case when u.\(flag.rawValue) then \(staged) else \(stored) end"
         case let .replaceIf(flag, clearedByReset: true):
             return "\(name) = case when u.\(flag.rawValue) then \(staged) when u.reset then null else \(stored) end"
-        case .insertOnly: return "\(name) = \(stored)"
+        case .insertOnly: return "\(name) = \(stored)"  // not in `updated`; kept as it is, were it ever
         }
     }.joined(separator: ",\n    ")
 
