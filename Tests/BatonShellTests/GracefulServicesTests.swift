@@ -67,6 +67,8 @@ private final class Journal: @unchecked Sendable {
 }
 
 /// Runs until shut down (a short pause, as a drain would take), or throws after `failsAfter` seconds.
+/// It waits without spinning: a cancelled `Task.sleep` returns at once, and a loop around it would hold a
+/// cooperative thread, so two such services on a 2-core machine would starve the task that shuts them down.
 private struct RecordingService: GracefulService {
     let name: String
     let journal: Journal
@@ -82,11 +84,11 @@ private struct RecordingService: GracefulService {
     func run() async throws {
         journal.add("run \(name)")
         defer { journal.add("ended \(name)") }
-        let started = Date()
-        while !stop.isSet {
-            if let failsAfter, Date().timeIntervalSince(started) > failsAfter { throw ServiceFailed() }
-            try? await Task.sleep(for: .milliseconds(5))
+        if let failsAfter {
+            try? await Task.sleep(for: .seconds(failsAfter))
+            throw ServiceFailed()
         }
+        await stop.wait()
         try? await Task.sleep(for: .milliseconds(20))
     }
 
@@ -96,10 +98,30 @@ private struct RecordingService: GracefulService {
     }
 }
 
+/// A one-way flag a task awaits without holding a thread.
 private final class StopFlag: @unchecked Sendable {
-    // Safe: `value` is only touched with `lock` held.
+    // Safe: `value` and `waiters` are only touched with `lock` held.
     private let lock = NSLock()
     private var value = false
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func set() {
+        let woken: [CheckedContinuation<Void, Never>] = lock.withLock {
+            value = true
+            defer { waiters = [] }
+            return waiters
+        }
+        for waiter in woken { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let already: Bool = lock.withLock {
+                if value { return true }
+                waiters.append(waiter)
+                return false
+            }
+            if already { waiter.resume() }
+        }
+    }
 }

@@ -65,12 +65,17 @@ phase "built (debug, with the tests)"
 BIN="$(swift build --show-bin-path)"  # asked once: `swift test` holds SwiftPM's lock on .build while it runs
 JOBS=()
 trap 'for pid in "${JOBS[@]}"; do kill -- -"$pid" 2>/dev/null || true; done' EXIT  # the processes they started too
-# start_job NAME COMMAND...: COMMAND in the background; its end time goes to .data/NAME.end.
+# Every phase is bounded: a test that hangs (a livelock on 2 cores once held CI until its 90 minutes ran
+# out, naming nothing) ends its phase with exit 124 after LIMIT seconds, and the phase's tests that
+# started and never ended are named.
+# A test phase writes Swift Testing's event stream to .data/NAME.events.jsonl for this.
+EVENTS=(--event-stream-version 0 --event-stream-output-path)  # followed by "$ROOT/.data/NAME.events.jsonl"
+# start_job NAME LIMIT COMMAND...: COMMAND in the background for at most LIMIT seconds; its end time goes to .data/NAME.end.
 start_job() {
-    local name="$1"; shift
-    rm -f "$ROOT/.data/$name.end"
+    local name="$1" limit="$2"; shift 2
+    rm -f "$ROOT/.data/$name.end" "$ROOT/.data/$name.events.jsonl"
     setsid bash -c '"${@:3}"; rc=$?; s=$((SECONDS + $2)); echo "$((s / 60))m$((s % 60))s" > "$1"; exit $rc' \
-        _ "$ROOT/.data/$name.end" "$SECONDS" "$@" > "$ROOT/.data/$name.log" 2>&1 &
+        _ "$ROOT/.data/$name.end" "$SECONDS" timeout --kill-after=30 "$limit" "$@" > "$ROOT/.data/$name.log" 2>&1 &
     JOBS+=($!)
     eval "JOB_${name//[^A-Za-z0-9_]/_}=\$!"
 }
@@ -82,6 +87,10 @@ finish_job() {
     echo "test: ---- $what (.data/$name.log) ----" >&2
     cat "$ROOT/.data/$name.log"
     if [ "$rc" != 0 ]; then
+        [ "$rc" != 124 ] || [ ! -f "$ROOT/.data/$name.events.jsonl" ] || {
+            echo "test: $what ran out of its time (exit 124)" >&2
+            "$ROOT/deploy/local/unfinished-tests.py" "$ROOT/.data/$name.events.jsonl"
+        }
         echo "test: $what failed (exit $rc); the issues it recorded:" >&2
         grep -a "✘\|broke a guarantee\|FAILED\|failed" "$ROOT/.data/$name.log" | grep -av "known issue" \
             | grep -av "^✘ Suite\|^✘ Test run" | head -n 40 >&2 || true
@@ -93,7 +102,7 @@ finish_job() {
 # services): that part goes in the background beside the integration tests, which mostly wait, at the idle
 # scheduling class (chrt --idle: SwiftPM resets the nice value of the compilers it starts, not the class).
 WALK="$(mktemp -d /tmp/baton-walkthrough.XXXXXX)"
-start_job walkthrough-prepare chrt --idle 0 nice -n 15 "$ROOT/deploy/local/walkthrough.sh" --prepare "$WALK"
+start_job walkthrough-prepare 1800 chrt --idle 0 nice -n 15 "$ROOT/deploy/local/walkthrough.sh" --prepare "$WALK"
 WALK_PID=$JOB_walkthrough_prepare  # waited for below, its log shown only on failure
 TEST_DATABASE_URL="${BATON_TEST_DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/baton_test}"
 TEST_AMQP_URL="${BATON_TEST_AMQP_URL:-amqp://guest:guest@127.0.0.1:5672/baton-test}"
@@ -110,20 +119,25 @@ if [ $# -eq 0 ]; then
     runuser -u postgres -- psql -h 127.0.0.1 -U postgres -qc "create database $LANE2_DATABASE" >/dev/null
     "$ROOT/deploy/local/services.sh" vhost "$LANE2_VHOST" --fresh
     # The test bundle itself (Swift Testing's entry point), as `swift test` runs it, for it holds SwiftPM's lock.
-    TESTS=("$BIN/BatonPackageTests.xctest" --testing-library swift-testing)
-    start_job integration_lane1 env TERM=dumb BATON_DATABASE_URL="$TEST_DATABASE_URL" BATON_AMQP_URL="$TEST_AMQP_URL" \
-        "${TESTS[@]}" --filter 'BatonIntegrationTests\.Integration/' --skip "$LANE2"
-    start_job integration_lane2 env TERM=dumb \
+    TESTS=(env TERM=dumb "$BIN/BatonPackageTests.xctest" --testing-library swift-testing)
+    start_job integration_lane1 1800 env BATON_DATABASE_URL="$TEST_DATABASE_URL" BATON_AMQP_URL="$TEST_AMQP_URL" \
+        "${TESTS[@]}" "${EVENTS[@]}" "$ROOT/.data/integration_lane1.events.jsonl" --filter 'BatonIntegrationTests\.Integration/' --skip "$LANE2"
+    start_job integration_lane2 1800 env \
         BATON_DATABASE_URL="postgresql://postgres@127.0.0.1:5432/$LANE2_DATABASE" \
         BATON_AMQP_URL="amqp://guest:guest@127.0.0.1:5672/$LANE2_VHOST" \
-        "${TESTS[@]}" --filter "$LANE2"
-    UNIT=(--skip 'BatonIntegrationTests\.Integration/')
+        "${TESTS[@]}" "${EVENTS[@]}" "$ROOT/.data/integration_lane2.events.jsonl" --filter "$LANE2"
+    UNIT=("${TESTS[@]}" "${EVENTS[@]}" "$ROOT/.data/test.events.jsonl" --skip 'BatonIntegrationTests\.Integration/')
 else
-    UNIT=("$@")  # extra arguments: one `swift test` with them, integration suites included, as written
+    UNIT=(swift test --skip-build "$@")  # extra arguments: one `swift test` with them, integration suites included, as written
 fi
+rm -f "$ROOT/.data/test.events.jsonl"
 BATON_DATABASE_URL="$TEST_DATABASE_URL" BATON_AMQP_URL="$TEST_AMQP_URL" \
-    swift test --skip-build "${UNIT[@]}" 2>&1 | tee "$ROOT/.data/test.log" || {
+    timeout --kill-after=30 "${BATON_UNIT_TEST_LIMIT:-1200}" "${UNIT[@]}" 2>&1 | tee "$ROOT/.data/test.log" || {
     # The log is long and CI shows its end: name the tests that failed there (known issues left out).
+    [ "${PIPESTATUS[0]}" != 124 ] || [ ! -f "$ROOT/.data/test.events.jsonl" ] || {
+        echo "test: the unit tests ran out of their time (exit 124)" >&2
+        "$ROOT/deploy/local/unfinished-tests.py" "$ROOT/.data/test.events.jsonl"
+    }
     echo "test: swift test failed; the issues it recorded:" >&2
     grep -a "✘" "$ROOT/.data/test.log" | grep -av "known issue" | grep -av "^✘ Suite\|^✘ Test run" | head -n 40 >&2 || true
     exit 1
@@ -138,7 +152,7 @@ if ! wait "$API_INSTALL_PID"; then
     echo "test: the API clients' venv (httpx, schemathesis) did not install (above)" >&2
     exit 1
 fi
-start_job api_clients "$ROOT/deploy/local/api-clients.sh"
+start_job api_clients 900 "$ROOT/deploy/local/api-clients.sh"
 # The cluster simulator's short form: whole clusters under seeded faults, the guarantees checked
 # after every step (a failing seed prints itself and its last steps; replay it with --seed). The
 # default --queue-type mixed gives about half the seeds quorum queues (their own invariants too).
@@ -158,9 +172,9 @@ sim() {
     [ "$ran" = "$want" ] || echo "test: warning: baton-sim $* ran $ran of $want seeds within its time limit (a busy machine?)"
 }
 export -f sim; export BIN
-start_job baton_sim_1 bash -c 'sim 75 --first-seed 1 --steps 2000 --time-limit 300 &&
+start_job baton_sim_1 900 bash -c 'sim 75 --first-seed 1 --steps 2000 --time-limit 300 &&
     sim 30 --schedules --first-seed 1001 --steps 2000 --time-limit 150'
-start_job baton_sim_2 bash -c 'sim 75 --first-seed 76 --steps 2000 --time-limit 300 &&
+start_job baton_sim_2 900 bash -c 'sim 75 --first-seed 76 --steps 2000 --time-limit 300 &&
     sim 20 --webhooks --first-seed 2001 --steps 2000 --time-limit 120'
 if [ $# -eq 0 ]; then
     finish_job integration_lane1 "the integration suites, lane 1"
