@@ -9,6 +9,7 @@
 # Phases that share nothing overlap (2 cores): the integration suites run in two lanes (a database
 # and vhost each: baton_test/baton-test and BATON_TEST2_DATABASE/BATON_TEST2_VHOST, default
 # baton_test2/baton-test2) beside the unit tests' `swift test`; then the API's clients beside the simulator.
+# Every phase has a time limit (a hang fails its phase naming the tests that never ended, not CI's 90 minutes).
 # Extra arguments go to one `swift test` that runs everything, lanes off; BATON_SKIP_CHAOS=1 skips the chaos suite.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -142,6 +143,9 @@ BATON_DATABASE_URL="$TEST_DATABASE_URL" BATON_AMQP_URL="$TEST_AMQP_URL" \
     grep -a "✘" "$ROOT/.data/test.log" | grep -av "known issue" | grep -av "^✘ Suite\|^✘ Test run" | head -n 40 >&2 || true
     exit 1
 }
+# The few XCTest cases (the test kit's XCTest form): `swift test` runs both libraries, the bundle one at a time.
+[ $# -ne 0 ] || timeout --kill-after=30 300 env TERM=dumb "$BIN/BatonPackageTests.xctest" --testing-library xctest 2>&1 \
+    | tee -a "$ROOT/.data/test.log" | tail -n 3 || { echo "test: the XCTest cases failed (.data/test.log)" >&2; exit 1; }
 phase "swift test done (the unit tests$([ $# -eq 0 ] || echo ", the integration suites"))"
 # The API's real clients against a real `baton server` (with a coordinator and a demo worker, on a database
 # and vhost of their own): the Python client example end to end, then Schemathesis with its default checks
