@@ -88,7 +88,7 @@ public struct RunFilter: Sendable, Equatable {
     }
 
     /// The filter as an SQL condition on `baton.runs r`, its parameters numbered from `$first`.
-    func condition(first: Int) -> (sql: String, parameters: [String?]) {
+    public func condition(first: Int) -> (sql: String, parameters: [String?]) {
         var parts: [String] = []
         var parameters: [String?] = []
         func next(_ value: String) -> String {

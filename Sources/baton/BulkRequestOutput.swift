@@ -59,8 +59,11 @@ enum BulkRequestOutput {
             return
         }
         let applied =
-            answer.applied == answer.matched
-            ? "all applied" : "\(answer.applied) applied so far; no coordinator has applied the rest yet (it will when one runs)"
+            switch answer.applied {
+            case answer.matched: "all applied"
+            case 0: "no coordinator has applied them yet (they will be when one runs)"
+            default: "\(answer.applied) applied; no coordinator has applied the rest yet (they will be when one runs)"
+            }
         print("\(verb) requested for \(answer.matched) run(s) matching \(answer.filter) in \(answer.batches) batch(es); \(applied)")
     }
 }
