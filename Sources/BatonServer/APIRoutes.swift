@@ -35,6 +35,8 @@ public enum APIRoutes {
         api.post("/runs/:id/signals") { request, context in
             await handlers.signalRun(request, context.parameters.get("id") ?? "", source: context.clientAddress)
         }
+        api.post("/bulk/cancel") { request, context in await handlers.bulkRequest(request, .cancel, source: context.clientAddress) }
+        api.post("/bulk/retry") { request, context in await handlers.bulkRequest(request, .retry, source: context.clientAddress) }
         api.get("/procedures") { request, _ in await handlers.listProcedures(request) }
         api.get("/workers") { request, _ in await handlers.listWorkers(request) }
         api.get("/coordinators") { request, _ in await handlers.listCoordinators(request) }

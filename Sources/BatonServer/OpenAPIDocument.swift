@@ -948,6 +948,138 @@ enum OpenAPIDocument {
                 }
               }
             },
+            "/bulk/cancel": {
+              "post": {
+                "operationId": "cancelRuns",
+                "summary": "Cancel every run a filter matches",
+                "description": "`baton cancel --where FILTER`: inserts the request `cancel` of one run inserts for every pending or running run the filter matches, 500 runs a transaction, oldest first. With `dry_run`, only counts (200) and lists the first 10. A filter that is empty, has an unknown term, a bad value, or a `status` the action cannot take is a 422 with the CLI's words (`--where: unknown term 'colour' in 'colour=red' (known: ...)`). `?wait=`: the answer comes once coordinators applied every request or the wait ran out (`applied` counts those applied). Recorded in the audit trail as `runs.cancel`, the filter and the count as its target.",
+                "tags": [
+                  "runs"
+                ],
+                "x-baton-scope": "operate",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Wait"
+                  }
+                ],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "$ref": "#/components/schemas/BulkCancelRequest"
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "200": {
+                    "description": "`dry_run`: the count and the first 10 runs; nothing stored.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/BulkAnswer"
+                        }
+                      }
+                    }
+                  },
+                  "202": {
+                    "description": "The requests are stored.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/BulkAnswer"
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
+                  },
+                  "413": {
+                    "$ref": "#/components/responses/PayloadTooLarge"
+                  },
+                  "415": {
+                    "$ref": "#/components/responses/UnsupportedMediaType"
+                  },
+                  "422": {
+                    "$ref": "#/components/responses/Unprocessable"
+                  }
+                }
+              }
+            },
+            "/bulk/retry": {
+              "post": {
+                "operationId": "retryRuns",
+                "summary": "Retry every run a filter matches",
+                "description": "`baton retry --where FILTER`: inserts the request `retry` of one run inserts for every failed or cancelled run the filter matches, 500 runs a transaction, oldest first. With `dry_run`, only counts (200) and lists the first 10. A filter that is empty, has an unknown term, a bad value, or a `status` the action cannot take is a 422 with the CLI's words (`--where: unknown term 'colour' in 'colour=red' (known: ...)`). `?wait=`: the answer comes once coordinators applied every request or the wait ran out (`applied` counts those applied). Recorded in the audit trail as `runs.retry`, the filter and the count as its target.",
+                "tags": [
+                  "runs"
+                ],
+                "x-baton-scope": "operate",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/Wait"
+                  }
+                ],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "$ref": "#/components/schemas/BulkRequest"
+                      }
+                    }
+                  }
+                },
+                "responses": {
+                  "200": {
+                    "description": "`dry_run`: the count and the first 10 runs; nothing stored.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/BulkAnswer"
+                        }
+                      }
+                    }
+                  },
+                  "202": {
+                    "description": "The requests are stored.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/BulkAnswer"
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
+                  },
+                  "413": {
+                    "$ref": "#/components/responses/PayloadTooLarge"
+                  },
+                  "415": {
+                    "$ref": "#/components/responses/UnsupportedMediaType"
+                  },
+                  "422": {
+                    "$ref": "#/components/responses/Unprocessable"
+                  }
+                }
+              }
+            },
             "/schedules": {
               "post": {
                 "operationId": "createSchedule",
@@ -3602,6 +3734,109 @@ enum OpenAPIDocument {
                   "applied",
                   "status"
                 ]
+              },
+              "BulkRequest": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "where"
+                ],
+                "description": "`baton retry --where`.",
+                "properties": {
+                  "where": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 2000,
+                    "description": "Terms `KEY=VALUE` separated by commas, all of which must hold: `status=` (a run status), `name=GLOB` (`*` any text, `?` one character), `since=DURATION` (submitted within, such as `2h` or `7d`), `procedure=NAME` and `error_type=TYPE` (a node of the run has them; both: the same node), `schedule=NAME` (fired or triggered by it).",
+                    "examples": [
+                      "status=failed,error_type=QuotaError,since=1d"
+                    ]
+                  },
+                  "dry_run": {
+                    "type": "boolean",
+                    "description": "Only count and list the first 10 runs; store nothing.",
+                    "default": false
+                  }
+                }
+              },
+              "BulkCancelRequest": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "where"
+                ],
+                "description": "`baton cancel --where`.",
+                "properties": {
+                  "where": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 2000,
+                    "description": "Terms `KEY=VALUE` separated by commas, all of which must hold: `status=` (a run status), `name=GLOB` (`*` any text, `?` one character), `since=DURATION` (submitted within, such as `2h` or `7d`), `procedure=NAME` and `error_type=TYPE` (a node of the run has them; both: the same node), `schedule=NAME` (fired or triggered by it).",
+                    "examples": [
+                      "status=failed,error_type=QuotaError,since=1d"
+                    ]
+                  },
+                  "dry_run": {
+                    "type": "boolean",
+                    "description": "Only count and list the first 10 runs; store nothing.",
+                    "default": false
+                  },
+                  "reason": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 1000,
+                    "description": "Recorded as `cancelled: REASON`; default `cancelled: by request (baton server, token NAME)`."
+                  }
+                }
+              },
+              "BulkAnswer": {
+                "type": "object",
+                "required": [
+                  "action",
+                  "where",
+                  "dry_run",
+                  "matched"
+                ],
+                "description": "`baton cancel|retry --where --json`.",
+                "properties": {
+                  "action": {
+                    "type": "string",
+                    "enum": [
+                      "cancel",
+                      "retry"
+                    ]
+                  },
+                  "where": {
+                    "type": "string",
+                    "description": "The filter's terms as read, joined by commas."
+                  },
+                  "dry_run": {
+                    "type": "boolean"
+                  },
+                  "matched": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Runs matched that the action takes (with `dry_run`: would take); each was sent one request."
+                  },
+                  "applied": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Of those, the requests a coordinator applied within `?wait=` (not with `dry_run`)."
+                  },
+                  "batches": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Transactions the requests were stored in (not with `dry_run`)."
+                  },
+                  "runs": {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/Run"
+                    },
+                    "maxItems": 10,
+                    "description": "With `dry_run`: the first 10 runs matched, oldest first."
+                  }
+                }
               },
               "ScheduleCreate": {
                 "type": "object",

@@ -105,6 +105,24 @@ struct DirectRuns: RunAccess {
         return RequestAnswer(status: status ?? before, applied: status != nil)
     }
 
+    func bulk(_ action: BulkAction, _ filter: RunFilter, reason: String?, dryRun: Bool, timeout: Double) async throws -> BulkAnswer {
+        if dryRun {
+            let preview = try store.bulkPreview(action, filter)
+            return BulkAnswer(
+                action: action, filter: filter.text, dryRun: true, matched: preview.count, applied: 0, batches: 0, runs: preview.runs)
+        }
+        let made = try store.bulkRequest(action, filter, reason: "cancelled: \(reason ?? "by request (baton cancel --where)")")
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        var open = try store.unhandledRequests(made.requests)
+        while open > 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))  // the coordinators' pace, polled until the deadline
+            open = try store.unhandledRequests(made.requests)
+        }
+        return BulkAnswer(
+            action: action, filter: filter.text, dryRun: false, matched: made.requests.count, applied: made.requests.count - open,
+            batches: made.batches, runs: [])
+    }
+
     func signal(_ id: String, node: String, value: JSON, maxBytes: Int, timeout: Double) async throws -> (applied: Bool, status: NodeStatus?) {
         let request: Int
         do { request = try store.signal(run: id, node: node, value: value, maxBytes: maxBytes) } catch let refusal as SignalRefusal {

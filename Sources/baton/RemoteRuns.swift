@@ -177,6 +177,18 @@ struct RemoteRuns: RunAccess {
         return RequestAnswer(status: status, applied: answer["applied"] == true)
     }
 
+    func bulk(_ action: BulkAction, _ filter: RunFilter, reason: String?, dryRun: Bool, timeout: Double) async throws -> BulkAnswer {
+        var body: [(key: String, value: JSON)] = [("where", .string(filter.text))]
+        if dryRun { body.append(("dry_run", true)) }
+        if action == .cancel, let reason { body.append(("reason", .string(reason))) }
+        let answer = try await call("POST", "/bulk/\(action.rawValue)?wait=\(Self.milliseconds(timeout))", body: .object(JSONObject(body)))
+        guard let matched = answer["matched"]?.intValue else { throw CLIFailure("the server's answer has no count of the runs matched") }
+        let runs: [RunRow] = try (answer["runs"]?.arrayValue ?? []).map(decode)
+        return BulkAnswer(
+            action: action, filter: filter.text, dryRun: dryRun, matched: matched, applied: answer["applied"]?.intValue ?? 0,
+            batches: answer["batches"]?.intValue ?? 0, runs: runs)
+    }
+
     func signal(_ id: String, node: String, value: JSON, maxBytes: Int, timeout: Double) async throws -> (applied: Bool, status: NodeStatus?) {
         let answer: JSON
         do {

@@ -27,6 +27,9 @@ protocol RunAccess {
     func submit(_ submission: Submission) async throws -> SubmittedRunAnswer
     /// Cancel (`retry` false) or retry (`from` a node); waits up to `timeout` s for a coordinator.
     func request(cancel: Bool, _ id: String, reason: String?, from: String?, timeout: Double) async throws -> RequestAnswer
+    /// `cancel|retry --where`: counts the runs `filter` matches that `action` takes (`dryRun`), or asks
+    /// each of them in batches and waits up to `timeout` s for coordinators to apply the requests.
+    func bulk(_ action: BulkAction, _ filter: RunFilter, reason: String?, dryRun: Bool, timeout: Double) async throws -> BulkAnswer
     func signal(_ id: String, node: String, value: JSON, maxBytes: Int, timeout: Double) async throws -> (applied: Bool, status: NodeStatus?)
     /// The workers heard from within `within` seconds (nil: the direct path's own heartbeat rule, the server's 10 s).
     func liveWorkers(within: Double?) async throws -> [WorkerRow]
@@ -77,4 +80,16 @@ struct SubmittedRunAnswer {
 struct RequestAnswer {
     let status: RunStatus
     let applied: Bool
+}
+
+/// What `cancel|retry --where` did: how many runs matched (and were asked), in how many batches, how
+/// many requests coordinators applied within the wait; with `--dry-run`, the first few runs instead.
+struct BulkAnswer {
+    let action: BulkAction
+    let filter: String
+    let dryRun: Bool
+    let matched: Int
+    let applied: Int
+    let batches: Int
+    let runs: [RunRow]
 }

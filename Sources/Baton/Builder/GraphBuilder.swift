@@ -123,44 +123,58 @@ public struct GraphBuilder: Sendable {
 
     /// Adds a `map`: one child running `procedure` per element of `over`, with the input `template`
     /// makes from the element (`$0.item`, `$0.item(\.field)`, `$0.index`). Its output is the array of
-    /// the children's outputs. The node's `retry`, `timeout` and `pool` apply to each child.
+    /// the children's outputs. The node's `retry`, `timeout` and `pool` apply to each child; `rate`
+    /// (`map/rate`) limits how fast the children start, its key made from the element or not
+    /// (`rate: { RateOption(key: $0.item(\.host), limit: 5, per: .seconds(1)) }`).
     @discardableResult
     public mutating func map<Element, P: Procedure>(
-        _ key: String, over: GraphValue<[Element]>, _ procedure: P.Type, concurrency: Int? = nil,
+        _ key: String, over: GraphValue<[Element]>, _ procedure: P.Type, concurrency: Int? = nil, rate: ((MapItem<Element>) -> RateOption)? = nil,
         options: NodeOptions = NodeOptions(), input template: (MapItem<Element>) -> GraphValue<P.Input>
     ) -> NodeHandle<[P.Output]> {
-        addMap(key, over: over, P.name, concurrency: concurrency, failure: nil, options: options, template: template(MapItem()).json)
+        addMap(
+            key, over: over, P.name, concurrency: concurrency, failure: nil, rate: rate?(MapItem()), options: options,
+            template: template(MapItem()).json)
     }
 
     /// A `map` of a procedure by name, for one whose Swift type is not at hand: untyped (`JSON`).
     @discardableResult
     public mutating func map<Element>(
         _ key: String, over: GraphValue<[Element]>, procedure: String, concurrency: Int? = nil, failure: MapFailure? = nil,
-        options: NodeOptions = NodeOptions(), input template: (MapItem<Element>) -> GraphValue<JSON>
+        rate: ((MapItem<Element>) -> RateOption)? = nil, options: NodeOptions = NodeOptions(),
+        input template: (MapItem<Element>) -> GraphValue<JSON>
     ) -> NodeHandle<JSON> {
-        addMap(key, over: over, procedure, concurrency: concurrency, failure: failure, options: options, template: template(MapItem()))
+        addMap(
+            key, over: over, procedure, concurrency: concurrency, failure: failure, rate: rate?(MapItem()), options: options,
+            template: template(MapItem()))
     }
 
     /// A `map` with `failure: collect`: it succeeds with `{"ok": output}` or `{"error": message}` per element.
     @discardableResult
     public mutating func mapCollecting<Element, P: Procedure>(
-        _ key: String, over: GraphValue<[Element]>, _ procedure: P.Type, concurrency: Int? = nil,
+        _ key: String, over: GraphValue<[Element]>, _ procedure: P.Type, concurrency: Int? = nil, rate: ((MapItem<Element>) -> RateOption)? = nil,
         options: NodeOptions = NodeOptions(), input template: (MapItem<Element>) -> GraphValue<P.Input>
     ) -> NodeHandle<[MapOutcome<P.Output>]> {
-        addMap(key, over: over, P.name, concurrency: concurrency, failure: .collect, options: options, template: template(MapItem()).json)
+        addMap(
+            key, over: over, P.name, concurrency: concurrency, failure: .collect, rate: rate?(MapItem()), options: options,
+            template: template(MapItem()).json)
     }
 
     private mutating func addMap<Element, Output>(
-        _ key: String, over: GraphValue<[Element]>, _ procedure: String, concurrency: Int?, failure: MapFailure?,
+        _ key: String, over: GraphValue<[Element]>, _ procedure: String, concurrency: Int?, failure: MapFailure?, rate: RateOption?,
         options: NodeOptions, template: GraphValue<JSON>
     ) -> NodeHandle<Output> {
         var map: [(key: String, value: JSON)] = [("over", over.template), ("procedure", .string(procedure)), ("input", template.template)]
         if let concurrency { map.append(("concurrency", .int(Int64(concurrency)))) }
         if let failure { map.append(("failure", .string(failure.rawValue))) }
-        // The template may hold $item and $index; nothing else may.
+        if let rate { map.append(("rate", rate.fileJSON)) }
+        // The template and the rate key may hold $item and $index; nothing else may.
         let inTemplate = GraphValue<JSON>(template: template.template, references: template.references, problems: template.problems)
-        return addNode(
-            key, head: [("map", .object(JSONObject(map)))], values: [("map/over", over.json), ("map/input", inTemplate)], options: options)
+        var values: [(field: String, value: GraphValue<JSON>)] = [("map/over", over.json), ("map/input", inTemplate)]
+        if let rate {
+            values.append(
+                ("map/rate/key", GraphValue<JSON>(template: rate.key.template, references: rate.key.references, problems: rate.key.problems)))
+        }
+        return addNode(key, head: [("map", .object(JSONObject(map)))], values: values, options: options)
     }
 
     /// Adds a `group`: the nodes `body` adds form a sub-graph that acts as one node, whose output is
@@ -268,7 +282,7 @@ public struct GraphBuilder: Sendable {
             problems.append(GraphProblem(node: key, field: "", message: "a node with this key was already added"))
             return NodeHandle(key: key, scope: scope)
         }
-        for (field, value) in values { check(value, node: key, field: field, inMap: field == "map/input") }
+        for (field, value) in values { check(value, node: key, field: field, inMap: field == "map/input" || field == "map/rate/key") }
         for (i, reference) in options.after.enumerated() {
             check(GraphValue(template: .null, references: [reference.scopedKey.value]), node: key, field: "after/\(i)", inMap: false)
         }

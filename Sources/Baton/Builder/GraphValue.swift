@@ -41,6 +41,18 @@ public struct GraphValue<T>: Sendable {
         return appending(path)
     }
 
+    /// Part of this value by JSON pointer (`"/rows/0"`), untyped: what a graph file's `select` says,
+    /// for a value whose type has no key path to it, such as an untyped node's output (`JSON`) or
+    /// an array's element. Use `unchecked(as:)` to claim a type for it.
+    public func select(_ pointer: String) -> GraphValue<JSON> {
+        do {
+            return appending(.success(try JSONPointer(parsing: pointer).tokens))
+        } catch {
+            return GraphValue<JSON>(
+                template: template, references: references, usesItem: usesItem, problems: problems + ["'\(pointer)' is not a JSON pointer: \(error)"])
+        }
+    }
+
     /// An array of values, each of the element type: `.array([a.output(\.total), b.output(\.total), .literal(1)])`.
     public static func array<Element>(_ items: [GraphValue<Element>]) -> GraphValue<T> where T == [Element] {
         GraphValue(
