@@ -29,6 +29,7 @@ public struct RunFilter: Sendable, Equatable {
         var filter = RunFilter(text: terms.joined(separator: ","))
         var seen: Set<String> = []
         for term in terms {
+            guard !term.isEmpty else { return .failure(RunFilterProblem("--where: an empty term in '\(filter.text)' (a comma too many)")) }
             guard let equals = term.firstIndex(of: "=") else {
                 return .failure(RunFilterProblem("--where: '\(term)' is not KEY=VALUE (\(usage), such as status=failed)"))
             }
