@@ -3056,6 +3056,10 @@ enum OpenAPIDocument {
                   },
                   "input": {
                     "$ref": "#/components/schemas/RunInput"
+                  },
+                  "paused": {
+                    "type": "boolean",
+                    "description": "Whether the run is paused (`baton pause run`): nothing new of it is dispatched until it is resumed."
                   }
                 },
                 "required": [
@@ -3453,6 +3457,13 @@ enum OpenAPIDocument {
                       "type": "string"
                     },
                     "description": "Workers that lost an attempt of the node before `worker`, oldest first."
+                  },
+                  "waiting_for": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "description": "While `waiting`, what for: `retry`, `repeat`, `delay`, `admission`, `signal` or `paused` (a pause of its run, pool or procedure: `baton resume`); null otherwise."
                   }
                 },
                 "required": [

@@ -70,6 +70,10 @@ public final class ClusterSimulation {
     var bigRandom: SeededRandom
     /// The coordinators' partition lease, in seconds.
     let partitionLease = 10.0
+    /// The pauses this seed makes (`PauseSimulation`), when it makes any.
+    var pauses: PauseSimulation?
+    /// What it may pause, once its runs are submitted.
+    var pauseTargets: [PauseTarget] = []
     /// With `options.webhooks`: the coordinators' webhook delivery and the receiver.
     var webhooks: WebhookSimulation?
 
@@ -219,10 +223,20 @@ public final class ClusterSimulation {
             submit(.signal)
             submit(.signalTimeout)
         }
+        var pausing = PauseSimulation(seed: seed)
+        if options.pauses && pausing.random.chance(0.5) {
+            pauseTargets = PauseSimulation.candidates(store: store, runs: submitted.map(\.runID))
+            pauses = pausing
+            trace("pauses among \(pauseTargets.count) targets")
+        }
         while step < options.steps && report.violations.isEmpty {
             takeStep()
         }
         faultsOn = false
+        if pauses != nil {
+            pauses!.resumeAll(store: store)  // the heal: every run must be able to end
+            trace("every pause ends")
+        }
         confirmsHeldFor = 0
         if blockedFor > 0 { unblockPublishers() }
         shortenCuts()
@@ -234,6 +248,9 @@ public final class ClusterSimulation {
             healed += 1
         }
         refuseLateSignals()
+        if let pauses {
+            for line in pauses.violations(store: store, runs: submitted.map(\.runID)) { checker.violate(line) }
+        }
         if webhooks != nil && report.violations.isEmpty { drainWebhooks() }
         checker.checkStranded(store: store, runs: submitted) { [broker] in broker.holdsTask(runID: $0, key: $1, attempt: $2) }
         report.faultDeadLetters = checker.finish(store: store, runs: submitted, deadLetteredByFaults: broker.deadLetteredByFaults)
@@ -408,6 +425,17 @@ public final class ClusterSimulation {
         choices.append((1.5, "time passes", { [self] in clock.advance(0.001 + random.unit() * 0.25) }))
         if !unsentSignals.isEmpty {
             choices.append((0.3, "a signal is sent", { [self] in sendSignal(signalRandom.index(unsentSignals.count)) }))
+        }
+        if faultsOn, pauses != nil, !pauseTargets.isEmpty {
+            for line in pauses!.resumeDue(store: store) { trace(line) }
+            choices.append(
+                (
+                    0.05, "a pause",
+                    { [self] in
+                        let target = pauseTargets[pauses!.random.index(pauseTargets.count)]
+                        trace(pauses!.pause(target, store: store))
+                    }
+                ))
         }
         let total = choices.reduce(0) { $0 + $1.weight }
         var pick = random.unit() * total

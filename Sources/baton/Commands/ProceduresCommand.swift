@@ -20,5 +20,15 @@ struct ProceduresCommand: AsyncParsableCommand {
             return
         }
         Output.table(["PROCEDURE", "INPUT", "OUTPUT"], procedures.map { [$0.name, $0.input?.brief ?? "?", $0.output?.brief ?? "?"] })
+        try await Self.printPauses(connection)
+    }
+
+    /// The procedures and pools paused (`baton pause`), under the table: nothing of theirs is dispatched.
+    static func printPauses(_ connection: ConnectionOptions) async throws {
+        let access = try connection.openPauses()
+        defer { access.close() }
+        let paused = try await access.pauses().filter { $0.target.kind != .run }
+        guard !paused.isEmpty else { return }
+        print("\npaused (nothing of theirs is dispatched; `baton resume KIND NAME`): " + paused.map(\.target.description).joined(separator: ", "))
     }
 }
