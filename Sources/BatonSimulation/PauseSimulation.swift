@@ -49,7 +49,7 @@ struct PauseSimulation {
     mutating func resumeDue(store: MemoryStore) -> [String] {
         let now = store.clock()
         var done: [String] = []
-        for (target, end) in due.sorted(by: { $0.value < $1.value }) where end <= now {
+        for (target, until) in due.sorted(by: { $0.value < $1.value }) where until <= now {
             end(target, store: store)
             done.append("resume \(target)")
         }
