@@ -58,8 +58,10 @@ public enum APIRoutes {
         api.get("/pauses") { request, _ in await handlers.listPauses(request) }
         for kind in PauseKind.allCases {
             for (verb, paused) in [("pause", true), ("resume", false)] {
-                api.post("/\(kind.rawValue)s/:name/\(verb)") { request, context in
-                    await handlers.setPause(request, kind, context.parameters.get("name") ?? "", paused: paused, source: context.clientAddress)
+                // A run's path parameter is `id`, as in every other `/runs/{id}` route (the router refuses two names).
+                let parameter = kind == .run ? "id" : "name"
+                api.post("/\(kind.rawValue)s/:\(parameter)/\(verb)") { request, context in
+                    await handlers.setPause(request, kind, context.parameters.get(parameter) ?? "", paused: paused, source: context.clientAddress)
                 }
             }
         }

@@ -65,7 +65,9 @@ extension Store {
             """)
         return (0..<r.rowCount).compactMap { i in
             guard let kind = PauseKind(rawValue: r[row: i, column: "kind"] ?? ""), let name = r[row: i, column: "name"] else { return nil }
-            return PauseRow(target: PauseTarget(kind, name), pausedAt: r[row: i, column: "paused_at"].flatMap(Double.init) ?? 0, pausedBy: r[row: i, column: "paused_by"])
+            return PauseRow(
+                target: PauseTarget(kind, name), pausedAt: r[row: i, column: "paused_at"].flatMap(Double.init) ?? 0,
+                pausedBy: r[row: i, column: "paused_by"])
         }
     }
 

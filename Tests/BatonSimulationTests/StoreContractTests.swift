@@ -352,7 +352,7 @@ struct StoreContractTests {
             seen.append(lines)
         }
         #expect(seen[0] == seen[1])
-        #expect(seen[1] == ["pause true [pauses] true", "again false 0", "resume true [pauses] false", "again false 0", "ghost run true"])
+        #expect(seen[1] == [#"pause true ["pauses"] true"#, "again false 0", #"resume true ["pauses"] false"#, "again false 0", "ghost run true"])
     }
 
     /// Workers come from heartbeats, are live within three of their intervals and a second, and a
