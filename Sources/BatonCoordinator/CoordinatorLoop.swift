@@ -171,11 +171,12 @@ final class CoordinatorLoop: @unchecked Sendable {
             health.beat()
             lastReport = nil
             let work = NotificationIntake(try store.notifications(timeout: 0), fence: store.fence)
+            if work.pauses { try readPauses() }  // before the new runs start: they start with them
             for id in work.start { try startRun(id) }
-            if work.pauses { try readPauses() }
             if work.grants { try takeGrants() }
             return .notified(requests: work.requests)
         case .balance:
+            try readPauses()  // the runs of partitions taken over start with the pauses of now, heard or not
             try balance()
         case .poll:
             if !unrecordedFailures.isEmpty { try recordFailures() }

@@ -248,9 +248,6 @@ public final class ClusterSimulation {
             healed += 1
         }
         refuseLateSignals()
-        if let pauses {
-            for line in pauses.violations(store: store, runs: submitted.map(\.runID)) { checker.violate(line) }
-        }
         if webhooks != nil && report.violations.isEmpty { drainWebhooks() }
         checker.checkStranded(store: store, runs: submitted) { [broker] in broker.holdsTask(runID: $0, key: $1, attempt: $2) }
         report.faultDeadLetters = checker.finish(store: store, runs: submitted, deadLetteredByFaults: broker.deadLetteredByFaults)
@@ -386,6 +383,15 @@ public final class ClusterSimulation {
                 (
                     3, "\(c.name) turn",
                     { [self] in
+                        let pausedAtStart = pauses == nil ? [] : Set(store.tables.pauses.keys)
+                        let firstEvent = store.nextEventID
+                        defer {
+                            for line in PauseSimulation.violations(
+                                store: store, coordinator: c.name, since: firstEvent, pausedAtStart: pausedAtStart)
+                            {
+                                checker.violate(line)
+                            }
+                        }
                         if let stopped = process.turn() {
                             trace("\(c.name) stops: \(stopped.message)")
                             c.crash(restartAfter: 20)

@@ -4,20 +4,12 @@ import Foundation
 /// Pauses in the simulator (`baton pause` as a user's action): half the seeds (drawn from a stream of
 /// their own, so the others run as before pauses existed) pause and resume procedures, pools and runs
 /// at random moments, across the faults; at the heal every pause ends so the runs can. The invariant:
-/// nothing paused is dispatched — no node is queued (event `queued` or `condition_queued`) for a run,
-/// pool or procedure paused for longer than `hearing` by then, the time a coordinator may take to hear
-/// of the pause and commit what it decided before (`PauseSimulation.hearing`).
+/// nothing paused is dispatched — no coordinator queues a node (event `queued` or `condition_queued`)
+/// of a run, pool or procedure that was paused when its turn began (`violations`).
 struct PauseSimulation {
-    /// Each pause made, from when (on the store's clock) to when it ended (nil: it still holds).
-    private(set) var history: [(target: PauseTarget, from: Date, to: Date?)] = []
     /// When each pause in force ends (it lasts 1 to 20 virtual seconds).
     private var due: [PauseTarget: Date] = [:]
     var random: SeededRandom
-
-    /// The most a coordinator takes, in virtual seconds, between a pause's commit and its last dispatch
-    /// of what it covers: it hears of the pause at its next turn (NOTIFY) or, at the latest, its next
-    /// poll (2 s); what it decided before is committed in that turn.
-    static let hearing = 3.0
 
     init(seed: UInt64) { random = SeededRandom(seed: seed ^ 0x9A05_E5ED) }
 
@@ -40,7 +32,6 @@ struct PauseSimulation {
         let now = store.clock()
         guard due[target] == nil else { return "pause \(target): paused already" }
         guard (try? store.pause(target)) == true else { return "pause \(target) refused (the run ended)" }
-        history.append((target, now, nil))
         due[target] = now.addingTimeInterval(1 + random.unit() * 19)
         return "pause \(target)"
     }
@@ -59,7 +50,6 @@ struct PauseSimulation {
     private mutating func end(_ target: PauseTarget, store: MemoryStore) {
         store.resume(target)
         due[target] = nil
-        if let open = history.lastIndex(where: { $0.target == target && $0.to == nil }) { history[open].to = store.clock() }
     }
 
     /// Ends every pause (the heal: runs must be able to end).
@@ -67,27 +57,25 @@ struct PauseSimulation {
         for target in due.keys.sorted(by: { $0.description < $1.description }) { end(target, store: store) }
     }
 
-    /// The violations of "nothing paused is dispatched" in the runs' event logs.
-    func violations(store: MemoryStore, runs: [String]) -> [String] {
-        guard !history.isEmpty else { return [] }
+    /// The violations of "nothing paused is dispatched" in a coordinator's turn: the nodes it queued
+    /// (events `queued`, `condition_queued` written since `firstEvent`) that a pause in force when the
+    /// turn began covers. A turn hears of every pause stored before it (it reads the notifications, or
+    /// the table when it connects or balances, before it starts anything) and commits what it decides.
+    static func violations(
+        store: MemoryStore, coordinator: String, since firstEvent: Int64, pausedAtStart: Set<PauseTarget>
+    ) -> [String] {
+        guard !pausedAtStart.isEmpty, store.nextEventID > firstEvent else { return [] }
         var found: [String] = []
-        for id in runs {
-            let rows = Dictionary(store.nodes(ofRun: id).map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
-            for event in store.events(ofRun: id) where event.eventKind == .queued || event.eventKind == .conditionQueued {
-                guard let key = event.node, let row = rows[key] else { continue }
-                let covering = history.first { pause in
-                    let covers =
-                        switch pause.target.kind {
-                        case .run: pause.target.name == id
-                        case .pool: pause.target.name == row.pool
-                        case .procedure: pause.target.name == row.procedure && event.eventKind == .queued
-                        }
-                    return covers && pause.from.addingTimeInterval(Self.hearing) <= event.at && (pause.to.map { event.at < $0 } ?? true)
-                }
-                if let covering {
-                    found.append(
-                        "run \(id) node \(key) was queued (event \(event.id)) while \(covering.target) had been paused for "
-                            + String(format: "%.1f", event.at.timeIntervalSince(covering.from)) + " s")
+        for (runID, events) in store.tables.events {
+            for event in events.reversed() {
+                guard event.id >= firstEvent else { break }
+                guard event.eventKind == .queued || event.eventKind == .conditionQueued, let key = event.node,
+                    let row = store.tables.nodes[runID]?[key]
+                else { continue }
+                let covering = [PauseTarget(.run, runID), PauseTarget(.pool, row.pool)]
+                    + (event.eventKind == .queued ? [PauseTarget(.procedure, row.procedure)] : [])
+                if let pause = covering.first(where: pausedAtStart.contains) {
+                    found.append("\(coordinator) queued run \(runID) node \(key) (event \(event.id)) in a turn that began while \(pause) was paused")
                 }
             }
         }
