@@ -72,7 +72,8 @@ struct PauseSimulation {
                 guard event.eventKind == .queued || event.eventKind == .conditionQueued, let key = event.node,
                     let row = store.tables.nodes[runID]?[key]
                 else { continue }
-                let covering = [PauseTarget(.run, runID), PauseTarget(.pool, row.pool)]
+                let covering =
+                    [PauseTarget(.run, runID), PauseTarget(.pool, row.pool)]
                     + (event.eventKind == .queued ? [PauseTarget(.procedure, row.procedure)] : [])
                 if let pause = covering.first(where: pausedAtStart.contains) {
                     found.append("\(coordinator) queued run \(runID) node \(key) (event \(event.id)) in a turn that began while \(pause) was paused")
