@@ -74,6 +74,8 @@ public final class ClusterSimulation {
     var pauses: PauseSimulation?
     /// What it may pause, once its runs are submitted.
     var pauseTargets: [PauseTarget] = []
+    /// What was paused when the coordinator's turn now under way began, and what its decisions broke.
+    let pauseWatch = PauseWatch()
     /// With `options.webhooks`: the coordinators' webhook delivery and the receiver.
     var webhooks: WebhookSimulation?
 
@@ -153,6 +155,12 @@ public final class ClusterSimulation {
         configuration.random = { random.unit() }
         let tokens = tokenRandom
         configuration.attemptTokens = { tokens.token() }
+        let watch = pauseWatch
+        let memory = store
+        configuration.decided = { runID, commands in
+            guard !watch.paused.isEmpty else { return }
+            watch.violations += PauseSimulation.violations(store: memory, coordinator: name, runID: runID, commands: commands, paused: watch.paused)
+        }
         // Workers from before tokens (`legacyWorkers`) send none: the coordinators are in the upgrade window.
         configuration.reportCheck = ReportCheck(acceptUntokened: options.legacyWorkers > 0 || options.acceptUntokenedReports)
         // A back-off inside a step (a commit retried) is time that passes while this process waits.
@@ -383,14 +391,11 @@ public final class ClusterSimulation {
                 (
                     3, "\(c.name) turn",
                     { [self] in
-                        let pausedAtStart = pauses == nil ? [] : Set(store.tables.pauses.keys)
-                        let firstEvent = store.nextEventID
+                        pauseWatch.paused = pauses == nil ? [] : Set(store.tables.pauses.keys)
                         defer {
-                            for line in PauseSimulation.violations(
-                                store: store, coordinator: c.name, since: firstEvent, pausedAtStart: pausedAtStart)
-                            {
-                                checker.violate(line)
-                            }
+                            pauseWatch.paused = []
+                            for line in pauseWatch.violations { checker.violate(line) }
+                            pauseWatch.violations = []
                         }
                         if let stopped = process.turn() {
                             trace("\(c.name) stops: \(stopped.message)")

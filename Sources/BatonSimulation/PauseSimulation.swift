@@ -4,8 +4,9 @@ import Foundation
 /// Pauses in the simulator (`baton pause` as a user's action): half the seeds (drawn from a stream of
 /// their own, so the others run as before pauses existed) pause and resume procedures, pools and runs
 /// at random moments, across the faults; at the heal every pause ends so the runs can. The invariant:
-/// nothing paused is dispatched — no coordinator queues a node (event `queued` or `condition_queued`)
-/// of a run, pool or procedure that was paused when its turn began (`violations`).
+/// nothing paused is dispatched — no coordinator decides to queue a node of a run, pool or procedure
+/// that was paused when its turn began (`violations`, told each decision through
+/// `CoordinatorConfiguration.decided`).
 struct PauseSimulation {
     /// When each pause in force ends (it lasts 1 to 20 virtual seconds).
     private var due: [PauseTarget: Date] = [:]
@@ -57,27 +58,24 @@ struct PauseSimulation {
         for target in due.keys.sorted(by: { $0.description < $1.description }) { end(target, store: store) }
     }
 
-    /// The violations of "nothing paused is dispatched" in a coordinator's turn: the nodes it queued
-    /// (events `queued`, `condition_queued` written since `firstEvent`) that a pause in force when the
-    /// turn began covers. A turn hears of every pause stored before it (it reads the notifications, or
-    /// the table when it connects or balances, before it starts anything) and commits what it decides.
+    /// The violations of "nothing paused is dispatched" in decisions a coordinator made in a turn that
+    /// began while `paused` was in force: the nodes it queued (a change to `queued`) that a pause
+    /// covers. A turn hears of every pause stored before it (it reads the notifications, or the table
+    /// when it connects or balances, before it starts anything); what it decided before is no concern.
     static func violations(
-        store: MemoryStore, coordinator: String, since firstEvent: Int64, pausedAtStart: Set<PauseTarget>
+        store: MemoryStore, coordinator: String, runID: String, commands: [SchedulerCommand], paused: Set<PauseTarget>
     ) -> [String] {
-        guard !pausedAtStart.isEmpty, store.nextEventID > firstEvent else { return [] }
+        guard !paused.isEmpty else { return [] }
         var found: [String] = []
-        for (runID, events) in store.tables.events {
-            for event in events.reversed() {
-                guard event.id >= firstEvent else { break }
-                guard event.eventKind == .queued || event.eventKind == .conditionQueued, let key = event.node,
-                    let row = store.tables.nodes[runID]?[key]
-                else { continue }
-                let covering =
-                    [PauseTarget(.run, runID), PauseTarget(.pool, row.pool)]
-                    + (event.eventKind == .queued ? [PauseTarget(.procedure, row.procedure)] : [])
-                if let pause = covering.first(where: pausedAtStart.contains) {
-                    found.append("\(coordinator) queued run \(runID) node \(key) (event \(event.id)) in a turn that began while \(pause) was paused")
-                }
+        for command in commands {
+            guard case let .node(change) = command, change.status == .queued, let row = store.tables.nodes[runID]?[change.key] else { continue }
+            let condition = change.event == .conditionQueued
+            // A child added in this batch has no row yet: its run's and pool's pauses are checked through the run's.
+            let covering = [PauseTarget(.run, runID), PauseTarget(.pool, row.pool)] + (condition ? [] : [PauseTarget(.procedure, row.procedure)])
+            if let pause = covering.first(where: paused.contains) {
+                found.append(
+                    "\(coordinator) queued run \(runID) node \(change.key) (attempt \(change.attempt)) in a turn that began while \(pause) was paused"
+                )
             }
         }
         return found
