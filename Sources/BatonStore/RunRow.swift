@@ -15,7 +15,7 @@ public struct RunRow: Sendable, Codable {
     public let nodesDone: Int
     /// The run's input (`baton.runs.input`): the graph's defaults with `submit --input` merged over them.
     public var input: JSON = .object(JSONObject())
-    /// True while the run is paused (`baton pause run`); nil otherwise (absent from its JSON).
+    /// True while the run is paused (`baton pause run`); nil only in rows of a server older than pauses.
     public var paused: Bool?
 
     /// The status as `baton runs` prints it: `running (paused)` while the run is paused.

@@ -20,7 +20,7 @@ extension Store {
             finishedAt: r[row: i, column: "finished_at"], error: r[row: i, column: "error"],
             nodeCount: r.int(i, "nodes") ?? 0, nodesDone: r.int(i, "done") ?? 0)
         if let input = r[row: i, column: "input"].flatMap({ try? JSONParser.parse($0, maxDepth: 1024) }) { row.input = input }
-        if r.bool(i, "paused") == true { row.paused = true }
+        row.paused = r.bool(i, "paused") == true  // never nil here: `--json` says false, as through the API
         return row
     }
 
