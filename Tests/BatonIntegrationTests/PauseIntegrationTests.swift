@@ -65,13 +65,19 @@ extension Integration {
             let listed = try TestCluster.cli(["pause", "list"])
             #expect(listed.stdout.contains("pool") && listed.stdout.contains(Self.pool), "\(listed.stdout)")
 
-            // A coordinator started anew loads the pause before the runs: a new run is held too.
+            // A coordinator started anew loads the pause before the runs: a new run is held too; its
+            // metrics count the pause and the nodes it holds.
             cluster.stopAll()
-            try cluster.startCoordinator()
+            let metricsPort = HTTPProbe.freePort()
+            try cluster.start(["coordinator", "--metrics", "127.0.0.1:\(metricsPort)"], name: "coordinator2")
             try cluster.start(["worker", "--demo", "--pools", Self.pool, "--concurrency", "2"], name: "worker2")
             let second = try TestCluster.submit(Self.chain)
             try TestCluster.waitUntil(30, "the second run's a to wait for the pause") { try waitingFor(second, "a") == "paused" }
             #expect(try waitingFor(runID, "a") == "paused")
+            try TestCluster.waitUntil(15, "the paused gauges") {
+                let text = HTTPProbe.get(port: metricsPort, "/metrics")?.body ?? ""
+                return HTTPProbe.sample(text, "baton_paused", #"kind="pool""#) == 1 && HTTPProbe.sample(text, "baton_paused_nodes") == 2
+            }
 
             let resumed = try TestCluster.cli(["resume", "pool", Self.pool])
             #expect(resumed.status == 0, "\(resumed.stderr)")
