@@ -58,6 +58,9 @@ public struct CoordinatorConfiguration: Sendable {
     public var clock: @Sendable () -> Date = { Date() }
     /// Numbers in 0..<1 for random waits and jitter (the simulator's are seeded).
     public var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
+    /// Told every run's decisions as they are made, before they are committed (nil: nobody is; the
+    /// simulator checks that nothing paused is queued: `PauseSimulation`).
+    public var decided: (@Sendable (_ runID: String, _ commands: [SchedulerCommand]) -> Void)?
     /// Draws each queued attempt's token (the simulator's are seeded; a cluster's are 128 bits from the system's CSPRNG).
     public var attemptTokens: @Sendable () -> AttemptToken = { AttemptToken.random() }
     /// Which reports may reach their runs (`--accept-untokened-reports` for a rolling upgrade: see `ReportCheck`).

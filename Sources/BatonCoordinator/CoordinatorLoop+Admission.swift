@@ -14,6 +14,7 @@ extension CoordinatorLoop {
     /// Adds a run's commands to the batch, with the hold changes of its admission commands.
     func record(_ runID: String, _ commands: [SchedulerCommand]) {
         pending.record(runID, commands)
+        configuration.decided?(runID, commands)
         runTimers.set(runID, at: runs[runID]?.nextWakeUp)  // every event may arm or disarm a timer, even one with no commands
         for command in commands {
             switch command {

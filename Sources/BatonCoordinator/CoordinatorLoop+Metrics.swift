@@ -22,6 +22,8 @@ extension CoordinatorLoop {
     /// Not while the broker blocks publishers: it stops reading a blocked connection, so the RPC would
     /// only time out (`AMQPCoordinatorBroker.callTimeout`) and reconnect.
     func readQueueDepths(_ metrics: CoordinatorMetrics) throws {
+        // Nodes held by a pause: counted only while something is paused (a scan of the cached runs).
+        metrics.pausedNodes(pauses.isEmpty ? 0 : runs.values.reduce(0) { $0 + $1.pausedNodes })
         guard connected, leases.blockedSince == nil else { return }
         for queue in watchedQueues {
             let count = try broker.taskQueueDepth(pool: queue.pool, procedure: queue.procedure)

@@ -43,6 +43,8 @@ final class CoordinatorLoop: @unchecked Sendable {
     var nextWakeUp: Date? { runTimers.earliest }
     /// Holds were requested or released since the last grant (`grantWaiting` after the commit).
     var holdsChanged = false
+    /// What is paused (`baton.pauses`), as every cached run has it (`CoordinatorLoop+Pauses`).
+    var pauses = Pauses()
     /// The schema's partition count, and the partitions held (partition -> epoch; also the store's fence).
     var partitionCount = 0
     var held: [Int: Int64] = [:] {
@@ -169,13 +171,16 @@ final class CoordinatorLoop: @unchecked Sendable {
             health.beat()
             lastReport = nil
             let work = NotificationIntake(try store.notifications(timeout: 0), fence: store.fence)
+            if work.pauses { try readPauses() }  // before the new runs start: they start with them
             for id in work.start { try startRun(id) }
             if work.grants { try takeGrants() }
             return .notified(requests: work.requests)
         case .balance:
+            try readPauses()  // the runs of partitions taken over start with the pauses of now, heard or not
             try balance()
         case .poll:
             if !unrecordedFailures.isEmpty { try recordFailures() }
+            try readPauses()  // a safety net: a notification missed while reconnecting
             for id in try store.activeRunIDs() where runs[id] == nil { try startRun(id) }
             holdsChanged = true  // a safety net: grants another coordinator did not make before it stopped
             try grantWaiting()
@@ -256,6 +261,8 @@ final class CoordinatorLoop: @unchecked Sendable {
         refusedInBatch = []
         uncommittedCache = [:]
         holdsChanged = true
+        pauses = try store.loadPauses()  // before any run is loaded: each starts with them
+        metrics?.pauses(pauses)
         try balance(reclaiming: true)
         health.set("rabbitmq", connected: true)
         logger.info("coordinator \(configuration.id) connected: \(held.count) of \(partitionCount) partitions, \(runs.count) unfinished run(s)")
@@ -363,6 +370,7 @@ final class CoordinatorLoop: @unchecked Sendable {
             state.dispatchWindow = configuration.dispatchWindow
             state.outputReader = { [unowned self] key in readOutput(id, key) }
             state.dropsInputs = true  // the store has them; retries and tasks sent again build them again
+            state.pauses = pauses
             heldOutputBytes += state.heldOutputBytes
             return state
         } catch {

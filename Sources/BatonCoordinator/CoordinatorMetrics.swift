@@ -24,6 +24,8 @@ public final class CoordinatorMetrics: @unchecked Sendable {
     private var queueDepths: [String: Gauge] = [:]
     private var commitRetries: [String: Counter] = [:]
     private let offloaded: Counter
+    private let pausedKinds: [PauseKind: Gauge]
+    private let pausedNodes: Gauge
     private var runStarts: [String: Date] = [:]
     /// Seconds between readings of the task queues' depths (`baton_tasks_waiting`).
     public var queueDepthInterval: Double = 5
@@ -45,6 +47,14 @@ public final class CoordinatorMetrics: @unchecked Sendable {
         commitTime = CoreMetrics.Timer(label: "baton_coordinator_commit_seconds", factory: factory)
         deadLetters = Counter(label: "baton_dead_letters_total", factory: factory)
         offloaded = Counter(label: "baton_coordinator_outputs_offloaded_bytes_total", factory: factory)
+        var kinds: [PauseKind: Gauge] = [:]
+        for kind in PauseKind.allCases {
+            kinds[kind] = Gauge(label: "baton_paused", dimensions: [("kind", kind.rawValue)], factory: factory)
+            kinds[kind]!.record(0)
+        }
+        pausedKinds = kinds
+        pausedNodes = Gauge(label: "baton_paused_nodes", factory: factory)
+        pausedNodes.record(0)
         partitionsHeld = Gauge(label: "baton_coordinator_partitions", factory: factory)
         partitionsHeld.record(0)
         brokerBlockedGauge = Gauge(label: "baton_broker_blocked", factory: factory)
@@ -102,6 +112,16 @@ public final class CoordinatorMetrics: @unchecked Sendable {
     /// How many partitions this coordinator holds (0 while it reconnects): the sum over all
     /// coordinators should be the schema's partition count.
     func partitions(_ count: Int) { partitionsHeld.record(count) }
+
+    /// `baton_paused{kind}`: how many procedures, pools and runs are paused.
+    func pauses(_ pauses: Pauses) {
+        pausedKinds[.procedure]?.record(pauses.procedures.count)
+        pausedKinds[.pool]?.record(pauses.pools.count)
+        pausedKinds[.run]?.record(pauses.runs.count)
+    }
+
+    /// `baton_paused_nodes`: nodes of this coordinator's runs waiting for a pause to end.
+    func pausedNodes(_ count: Int) { pausedNodes.record(count) }
 
     /// 1 while the broker blocks publishers (`connection.blocked`: a memory or disk alarm), else 0.
     func brokerBlocked(_ blocked: Bool) { brokerBlockedGauge.record(blocked ? 1 : 0) }

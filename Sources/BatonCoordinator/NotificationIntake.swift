@@ -10,6 +10,8 @@ struct NotificationIntake: Equatable, Sendable {
     var requests = false
     /// Holds were granted: tell this coordinator's nodes of theirs.
     var grants = false
+    /// Something was paused or resumed: read what is paused again.
+    var pauses = false
 }
 
 extension NotificationIntake {
@@ -20,6 +22,7 @@ extension NotificationIntake {
             case let .newRun(id): if Self.holds(id, fence: fence) { start.append(id) }
             case .newRequest: requests = true
             case .grants: grants = true
+            case .pauses: pauses = true
             }
         }
     }

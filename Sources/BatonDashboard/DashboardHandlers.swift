@@ -121,7 +121,9 @@ struct DashboardHandlers: Sendable {
                 return [
                     "run": DashboardJSON.run(run), "node_counts": DashboardJSON.counts(progress.counts),
                     "running": .array(try store.runningNodes(ofRun: id, limit: 20).map(JSON.string)),
-                    "actions": .array(AdminAction.available(for: run.status).filter { _ in layout.mayOperate }.map { .string($0.rawValue) }),
+                    "actions": .array(
+                        (AdminAction.available(for: run.status).map(\.rawValue) + Self.pauseActions(run)).filter { _ in layout.mayOperate }
+                            .map(JSON.string)),
                 ]
             }
         }

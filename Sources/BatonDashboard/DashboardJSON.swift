@@ -10,7 +10,7 @@ public enum DashboardJSON {
             "id": .string(row.id), "name": .string(row.name), "status": .string(row.status.rawValue),
             "submitted_at": .string(row.submittedAt), "started_at": optional(row.startedAt), "finished_at": optional(row.finishedAt),
             "error": optional(row.error), "node_count": .int(Int64(row.nodeCount)), "nodes_done": .int(Int64(row.nodesDone)),
-            "input": row.input,
+            "input": row.input, "paused": .bool(row.paused == true),
         ]
     }
 
@@ -22,7 +22,7 @@ public enum DashboardJSON {
             "worker_text": optional(row.workerText),
             "queued_at": optional(row.queuedAt),
             "started_at": optional(row.startedAt), "finished_at": optional(row.finishedAt), "seconds": row.seconds.map(JSON.double) ?? .null,
-            "lost_workers": .array((row.lostWorkers ?? []).map(JSON.string)),
+            "lost_workers": .array((row.lostWorkers ?? []).map(JSON.string)), "waiting_for": optional(row.waitingFor),
         ]
     }
 

@@ -58,6 +58,11 @@ public struct DashboardServer: Sendable {
                 await handlers.as(context.viewer).admin(action, Self.runID(context), request, source: context.clientAddress)
             }
         }
+        for (verb, paused) in [("pause", true), ("resume", false)] {
+            router.post("/api/runs/:id/\(verb)") { request, context in
+                await handlers.as(context.viewer).pauseRun(Self.runID(context), paused: paused, request, source: context.clientAddress)
+            }
+        }
         router.post("/api/runs/:id/signal") { request, context in
             await handlers.as(context.viewer).signal(Self.runID(context), request, source: context.clientAddress)
         }

@@ -30,12 +30,15 @@ public struct RunPage: Sendable {
     public func render(layout: PageLayout) -> String {
         let id = HTML.escape(run.id)
         let available = Set(AdminAction.available(for: run.status))
+        let pauses = DashboardHandlers.pauseActions(run)
         let actions =
             layout.mayOperate
             ? """
             <div class="actions" id="actions">\
             <button type="button" class="danger admin-action" data-action="cancel"\(available.contains(.cancel) ? "" : " hidden")>Cancel run</button>\
             <button type="button" class="admin-action" data-action="retry"\(available.contains(.retry) ? "" : " hidden")>Retry run</button>\
+            <button type="button" class="admin-action" data-action="pause"\(pauses.contains("pause") ? "" : " hidden")>Pause run</button>\
+            <button type="button" class="admin-action" data-action="resume"\(pauses.contains("resume") ? "" : " hidden")>Resume run</button>\
             <span id="action-message" class="action-message" role="status"></span></div>
             """ : ""
         var chips = ""

@@ -26,6 +26,8 @@ public protocol CoordinatorStore: AnyObject {
     func untoldGrants() throws -> [AdmissionTable.Entry]
     /// Ids of unfinished runs, oldest first.
     func activeRunIDs() throws -> [String]
+    /// What is paused (`baton.pauses`).
+    func loadPauses() throws -> Pauses
     /// Cancel and retry requests not handled yet.
     func openRequests() throws -> [RunRequest]
     /// A run's scheduler state as stored, or nil if there is no such run.

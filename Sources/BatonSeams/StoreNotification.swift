@@ -6,4 +6,6 @@ public enum StoreNotification: Sendable, Equatable {
     case newRequest(runID: String)
     /// Holds were granted (`Store.grantWaiting`): their runs' owners tell their nodes.
     case grants
+    /// Something was paused or resumed (`baton pause`, `baton resume`): read `baton.pauses` again.
+    case pauses
 }

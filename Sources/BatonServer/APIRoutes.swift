@@ -56,6 +56,17 @@ public enum APIRoutes {
         api.post("/schedules/:name/trigger") { request, context in
             await handlers.triggerSchedule(request, context.parameters.get("name") ?? "", source: context.clientAddress)
         }
+        // Pauses (read; pause and resume operate).
+        api.get("/pauses") { request, _ in await handlers.listPauses(request) }
+        for kind in PauseKind.allCases {
+            for (verb, paused) in [("pause", true), ("resume", false)] {
+                // A run's path parameter is `id`, as in every other `/runs/{id}` route (the router refuses two names).
+                let parameter = kind == .run ? "id" : "name"
+                api.post("/\(kind.rawValue)s/:\(parameter)/\(verb)") { request, context in
+                    await handlers.setPause(request, kind, context.parameters.get(parameter) ?? "", paused: paused, source: context.clientAddress)
+                }
+            }
+        }
         // Triggers (admin) and the events that start them (POST submit, GET read).
         api.get("/triggers") { request, _ in await handlers.listTriggers(request) }
         api.post("/triggers") { request, context in await handlers.createTrigger(request, source: context.clientAddress) }

@@ -9,7 +9,7 @@ enum OpenAPIDocument {
             "title": "Baton API",
             "version": "1.0.0-draft",
             "summary": "Submit, follow and control Baton runs over HTTP with a scoped token.",
-            "description": "Baton's HTTP API (\"front door\", issue 32). This document is the contract the server, the Swift client, the CLI's `--server` mode and the Python example code against; the server serves it at `/api/v1/openapi.json`, byte for byte this file.\n\n**Authentication.** Every operation but `GET /openapi.json` needs `Authorization: Bearer TOKEN` (`baton token create`). A missing, unknown, expired or revoked token is a 401; a token without the operation's scope a 403. With `baton server --public-read`, operations of scope `read` need no token.\n\n**Scopes** (`x-baton-scope` on each operation): `read` (the GETs of runs, schedules, procedures, workers, coordinators and received events), `submit` (submit and validate runs, post events), `operate` (cancel, retry, signal; pause, resume and trigger schedules), `admin` (create and delete schedules; tokens, webhooks, triggers and the audit trail, **their GETs included**, a departure from \"read: every GET\" decided for issue 32: a webhook URL can itself be a credential). `admin` implies every other scope; the others are independent. `none`: no token needed; `any`: any valid token.\n\n**Errors** are `{\"error\": {\"code\", \"message\", \"details\"}}` with the CLI's one-line words in `message`. 400: malformed JSON or a bad parameter or header; 422: JSON that does not fit the request schema or that Baton refuses (an invalid graph: every problem in `details`). Any operation may also answer 401, 429 (with `Retry-After`) and 503.\n\n**Lists** take `limit` and an opaque `cursor`, and answer `next_cursor` (null on the last page).\n\n**Times** in runs, nodes, events, workers, tokens and the rest are PostgreSQL `timestamptz` text in UTC (`2026-11-22 13:39:59.65+00`), as the CLI's `--json` prints them; schedules' times are ISO-8601 (`2026-11-27T01:30:00Z`), as `baton schedule list --json` prints them."
+            "description": "Baton's HTTP API (\"front door\", issue 32). This document is the contract the server, the Swift client, the CLI's `--server` mode and the Python example code against; the server serves it at `/api/v1/openapi.json`, byte for byte this file.\n\n**Authentication.** Every operation but `GET /openapi.json` needs `Authorization: Bearer TOKEN` (`baton token create`). A missing, unknown, expired or revoked token is a 401; a token without the operation's scope a 403. With `baton server --public-read`, operations of scope `read` need no token.\n\n**Scopes** (`x-baton-scope` on each operation): `read` (the GETs of runs, schedules, procedures, workers, coordinators and received events), `submit` (submit and validate runs, post events), `operate` (cancel, retry, signal; pause, resume and trigger schedules; pause and resume procedures, pools and runs), `admin` (create and delete schedules; tokens, webhooks, triggers and the audit trail, **their GETs included**, a departure from \"read: every GET\" decided for issue 32: a webhook URL can itself be a credential). `admin` implies every other scope; the others are independent. `none`: no token needed; `any`: any valid token.\n\n**Errors** are `{\"error\": {\"code\", \"message\", \"details\"}}` with the CLI's one-line words in `message`. 400: malformed JSON or a bad parameter or header; 422: JSON that does not fit the request schema or that Baton refuses (an invalid graph: every problem in `details`). Any operation may also answer 401, 429 (with `Retry-After`) and 503.\n\n**Lists** take `limit` and an opaque `cursor`, and answer `next_cursor` (null on the last page).\n\n**Times** in runs, nodes, events, workers, tokens and the rest are PostgreSQL `timestamptz` text in UTC (`2026-11-22 13:39:59.65+00`), as the CLI's `--json` prints them; schedules' times are ISO-8601 (`2026-11-27T01:30:00Z`), as `baton schedule list --json` prints them."
           },
           "jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",
           "servers": [
@@ -51,6 +51,10 @@ enum OpenAPIDocument {
             {
               "name": "triggers",
               "description": "Events in: graphs started by posted events."
+            },
+            {
+              "name": "pauses",
+              "description": "`baton pause` and `baton resume`: no new task goes out for a paused procedure, pool or run; running attempts finish, and what waits goes on in order on resume."
             }
           ],
           "paths": {
@@ -1427,6 +1431,337 @@ enum OpenAPIDocument {
                 }
               }
             },
+            "/pauses": {
+              "get": {
+                "operationId": "listPauses",
+                "summary": "What is paused",
+                "description": "`baton pause list --json`, as `{pauses: [...]}`, runs first, then pools, then procedures, each by name.",
+                "tags": [
+                  "pauses"
+                ],
+                "x-baton-scope": "read",
+                "responses": {
+                  "200": {
+                    "description": "The pauses.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object",
+                          "properties": {
+                            "pauses": {
+                              "type": "array",
+                              "items": {
+                                "$ref": "#/components/schemas/Pause"
+                              }
+                            }
+                          },
+                          "required": [
+                            "pauses"
+                          ]
+                        }
+                      }
+                    }
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
+                  },
+                  "429": {
+                    "$ref": "#/components/responses/RateLimited"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
+                  }
+                }
+              }
+            },
+            "/procedures/{name}/pause": {
+              "post": {
+                "operationId": "pauseProcedure",
+                "summary": "Pause a procedure",
+                "description": "`baton pause procedure`: no new task of the procedure goes out; running attempts finish, and nodes that would go out wait (`waiting_for: paused`, event `paused`), holding no slot. Pausing what is paused changes nothing (`changed: false`).",
+                "tags": [
+                  "pauses"
+                ],
+                "x-baton-scope": "operate",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/PauseName"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "What changed.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/PauseChange"
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
+                  },
+                  "422": {
+                    "$ref": "#/components/responses/Unprocessable"
+                  },
+                  "429": {
+                    "$ref": "#/components/responses/RateLimited"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
+                  }
+                }
+              }
+            },
+            "/procedures/{name}/resume": {
+              "post": {
+                "operationId": "resumeProcedure",
+                "summary": "Resume a procedure",
+                "description": "`baton resume procedure`: the nodes its pause held go out, in order (priority, then the graph's). Resuming what is not paused changes nothing (`changed: false`).",
+                "tags": [
+                  "pauses"
+                ],
+                "x-baton-scope": "operate",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/PauseName"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "What changed.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/PauseChange"
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
+                  },
+                  "422": {
+                    "$ref": "#/components/responses/Unprocessable"
+                  },
+                  "429": {
+                    "$ref": "#/components/responses/RateLimited"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
+                  }
+                }
+              }
+            },
+            "/pools/{name}/pause": {
+              "post": {
+                "operationId": "pausePool",
+                "summary": "Pause a pool",
+                "description": "`baton pause pool`: no new task of the pool goes out; running attempts finish, and nodes that would go out wait (`waiting_for: paused`, event `paused`), holding no slot. Pausing what is paused changes nothing (`changed: false`).",
+                "tags": [
+                  "pauses"
+                ],
+                "x-baton-scope": "operate",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/PauseName"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "What changed.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/PauseChange"
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
+                  },
+                  "422": {
+                    "$ref": "#/components/responses/Unprocessable"
+                  },
+                  "429": {
+                    "$ref": "#/components/responses/RateLimited"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
+                  }
+                }
+              }
+            },
+            "/pools/{name}/resume": {
+              "post": {
+                "operationId": "resumePool",
+                "summary": "Resume a pool",
+                "description": "`baton resume pool`: the nodes its pause held go out, in order (priority, then the graph's). Resuming what is not paused changes nothing (`changed: false`).",
+                "tags": [
+                  "pauses"
+                ],
+                "x-baton-scope": "operate",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/PauseName"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "What changed.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/PauseChange"
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
+                  },
+                  "422": {
+                    "$ref": "#/components/responses/Unprocessable"
+                  },
+                  "429": {
+                    "$ref": "#/components/responses/RateLimited"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
+                  }
+                }
+              }
+            },
+            "/runs/{id}/pause": {
+              "post": {
+                "operationId": "pauseRun",
+                "summary": "Pause a run",
+                "description": "`baton pause run`: no new task of the run goes out; running attempts finish, and nodes that would go out wait (`waiting_for: paused`, event `paused`), holding no slot. Pausing what is paused changes nothing (`changed: false`). A run that does not exist is a 404; one that has ended a 409.",
+                "tags": [
+                  "pauses"
+                ],
+                "x-baton-scope": "operate",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/RunId"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "What changed.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/PauseChange"
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  },
+                  "409": {
+                    "$ref": "#/components/responses/Conflict"
+                  },
+                  "422": {
+                    "$ref": "#/components/responses/Unprocessable"
+                  },
+                  "429": {
+                    "$ref": "#/components/responses/RateLimited"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
+                  }
+                }
+              }
+            },
+            "/runs/{id}/resume": {
+              "post": {
+                "operationId": "resumeRun",
+                "summary": "Resume a run",
+                "description": "`baton resume run`: the nodes its pause held go out, in order (priority, then the graph's). Resuming what is not paused changes nothing (`changed: false`).",
+                "tags": [
+                  "pauses"
+                ],
+                "x-baton-scope": "operate",
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/RunId"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "What changed.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/PauseChange"
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "401": {
+                    "$ref": "#/components/responses/Unauthorized"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  },
+                  "422": {
+                    "$ref": "#/components/responses/Unprocessable"
+                  },
+                  "429": {
+                    "$ref": "#/components/responses/RateLimited"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Unavailable"
+                  }
+                }
+              }
+            },
             "/procedures": {
               "get": {
                 "operationId": "listProcedures",
@@ -2562,6 +2897,17 @@ enum OpenAPIDocument {
                   "minLength": 1,
                   "maxLength": 200
                 }
+              },
+              "PauseName": {
+                "name": "name",
+                "in": "path",
+                "description": "The procedure's or pool's name (1 to 200 bytes, no white space).",
+                "required": true,
+                "schema": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 200
+                }
               }
             },
             "responses": {
@@ -2842,6 +3188,10 @@ enum OpenAPIDocument {
                   },
                   "input": {
                     "$ref": "#/components/schemas/RunInput"
+                  },
+                  "paused": {
+                    "type": "boolean",
+                    "description": "Whether the run is paused (`baton pause run`): nothing new of it is dispatched until it is resumed."
                   }
                 },
                 "required": [
@@ -3239,6 +3589,13 @@ enum OpenAPIDocument {
                       "type": "string"
                     },
                     "description": "Workers that lost an attempt of the node before `worker`, oldest first."
+                  },
+                  "waiting_for": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "description": "While `waiting`, what for: `retry`, `repeat`, `delay`, `admission`, `signal` or `paused` (a pause of its run, pool or procedure: `baton resume`); null otherwise."
                   }
                 },
                 "required": [
@@ -5321,7 +5678,7 @@ enum OpenAPIDocument {
                   },
                   "action": {
                     "type": "string",
-                    "description": "`run.submit`, `run.cancel`, `run.retry`, `run.signal`, `schedule.create`, `schedule.pause`, `schedule.resume`, `schedule.trigger`, `schedule.delete`, `token.create`, `token.revoke`, `webhook.create`, `webhook.delete`, `trigger.create`, `trigger.delete`, `event.post`; more may be added."
+                    "description": "`run.submit`, `run.cancel`, `run.retry`, `run.signal`, `schedule.create`, `schedule.pause`, `schedule.resume`, `schedule.trigger`, `schedule.delete`, `token.create`, `token.revoke`, `webhook.create`, `webhook.delete`, `trigger.create`, `trigger.delete`, `event.post`, `procedure.pause`, `procedure.resume`, `pool.pause`, `pool.resume`, `run.pause`, `run.resume`; more may be added."
                   },
                   "target": {
                     "type": [
@@ -5379,6 +5736,72 @@ enum OpenAPIDocument {
                 "required": [
                   "entries",
                   "next_cursor"
+                ]
+              },
+              "Pause": {
+                "type": "object",
+                "description": "A stored pause (`baton.pauses`).",
+                "properties": {
+                  "kind": {
+                    "type": "string",
+                    "enum": [
+                      "procedure",
+                      "pool",
+                      "run"
+                    ]
+                  },
+                  "name": {
+                    "type": "string",
+                    "description": "The procedure's or pool's name, or the run's id."
+                  },
+                  "paused_at": {
+                    "type": "string",
+                    "description": "ISO-8601, UTC."
+                  },
+                  "paused_by": {
+                    "type": [
+                      "string",
+                      "null"
+                    ],
+                    "description": "The token that paused it; null from the command line."
+                  }
+                },
+                "required": [
+                  "kind",
+                  "name",
+                  "paused_at",
+                  "paused_by"
+                ]
+              },
+              "PauseChange": {
+                "type": "object",
+                "description": "What a pause or resume did.",
+                "properties": {
+                  "kind": {
+                    "type": "string",
+                    "enum": [
+                      "procedure",
+                      "pool",
+                      "run"
+                    ]
+                  },
+                  "name": {
+                    "type": "string"
+                  },
+                  "paused": {
+                    "type": "boolean",
+                    "description": "Whether it is paused now."
+                  },
+                  "changed": {
+                    "type": "boolean",
+                    "description": "False when it already was (pause) or was not (resume) paused: nothing changed."
+                  }
+                },
+                "required": [
+                  "kind",
+                  "name",
+                  "paused",
+                  "changed"
                 ]
               }
             }

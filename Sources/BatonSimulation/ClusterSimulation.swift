@@ -70,6 +70,12 @@ public final class ClusterSimulation {
     var bigRandom: SeededRandom
     /// The coordinators' partition lease, in seconds.
     let partitionLease = 10.0
+    /// The pauses this seed makes (`PauseSimulation`), when it makes any.
+    var pauses: PauseSimulation?
+    /// What it may pause, once its runs are submitted.
+    var pauseTargets: [PauseTarget] = []
+    /// What was paused when the coordinator's turn now under way began, and what its decisions broke.
+    let pauseWatch = PauseWatch()
     /// With `options.webhooks`: the coordinators' webhook delivery and the receiver.
     var webhooks: WebhookSimulation?
 
@@ -149,6 +155,12 @@ public final class ClusterSimulation {
         configuration.random = { random.unit() }
         let tokens = tokenRandom
         configuration.attemptTokens = { tokens.token() }
+        let watch = pauseWatch
+        let memory = store
+        configuration.decided = { runID, commands in
+            guard !watch.paused.isEmpty else { return }
+            watch.violations += PauseSimulation.violations(store: memory, coordinator: name, runID: runID, commands: commands, paused: watch.paused)
+        }
         // Workers from before tokens (`legacyWorkers`) send none: the coordinators are in the upgrade window.
         configuration.reportCheck = ReportCheck(acceptUntokened: options.legacyWorkers > 0 || options.acceptUntokenedReports)
         // A back-off inside a step (a commit retried) is time that passes while this process waits.
@@ -219,10 +231,20 @@ public final class ClusterSimulation {
             submit(.signal)
             submit(.signalTimeout)
         }
+        var pausing = PauseSimulation(seed: seed)
+        if options.pauses && pausing.random.chance(0.5) {
+            pauseTargets = PauseSimulation.candidates(store: store, runs: submitted.map(\.runID))
+            pauses = pausing
+            trace("pauses among \(pauseTargets.count) targets")
+        }
         while step < options.steps && report.violations.isEmpty {
             takeStep()
         }
         faultsOn = false
+        if pauses != nil {
+            pauses!.resumeAll(store: store)  // the heal: every run must be able to end
+            trace("every pause ends")
+        }
         confirmsHeldFor = 0
         if blockedFor > 0 { unblockPublishers() }
         shortenCuts()
@@ -369,6 +391,12 @@ public final class ClusterSimulation {
                 (
                     3, "\(c.name) turn",
                     { [self] in
+                        pauseWatch.paused = pauses == nil ? [] : Set(store.tables.pauses.keys)
+                        defer {
+                            pauseWatch.paused = []
+                            for line in pauseWatch.violations { checker.violate(line) }
+                            pauseWatch.violations = []
+                        }
                         if let stopped = process.turn() {
                             trace("\(c.name) stops: \(stopped.message)")
                             c.crash(restartAfter: 20)
@@ -408,6 +436,17 @@ public final class ClusterSimulation {
         choices.append((1.5, "time passes", { [self] in clock.advance(0.001 + random.unit() * 0.25) }))
         if !unsentSignals.isEmpty {
             choices.append((0.3, "a signal is sent", { [self] in sendSignal(signalRandom.index(unsentSignals.count)) }))
+        }
+        if faultsOn, pauses != nil, !pauseTargets.isEmpty {
+            for line in pauses!.resumeDue(store: store) { trace(line) }
+            choices.append(
+                (
+                    0.05, "a pause",
+                    { [self] in
+                        let target = pauseTargets[pauses!.random.index(pauseTargets.count)]
+                        trace(pauses!.pause(target, store: store))
+                    }
+                ))
         }
         let total = choices.reduce(0) { $0 + $1.weight }
         var pick = random.unit() * total

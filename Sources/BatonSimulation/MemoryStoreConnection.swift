@@ -86,6 +86,8 @@ public final class MemoryStoreConnection: CoordinatorStore, @unchecked Sendable 
 
     public func activeRunIDs() throws -> [String] { try call(.activeRunIDs) { store.activeRunIDs(fence: fence) } }
 
+    public func loadPauses() throws -> Pauses { try call(.loadHolds) { Pauses(store.tables.pauses.keys) } }
+
     public func openRequests() throws -> [RunRequest] { try call(.openRequests) { store.openRequests(fence: fence) } }
 
     public func loadRun(_ id: String) throws -> RunState? { try call(.loadRun) { try store.loadRun(id) } }

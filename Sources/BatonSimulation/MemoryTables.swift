@@ -33,5 +33,7 @@ struct MemoryTables {
     var webhooks: [Int64: MemoryWebhookRow] = [:]
     /// `baton.webhook_deliveries` (the outbox the events trigger fills), by id, with their attempts.
     var deliveries: [Int64: MemoryDeliveryRow] = [:]
+    /// `baton.pauses`: what is paused, with when it was (seconds on the store's clock).
+    var pauses: [PauseTarget: Double] = [:]
     var partitions: [MemoryPartitionRow] = (0..<RunPartition.standard).map { MemoryPartitionRow(partition: $0) }
 }

@@ -62,6 +62,9 @@ public struct SimulationOptions: Sendable {
     /// signals; off, every seed runs as it did before signals existed (`baton-sim --no-signals`), which
     /// the seeds kept as tests of earlier findings replay.
     public var signals = true
+    /// Half the seeds (drawn from a stream of their own) also pause and resume procedures, pools and runs
+    /// at random moments (`PauseSimulation`); off, every seed runs as before pauses existed (`--no-pauses`).
+    public var pauses = true
     /// Keep the trace of every step (for `--seed`); otherwise only the last ones are kept.
     public var keepTrace = false
     public var traceTail = 40

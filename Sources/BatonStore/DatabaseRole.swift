@@ -15,13 +15,13 @@ public enum DatabaseRole: String, CaseIterable, Sendable {
     /// Tables `server` may insert into.
     static let serverInserts = [
         "runs", "nodes", "edges", "events", "idempotency_keys", "requests", "schedules", "tokens", "audit", "triggers", "trigger_events",
-        "trigger_runs", "webhooks",
+        "trigger_runs", "webhooks", "pauses",
     ]
     /// Tables `read` may select from: the history and the cluster, not the secrets.
     static let readable = [
         "runs", "nodes", "edges", "events", "requests", "idempotency_keys", "workers", "coordinators", "partitions", "schedules",
         "history_partitions", "settings", "audit", "rates", "triggers", "trigger_events", "trigger_runs", "webhook_deliveries",
-        "webhook_attempts",
+        "webhook_attempts", "pauses",
     ]
     /// Sequences whose numbers the server's inserts take.
     static let serverSequences = ["events_id_seq", "requests_id_seq", "tokens_id_seq", "audit_id_seq"]
@@ -47,7 +47,7 @@ public enum DatabaseRole: String, CaseIterable, Sendable {
                 "grant update (revoked_at, last_used_at) on baton.tokens to \(who)",
                 "grant update, delete on baton.schedules to \(who)",
                 "grant update on baton.trigger_runs to \(who)",
-                "grant delete on baton.triggers, baton.webhooks to \(who)",
+                "grant delete on baton.triggers, baton.webhooks, baton.pauses to \(who)",
                 "grant usage on sequence \(tables(Self.serverSequences)) to \(who)",
             ]
         case .read:

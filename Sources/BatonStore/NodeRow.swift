@@ -22,11 +22,19 @@ public struct NodeRow: Sendable, Codable {
     /// the attempt was delivered again to another worker (event `redelivered`) or sent out anew
     /// when the worker's lease ran out (`lease_expired`).
     public let lostWorkers: [String]?
+    /// While `waiting`, what for: `retry`, `repeat`, `delay`, `admission`, `signal` or `paused` (nil otherwise).
+    public let waitingFor: String?
 
     enum CodingKeys: String, CodingKey {
         case key, procedure, status, attempts, input, output, error, worker, seconds
         case queuedAt = "queued_at", startedAt = "started_at", finishedAt = "finished_at", lostWorkers = "lost_workers"
-        case errorType = "error_type"
+        case errorType = "error_type", waitingFor = "waiting_for"
+    }
+
+    /// The status as `baton show` prints it: `waiting (paused)` while a pause holds the node.
+    public var statusText: String {
+        guard status == NodeStatus.waiting.rawValue, let waitingFor else { return status }
+        return "\(status) (\(waitingFor))"
     }
 
     /// The query of the nodes of run `$1` (`baton.nodes n`), and only those that match `condition`
@@ -38,7 +46,8 @@ public struct NodeRow: Sendable, Codable {
             where e.run_id = $1::uuid and e.kind in ('redelivered', 'lease_expired') and e.node_key is not null group by e.node_key)
         select n.key, n.procedure, n.status, n.attempts, n.input::text as input, n.output::text as output, n.error, n.error_type, n.worker,
                n.queued_at::text as queued_at, n.started_at::text as started_at, n.finished_at::text as finished_at,
-               extract(epoch from n.finished_at - n.started_at)::float8 as seconds, lost.workers as lost_workers, n.position
+               extract(epoch from n.finished_at - n.started_at)::float8 as seconds, lost.workers as lost_workers, n.position,
+               case when n.status = 'waiting' then n.scheduler->>'waiting_for' end as waiting_for
         from baton.nodes n left join lost on lost.node_key = n.key
         where n.run_id = $1::uuid\(condition.map { " and " + $0 } ?? "")
         """
@@ -68,5 +77,6 @@ public struct NodeRow: Sendable, Codable {
         finishedAt = r[row: i, column: "finished_at"]
         seconds = r[row: i, column: "seconds"].flatMap(Double.init)
         lostWorkers = r[row: i, column: "lost_workers"].flatMap { try? JSONParser.parse($0) }?.arrayValue?.compactMap(\.stringValue)
+        waitingFor = r[row: i, column: "waiting_for"]
     }
 }

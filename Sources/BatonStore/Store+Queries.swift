@@ -8,7 +8,8 @@ extension Store {
         r.finished_at::text as finished_at, r.error, r.input::text as input,
         (select count(*) from baton.nodes n where n.run_id = r.id and n.run_submitted_at = r.submitted_at) as nodes,
         (select count(*) from baton.nodes n where n.run_id = r.id and n.run_submitted_at = r.submitted_at
-            and n.status in ('succeeded', 'failed', 'cancelled', 'skipped')) as done
+            and n.status in ('succeeded', 'failed', 'cancelled', 'skipped')) as done,
+        exists (select 1 from baton.pauses p where p.kind = 'run' and p.name = r.id::text) as paused
         """
 
     func runRow(_ r: PGResult, _ i: Int) -> RunRow {
@@ -19,6 +20,7 @@ extension Store {
             finishedAt: r[row: i, column: "finished_at"], error: r[row: i, column: "error"],
             nodeCount: r.int(i, "nodes") ?? 0, nodesDone: r.int(i, "done") ?? 0)
         if let input = r[row: i, column: "input"].flatMap({ try? JSONParser.parse($0, maxDepth: 1024) }) { row.input = input }
+        row.paused = r.bool(i, "paused") == true  // never nil here: `--json` says false, as through the API
         return row
     }
 

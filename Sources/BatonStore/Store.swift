@@ -117,6 +117,7 @@ extension Store {
         try connection.listen(Store.runsChannel)
         try connection.listen(Store.requestsChannel)
         try connection.listen(Store.grantsChannel)
+        try connection.listen(Store.pausesChannel)
     }
 
     /// What LISTEN brought since the last call, waiting up to `timeout` seconds for the first.
@@ -125,6 +126,7 @@ extension Store {
             switch note.channel {
             case Store.runsChannel: .newRun(note.payload)
             case Store.grantsChannel: .grants
+            case Store.pausesChannel: .pauses
             default: .newRequest(runID: note.payload)
             }
         }

@@ -49,6 +49,10 @@ struct SimCommand: ParsableCommand {
     var signals = true
     @Flag(
         inversion: .prefixedNo,
+        help: "Half the seeds also pause and resume procedures, pools and runs at random moments (--no-pauses: none do, as before pauses existed).")
+    var pauses = true
+    @Flag(
+        inversion: .prefixedNo,
         help: "Now and then a task queue is deleted or purged under load (--no-queue-loss: never, as before that fault existed).")
     var queueLoss = true
     @Flag(
@@ -95,6 +99,7 @@ struct SimCommand: ParsableCommand {
         options.schedules = schedules
         options.webhooks = webhooks
         options.signals = signals
+        options.pauses = pauses
         if !queueLoss { options.queueLossRate = 0 }
         options.reconcileLostTasks = !noReconcile
         options.processCuts = processCuts
@@ -137,7 +142,7 @@ struct SimCommand: ParsableCommand {
         "baton-sim --seed \(s) --steps \(steps) --runs \(runs) --fault-rate \(faultRate) --fault-mix \(faultMix.rawValue)"
             + " --coordinators \(coordinators) --partitions \(partitions) --legacy-workers \(legacyWorkers)"
             + " --queue-type \(report.queueType.rawValue)\(poisonAmongOthers ? " --poison-among-others" : "")"
-            + "\(schedules ? " --schedules" : "")\(webhooks ? " --webhooks" : "")\(signals ? "" : " --no-signals")"
+            + "\(schedules ? " --schedules" : "")\(webhooks ? " --webhooks" : "")\(signals ? "" : " --no-signals")\(pauses ? "" : " --no-pauses")"
             + "\(queueLoss ? "" : " --no-queue-loss")\(noReconcile ? " --no-reconcile" : "")\(blockedPublishers ? "" : " --no-blocked-publishers")"
             + "\(processCuts ? "" : " --no-process-cuts")\(bigOutputs ? "" : " --no-big-outputs")"
             + "\(commitBytes == SimulationOptions().commitBytes ? "" : " --commit-bytes \(commitBytes)")"

@@ -15,6 +15,7 @@ struct BatonCLI: AsyncParsableCommand {
             RetryCommand.self, WorkersCommand.self, CoordinatorsCommand.self, GraphCommand.self, ServerCommand.self,
             ProceduresCommand.self, PruneCommand.self, ScheduleCommand.self, BrokerPermissionsCommand.self, TokenCommand.self,
             DatabaseGrantsCommand.self, TriggerCommand.self, WebhookCommand.self,
+            PauseCommand.self, ResumeCommand.self,
         ])
 
     /// Runs the CLI; every error becomes one clear line on stderr and a non-zero exit.

@@ -48,6 +48,14 @@ struct ConnectionOptions: ParsableArguments {
         }
     }
 
+    /// Pauses as `baton pause` and `baton resume` change and list them: through the server or in the database.
+    func openPauses() throws -> any PauseAccess {
+        switch try target() {
+        case .database: return DirectRuns(store: try openStore())
+        case .server(let url, let token): return RemoteRuns(server: url, token: token)
+        }
+    }
+
     /// Opens the store and checks the schema, with errors phrased for the user. A command that only
     /// works on the database refuses `--server` (`BATON_SERVER` in the environment does not concern it).
     func openStore(requireSchema: Bool = true) throws -> Store {

@@ -77,6 +77,7 @@ struct QuorumSimulationTests {
         options.steps = 1_500
         options.poisonAmongOthers = true
         options.signals = false  // the schedule that found it, without the signal graphs (which change every seed's draws)
+        options.pauses = false  // nor the pauses
         options.faultMix = .uniform  // and with the fault mix of before the swarm
         options.processCuts = false  // nor the kinds and graphs added since
         options.bigOutputs = false
@@ -97,6 +98,7 @@ struct QuorumSimulationTests {
         options.quorumWorkerLimit = 10
         options.poisonAmongOthers = true
         options.signals = false  // the schedules that show it, without the signal graphs
+        options.pauses = false  // nor the pauses
         options.faultMix = .uniform  // and with the fault mix of before the swarm
         options.processCuts = false  // nor the kinds and graphs added since
         options.bigOutputs = false

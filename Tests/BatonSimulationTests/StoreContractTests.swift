@@ -315,11 +315,44 @@ struct StoreContractTests {
                     case let .newRun(run): "run \(run == id)"
                     case let .newRequest(run): "request \(run == id)"
                     case .grants: "grants"
+                    case .pauses: "pauses"
                     }
                 } + ["|"] + (try backend.store.notifications(timeout: 0)).map { "\($0)" })
         }
         #expect(seen[0] == seen[1])
         #expect(seen[1] == ["run true", "request true", "|"])
+    }
+
+    /// A pause and a resume are heard by every listening session (once each, not when nothing
+    /// changed), and `loadPauses` gives what is paused; a run that does not exist cannot be paused.
+    @Test func pausesAreHeardAndLoaded() throws {
+        let name = "contract-\(UUID().uuidString.prefix(8)).p"
+        var seen: [[String]] = []
+        for backend in [try ContractBackend.postgres(), try ContractBackend.memory()] {
+            let listener = try backend.connect()
+            defer { listener.close() }
+            try listener.listenForWork()
+            let pause = { (target: PauseTarget) throws -> Bool in
+                if let store = backend.postgres { return try store.pause(target).changed }
+                return try backend.memory!.pause(target)
+            }
+            let resume = { (target: PauseTarget) throws -> Bool in
+                if let store = backend.postgres { return try store.resume(target).changed }
+                return backend.memory!.resume(target)
+            }
+            defer { backend.finish([]) }
+            let target = PauseTarget(.procedure, name)
+            var lines: [String] = []
+            func heard() throws -> String { "\(try listener.notifications(timeout: 1).map { "\($0)" })" }
+            lines.append("pause \(try pause(target)) \(try heard()) \(try backend.store.loadPauses().procedures.contains(name))")
+            lines.append("again \(try pause(target)) \(try listener.notifications(timeout: 0.2).count)")
+            lines.append("resume \(try resume(target)) \(try heard()) \(try backend.store.loadPauses().procedures.contains(name))")
+            lines.append("again \(try resume(target)) \(try listener.notifications(timeout: 0.2).count)")
+            lines.append("ghost run \((try? pause(PauseTarget(.run, "00000000-0000-4000-8000-00000000dead"))) == nil)")
+            seen.append(lines)
+        }
+        #expect(seen[0] == seen[1])
+        #expect(seen[1] == [#"pause true ["pauses"] true"#, "again false 0", #"resume true ["pauses"] false"#, "again false 0", "ghost run true"])
     }
 
     /// Workers come from heartbeats, are live within three of their intervals and a second, and a

@@ -29,6 +29,8 @@ public enum EventKind: String, Sendable, Hashable, CaseIterable {
     case signalKept = "signal_kept"
     case signalIgnored = "signal_ignored"
     case logLimit = "log_limit"
+    /// A node ready to go out waits instead: its run, pool or procedure is paused (`baton pause`).
+    case paused
 
     // Events of the run itself (no node).
     case submitted

@@ -8,6 +8,7 @@ extension RunState {
             out.append(.runStatus(.running, error: nil))
         }
         var ready: [String] = []
+        var resumed: [String] = []
         for key in graph.order {
             let node = nodes[key]!
             switch node.status {
@@ -28,6 +29,8 @@ extension RunState {
                 }
             case .pending where node.openDependencies == 0:
                 ready.append(key)
+            case .waiting where node.waitingFor == .paused:
+                resumed.append(key)  // its pause may have ended while no coordinator held the run
             default:
                 break
             }
@@ -35,6 +38,7 @@ extension RunState {
         dropHeldInputs()  // those the store gave, now in the commands that need them
         var seen = Set<String>()
         evaluate(ready.filter { seen.insert($0).inserted }, into: &out)
+        if !resumed.isEmpty { resume(resumed, into: &out) }
     }
 
     /// The task of queued node `key` as it was published: its stored attempt, phase and input (held,
@@ -176,6 +180,9 @@ extension RunState {
             return end(key, as: .failed, error: "condition: \(error.description)", into: &out)
         }
         if let problem = oversizedInput(input, template: template) { return end(key, as: .failed, error: "condition: \(problem)", into: &out) }
+        if !pauses.isEmpty, let why = pauseReason(key, phase: .condition) {
+            return holdPaused(key, why, phase: .condition, newAttempt: true, into: &out)
+        }
         var node = nodes[key]!
         node.status = .queued
         node.attempt += 1
@@ -217,6 +224,9 @@ extension RunState {
                 return end(key, as: .failed, error: message, into: &out)
             }
             if let problem = oversizedInput(input, template: definition.input) { return end(key, as: .failed, error: problem, into: &out) }
+        }
+        if !pauses.isEmpty, definition.procedure != DelayProcedure.name, let why = pauseReason(key, phase: .run) {
+            return holdPaused(key, why, phase: .run, newAttempt: newAttempt, into: &out)
         }
         if definition.policies.needsAdmission && node.admission != .held {
             return requestAdmission(key, node, input: input, newAttempt: newAttempt, into: &out)

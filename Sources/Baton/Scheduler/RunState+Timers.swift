@@ -14,8 +14,8 @@ extension RunState {
                         end(
                             key, as: .succeeded, output: DelayProcedure.output(firedAt: out.now), startedAt: due, finishedAt: out.now,
                             into: &out), into: &out)
-                case .admission?, .signal?:
-                    break  // no due time: `.admitted`, `.cached` or `.signal` moves it on
+                case .admission?, .signal?, .paused?:
+                    break  // no due time: `.admitted`, `.cached`, `.signal` or a resume moves it on
                 case .retry?, .repeat?, nil:
                     evaluate(beginRun(key, newAttempt: true, into: &out), into: &out)
                 }

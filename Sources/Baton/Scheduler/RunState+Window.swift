@@ -13,9 +13,11 @@ extension RunState {
     var windowFull: Bool { outstanding.count >= dispatchWindow || (outstanding.count > 0 && outstanding.bytes >= dispatchWindowBytes) }
 
     /// Whether `key`, in `state`, has a task out: a procedure (or its condition) queued or running,
-    /// not one that is running what it spawned.
+    /// not one that is running what it spawned. A node held back by a pause counts too (it would have
+    /// one but for the pause), so a paused run holds at most a window of nodes `paused`, not every ready one.
     func hasTask(_ key: String, _ state: NodeState) -> Bool {
-        guard state.status == .queued || state.status == .running, children[key] == nil, let node = graph.nodes[key] else { return false }
+        let out = state.status == .queued || state.status == .running || (state.status == .waiting && state.waitingFor == .paused)
+        guard out, children[key] == nil, let node = graph.nodes[key] else { return false }
         if case .procedure = node.kind { return true }
         return false
     }

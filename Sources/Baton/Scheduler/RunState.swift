@@ -36,6 +36,8 @@ public struct RunState: Sendable {
     public var dispatchWindowBytes = RunState.defaultDispatchWindowBytes
     /// The bounds on nodes (counting children added at run time), nesting and inputs.
     public var limits = GraphLimits()
+    /// What is paused (`RunState+Pauses`): set before `.start` when the run is loaded, changed with `setPauses`.
+    public var pauses = Pauses()
     /// Reads the stored output of a node whose output was dropped from memory (`offloadOutputs`);
     /// nil keeps every output in memory. The coordinator's reads PostgreSQL (`nodes.output`).
     public var outputReader: (@Sendable (String) -> JSON?)?

@@ -278,13 +278,14 @@
       const message = byId('action-message');
       if (action === 'cancel' && !window.confirm('Cancel this run?')) return;
       message.className = 'action-message';
-      message.textContent = action === 'cancel' ? 'Cancelling…' : 'Retrying…';
+      const words = { cancel: ['Cancelling…', 'Cancel'], retry: ['Retrying…', 'Retry'], pause: ['Pausing…', 'Pause'], resume: ['Resuming…', 'Resume'] }[action];
+      message.textContent = words[0];
       const r = await fetch(base + '/' + action, {
         method: 'POST', cache: 'no-store', credentials: 'same-origin',
       });
       const j = await r.json().catch(() => ({ error: r.statusText }));
       if (r.ok) {
-        message.textContent = (action === 'cancel' ? 'Cancel' : 'Retry') + ' requested; the coordinator applies it.';
+        message.textContent = words[1] + ' requested; the coordinator applies it.';
         signature = 'changed';
       } else {
         message.classList.add('error');

@@ -20,5 +20,16 @@ struct ProceduresCommand: AsyncParsableCommand {
             return
         }
         Output.table(["PROCEDURE", "INPUT", "OUTPUT"], procedures.map { [$0.name, $0.input?.brief ?? "?", $0.output?.brief ?? "?"] })
+        try await Self.printPauses(of: Set(procedures.map(\.name)), connection)
+    }
+
+    /// Those of `listed` that are paused (`baton pause procedure`), under the table: nothing of theirs
+    /// is dispatched. (`baton pause list` lists every pause.)
+    static func printPauses(of listed: Set<String>, _ connection: ConnectionOptions) async throws {
+        let access = try connection.openPauses()
+        defer { access.close() }
+        let paused = try await access.pauses().filter { $0.target.kind == .procedure && listed.contains($0.target.name) }
+        guard !paused.isEmpty else { return }
+        print("\npaused (nothing of theirs is dispatched; `baton resume procedure NAME`): " + paused.map(\.target.name).joined(separator: ", "))
     }
 }

@@ -27,7 +27,7 @@ struct RunsCommand: AsyncParsableCommand {
             ["RUN", "NAME", "STATUS", "NODES", "SUBMITTED", "ERROR"],
             runs.map {
                 [
-                    $0.id, Output.truncate($0.name, 30), $0.status.rawValue, "\($0.nodesDone)/\($0.nodeCount)", Output.time($0.submittedAt),
+                    $0.id, Output.truncate($0.name, 30), $0.statusText, "\($0.nodesDone)/\($0.nodeCount)", Output.time($0.submittedAt),
                     Output.truncate($0.error ?? "", 60),
                 ]
             })

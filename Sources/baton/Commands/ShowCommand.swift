@@ -54,10 +54,13 @@ struct ShowCommand: AsyncParsableCommand {
             ["NODE", "PROCEDURE", "STATUS", "ATTEMPTS", "SECONDS", "WORKER", "OUTPUT / ERROR"],
             nodes.map { n in
                 [
-                    n.key, n.procedure, n.status, String(n.attempts), n.seconds.map { String(format: "%.3f", $0) } ?? "-",
+                    n.key, n.procedure, n.statusText, String(n.attempts), n.seconds.map { String(format: "%.3f", $0) } ?? "-",
                     n.workerText ?? "-", Output.truncate(n.error ?? n.output?.serialized() ?? "", 80),
                 ]
             })
+        if nodes.contains(where: { $0.waitingFor == WaitReason.paused.rawValue }) {
+            print("\n(paused): the node waits for a pause of its run, pool or procedure to end; see `baton pause list`, `baton resume`")
+        }
         if nodes.contains(where: { $0.lostWorkers != nil }) {
             print("\n(after w): worker w had an attempt of the node and stopped before it reported; see baton events \(id.prefix(8))")
         }
