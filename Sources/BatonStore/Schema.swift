@@ -355,5 +355,6 @@ enum Schema {
         (23, webhooks),
         (24, triggers),
         (25, sessions),
+        (27, versions),
     ]
 }
