@@ -36,6 +36,13 @@ extension Integration {
                     "second": ["procedure": "acme.greet", "input": ["name": ["$from": "first", "select": "/greeting"]]],
                 ]
             ])
+            // Also planned on version 1, and still running its first node when version 1's worker stops.
+            let late = try TestCluster.submit([
+                "nodes": [
+                    "first": ["procedure": "acme.greet", "input": ["name": "Fay", "seconds": 4]],
+                    "second": ["procedure": "acme.greet", "input": ["name": ["$from": "first", "select": "/greeting"]]],
+                ]
+            ])
             let sql = try TestCluster.sql()
             let versions = try sql.query("select key, procedure, version from baton.nodes where run_id = $1::uuid order by key", [old])
             #expect(versions.rowCount == 2 && versions[row: 0, column: "procedure"] == "acme.greet" && versions.int(0, "version") == 1)
@@ -68,10 +75,21 @@ extension Integration {
             #expect(try TestCluster.nodes(store, pinned)["hi"]?.output == ["greeting": "hello Di", "version": 1])
             #expect(try TestCluster.nodes(store, old)["second"]?.output == ["greeting": "hello hello Ada", "version": 1])
 
-            // Version 1's worker stops: a run pinned on it (accepted with --allow-unknown-procedures) waits, queued, not failed.
+            // Version 1's worker stops while `late` runs on it: its attempt ends, and the next v1 node waits, queued, not failed.
+            try TestCluster.waitUntil(30, "late's first node to run") { try TestCluster.nodes(store, late)["first"]?.status == "running" }
             v1.terminate()
             try TestCluster.waitUntil(30, "the v1 worker to stop") { !v1.isRunning }
             try TestCluster.waitUntil(30, "acme.greet to be unserved") { try Self.served(store) == ["acme.greet@2"] }
+            try TestCluster.waitUntil(30, "late's second node to be queued") { try TestCluster.nodes(store, late)["second"]?.status == "queued" }
+            #expect(try TestCluster.nodes(store, late)["first"]?.output == ["greeting": "hello Fay", "version": 1])
+            let lateShown = try TestCluster.cli(["show", late])
+            #expect(
+                lateShown.stdout.contains(
+                    "waiting for a worker: second (acme.greet in pool default): no live worker serves that procedure version in that pool"),
+                "\(lateShown.stdout)")
+            #expect(lateShown.stdout.contains("acme.greet: live workers serve version 2 only"), "\(lateShown.stdout)")
+
+            // A pin on version 1 is now refused, naming the version served; accepted with --allow-unknown-procedures, it waits too.
             let orphan: JSON = ["nodes": ["hi": ["procedure": "acme.greet@1", "input": ["name": "Ed"]]]]
             let pin1 = try TestCluster.cli(["submit", try GraphFixtures.write(orphan)])
             #expect(pin1.status == 2 && pin1.stderr.contains("live workers serve acme.greet@2;"), "\(pin1.stderr)")
@@ -89,10 +107,12 @@ extension Integration {
             let listed = try JSONParser.parse(try TestCluster.cli(["procedures", "--json"]).stdout).arrayValue ?? []
             let greet = listed.filter { $0["procedure"] == "acme.greet" }
             #expect(greet.map { $0["version"] } == [1, 2], "\(greet)")
-            #expect(greet.first?["served"] == false && greet.first?["unfinished_runs"] == 1, "\(greet)")
+            #expect(greet.first?["served"] == false && greet.first?["unfinished_runs"] == 2, "\(greet)")
             #expect(greet.last?["served"] == true && greet.last?["unfinished_runs"] == 0, "\(greet)")
             #expect(try TestCluster.nodes(store, waiting)["hi"]?.status == "queued")
+            #expect(try TestCluster.nodes(store, late)["second"]?.status == "queued")
             _ = try TestCluster.cli(["cancel", waiting])
+            _ = try TestCluster.cli(["cancel", late])
         }
     }
 }
