@@ -164,7 +164,7 @@ public final class ClusterSimulation {
 
     private func makeWorker(_ index: Int, _ generation: Int) -> (SteppedWorker, SimulatedExecutor) {
         let id = "worker-\(index).\(generation)"
-        let registry = index < options.workers ? VersionProcedures.registry(worker: index, of: options.workers) : .demo
+        let registry = options.versions && index < options.workers ? VersionProcedures.registry(worker: index, of: options.workers) : .demo
         var configuration = WorkerConfiguration(
             amqpURL: "memory", pools: [index < options.workers ? "default" : SimulationGraph.poisonPool], concurrency: 2, prefetch: 4,
             registry: registry, id: id, heartbeatInterval: 1,
@@ -215,7 +215,7 @@ public final class ClusterSimulation {
             trace("big outputs of \(bytes) bytes, injected into \(dependents) nodes")
         }
         // A third of the seeds submit nodes of two versions of one procedure, in place of a drawn graph.
-        if versionRandom.chance(1.0 / 3) { own.append(.versions) }
+        if options.versions && versionRandom.chance(1.0 / 3) { own.append(.versions) }
         for _ in 0..<max(1, options.runs - own.count) {
             let graph = catalog[random.index(catalog.count)]
             submit(graph)
