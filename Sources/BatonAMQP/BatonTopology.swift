@@ -7,7 +7,8 @@
 ///
 /// - `baton.tasks` (direct): one durable queue per pool and procedure, `baton.tasks.<pool>:<procedure>`,
 ///   bound with routing key `<pool>:<procedure>`, so a worker receives only tasks for
-///   procedures it serves. Priorities 0-9 (`x-max-priority`). As quorum queues (`QueueType`), a
+///   procedures it serves (`<procedure>` is the routed name, `acme.greet@2` above version 1: only
+///   workers serving that version consume it). Priorities 0-9 (`x-max-priority`). As quorum queues (`QueueType`), a
 ///   queue per `PriorityBand` instead, and the exchange `baton.queue-type.quorum` says so to workers.
 /// - `baton.reports` (direct) → `baton.results.<partition>` (durable, one per partition): workers'
 ///   reports, routed by the partition the task carried, so each coordinator consumes only the

@@ -8,26 +8,28 @@ public enum GraphFile {
     /// a graph whose inputs do not fit them (`TypeChecker`) is refused like an invalid one.
     public static func load(
         _ path: String, knownProcedures: Set<String>?, input: JSON? = nil, schemas: [String: ProcedureSchema]? = nil,
-        unknownProcedureHint: String? = nil
+        unknownProcedureHint: String? = nil, servedVersions: ServedVersions? = nil
     )
         throws -> Graph
     {
         try decode(
             try read(path), path: path, knownProcedures: knownProcedures, input: input, schemas: schemas,
-            unknownProcedureHint: unknownProcedureHint)
+            unknownProcedureHint: unknownProcedureHint, servedVersions: servedVersions)
     }
 
     /// As `load`, for the bytes `read` took from `path` (which names the file in errors, and whose
     /// extension says JSON or YAML): a command that reads the file before connecting reads it once.
+    /// `servedVersions` plans each node that names no version (`GraphDecoder.servedVersions`).
     public static func decode(
         _ bytes: [UInt8], path: String, knownProcedures: Set<String>?, input: JSON? = nil, schemas: [String: ProcedureSchema]? = nil,
-        unknownProcedureHint: String? = nil
+        unknownProcedureHint: String? = nil, servedVersions: ServedVersions? = nil
     )
         throws -> Graph
     {
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         var decoder = GraphDecoder(knownProcedures: knownProcedures, limits: try Limits.fromEnvironment())
         if let unknownProcedureHint { decoder.unknownProcedureHint = unknownProcedureHint }
+        decoder.servedVersions = servedVersions
         let graph: Graph
         var locate: (@Sendable (GraphProblem) -> String?)?
         if GraphFileYAML.isYAML(path) {

@@ -77,6 +77,6 @@ public struct LocalGraph: Sendable {
     private func load(_ file: String, known: Set<String>?, input: JSON?, typeCheck: Bool) throws -> Graph {
         try GraphFile.load(
             file, knownProcedures: known, input: input, schemas: typeCheck ? registry.checkedSchemas : nil,
-            unknownProcedureHint: unknownProcedureHint)
+            unknownProcedureHint: unknownProcedureHint, servedVersions: ServedVersions(everywhere: registry.names))
     }
 }

@@ -75,7 +75,10 @@ public struct ScheduleFiring: Service {
         var error: String?
         if !step.fire.isEmpty {
             do {
-                let graph = try GraphDecoder(limits: limits).decode(schedule.graph, input: schedule.input, defaultName: schedule.name)
+                var decoder = GraphDecoder(limits: limits)
+                // Planned at each firing as `baton submit` plans: a node naming no version runs the newest one served.
+                decoder.servedVersions = ServedVersions(workers: try store.liveWorkers(within: nil).map { ($0.pools, $0.procedures) })
+                let graph = try decoder.decode(schedule.graph, input: schedule.input, defaultName: schedule.name)
                 for due in step.fire {
                     let key = ScheduleRow.idempotencyKey(name: schedule.name, due: due)
                     do {

@@ -31,5 +31,6 @@ extension NodeColumn {
         NodeColumn("template", .jsonb, .insertOnly) { $0.template.flatMap(ColumnValue.jsonb) },
         NodeColumn("position", .int, .insertOnly) { .int(Int64($0.position ?? 0)) },
         NodeColumn("pool", .text, .insertOnly) { .text($0.pool ?? "") },
+        NodeColumn("version", .int, .insertOnly) { .int(Int64(ProcedureName.version(ofRouted: $0.procedure ?? ""))) },
     ]
 }

@@ -5,16 +5,14 @@ import Hummingbird
 
 /// The cluster as the CLI's `procedures`, `workers` and `coordinators --json` show it (read scope).
 extension APIHandlers {
-    /// `GET /api/v1/procedures`: the procedures live workers serve, with their input and output schemas.
+    /// `GET /api/v1/procedures`: each version of the procedures live workers serve or unfinished runs
+    /// need, with its input and output schemas, whether it is served and how many unfinished runs need it.
     func listProcedures(_ request: Request) async -> Response {
         await answer(request, scope: .read) { [self] _ in
-            let workers = try await pool.run { try $0.liveWorkers() }
+            let (workers, unfinished) = try await pool.run { store in (try store.liveWorkers(), try store.unfinishedRunsByProcedure()) }
             let schemas = Store.inputSchemas(of: workers, over: .demo)
-            let names = Set(workers.flatMap(\.procedures)).sorted()
-            let procedures = names.map { name -> JSON in
-                ["name": .string(name), "input": schemas[name]?.input.json ?? .null, "output": schemas[name]?.output.json ?? .null]
-            }
-            return (200, ["procedures": .array(procedures)])
+            let rows = ProcedureVersionRow.rows(workers: workers, schemas: schemas, unfinished: unfinished)
+            return (200, ["procedures": .array(rows.map(\.json))])
         }
     }
 

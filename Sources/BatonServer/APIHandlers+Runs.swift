@@ -57,7 +57,7 @@ extension APIHandlers {
         let workers = try await pool.run { try $0.liveWorkers() }
         let graph = try body.graph(
             limits: limits, knownProcedures: body.allowUnknownProcedures ? nil : Store.knownProcedures(of: workers, beside: .demo),
-            schemas: body.typeCheck ? Store.inputSchemas(of: workers, over: .demo) : nil)
+            schemas: body.typeCheck ? Store.inputSchemas(of: workers, over: .demo) : nil, servedVersions: Store.servedVersions(of: workers))
         return (graph, UnservedProcedures(graph: graph, workers: workers))
     }
 

@@ -1765,15 +1765,15 @@ enum OpenAPIDocument {
             "/procedures": {
               "get": {
                 "operationId": "listProcedures",
-                "summary": "Procedures live workers serve",
-                "description": "`baton procedures --json`, as `{procedures: [...]}`.",
+                "summary": "Procedures live workers serve, by version",
+                "description": "`baton procedures --json`, as `{procedures: [...]}`: each version live workers serve or unfinished runs still need.",
                 "tags": [
                   "catalog"
                 ],
                 "x-baton-scope": "read",
                 "responses": {
                   "200": {
-                    "description": "The procedures, sorted by name.",
+                    "description": "The procedures, sorted by name, then version.",
                     "content": {
                       "application/json": {
                         "schema": {
@@ -4491,10 +4491,19 @@ enum OpenAPIDocument {
               },
               "Procedure": {
                 "type": "object",
-                "description": "A procedure live workers serve, as `baton procedures --json` prints one.",
+                "description": "A version of a procedure that live workers serve or unfinished runs need, as `baton procedures --json` prints one.",
                 "properties": {
                   "name": {
-                    "type": "string"
+                    "type": "string",
+                    "description": "The routed name: the procedure's name for version 1, `NAME@N` for version N."
+                  },
+                  "procedure": {
+                    "type": "string",
+                    "description": "The name without its version."
+                  },
+                  "version": {
+                    "type": "integer",
+                    "minimum": 1
                   },
                   "input": {
                     "type": [
@@ -4509,12 +4518,25 @@ enum OpenAPIDocument {
                       "null"
                     ],
                     "description": "The output schema in its JSON form, or null when unknown."
+                  },
+                  "served": {
+                    "type": "boolean",
+                    "description": "Whether a live worker serves this version."
+                  },
+                  "unfinished_runs": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Unfinished runs with a node of this version not yet ended."
                   }
                 },
                 "required": [
                   "name",
+                  "procedure",
+                  "version",
                   "input",
-                  "output"
+                  "output",
+                  "served",
+                  "unfinished_runs"
                 ]
               },
               "Worker": {

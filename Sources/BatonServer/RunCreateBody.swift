@@ -55,7 +55,9 @@ struct RunCreateBody: Sendable {
 
     /// The graph, checked as `baton submit` checks a file: `knownProcedures` (nil: any), the inputs
     /// against `schemas` (nil: not checked). An invalid graph is a 422 naming every problem, each also a detail.
-    func graph(limits: GraphLimits, knownProcedures: Set<String>?, schemas: [String: ProcedureSchema]?) throws -> Graph {
+    func graph(
+        limits: GraphLimits, knownProcedures: Set<String>?, schemas: [String: ProcedureSchema]?, servedVersions: ServedVersions? = nil
+    ) throws -> Graph {
         var document = graph
         var yaml: YAMLDocument?
         if let text = graph.stringValue {
@@ -80,6 +82,7 @@ struct RunCreateBody: Sendable {
         }
         var decoder = GraphDecoder(knownProcedures: knownProcedures, limits: limits)
         decoder.unknownProcedureHint = "no live worker serves it; send allow_unknown_procedures: true to submit anyway"
+        decoder.servedVersions = servedVersions
         let decoded: Graph
         do { decoded = try decoder.decode(document, input: input, defaultName: "unnamed", measuringInputs: true) } catch {
             throw Self.invalid(error.problems, yaml: yaml)

@@ -68,6 +68,8 @@ public final class ClusterSimulation {
     let storeSessions = StoreSessionOwners()
     /// Whether this seed submits big outputs, and their sizes: a stream of its own.
     var bigRandom: SeededRandom
+    /// Whether a seed submits `SimulationGraph.versions`: a stream of its own, like `bigRandom`.
+    var versionRandom: SeededRandom
     /// The coordinators' partition lease, in seconds.
     let partitionLease = 10.0
     /// The pauses this seed makes (`PauseSimulation`), when it makes any.
@@ -91,6 +93,7 @@ public final class ClusterSimulation {
         forgeRandom = SeededRandom(seed: seed ^ 0xF0F6_ED00)
         cutRandom = SeededRandom(seed: seed ^ 0xC07_0FF0)
         bigRandom = SeededRandom(seed: seed ^ 0xB16_B7E5)
+        versionRandom = SeededRandom(seed: seed ^ 0x5E_4510)
         let clock = self.clock
         queueType = options.queueType.queueType(seed: seed)
         // Classic runs keep the limit they always had; a quorum run's is drawn from a stream of its own.
@@ -173,9 +176,10 @@ public final class ClusterSimulation {
 
     private func makeWorker(_ index: Int, _ generation: Int) -> (SteppedWorker, SimulatedExecutor) {
         let id = "worker-\(index).\(generation)"
+        let registry = options.versions && index < options.workers ? VersionProcedures.registry(worker: index, of: options.workers) : .demo
         var configuration = WorkerConfiguration(
             amqpURL: "memory", pools: [index < options.workers ? "default" : SimulationGraph.poisonPool], concurrency: 2, prefetch: 4,
-            registry: .demo, id: id, heartbeatInterval: 1,
+            registry: registry, id: id, heartbeatInterval: 1,
             shutdownGrace: 30, deliveryLimit: workerLimit, logger: QuietLogger.make("worker"))
         let broker = self.broker
         let clock = self.clock
@@ -185,6 +189,7 @@ public final class ClusterSimulation {
         executor.onStart = { [unowned self] task in
             guard let started = tasks.started(task) else { return }
             checker.started(started, holding: tasks.held, worker: id, store: store)
+            checker.served(started, by: registry, worker: id)
         }
         let legacy = index < options.legacyWorkers
         configuration.makeReportBroker = { broker.workerReports(name: "\(id)-reports", legacy: legacy) }
@@ -221,6 +226,8 @@ public final class ClusterSimulation {
             own.append(.bigOutputs(bytes: bytes, dependents: dependents))
             trace("big outputs of \(bytes) bytes, injected into \(dependents) nodes")
         }
+        // A third of the seeds submit nodes of two versions of one procedure, in place of a drawn graph.
+        if options.versions && versionRandom.chance(1.0 / 3) { own.append(.versions) }
         for _ in 0..<max(1, options.runs - own.count) {
             let graph = catalog[random.index(catalog.count)]
             submit(graph)

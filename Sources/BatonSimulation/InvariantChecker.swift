@@ -119,6 +119,12 @@ struct InvariantChecker {
         for line in quorum?.started(started, holding: held, worker: worker, store: store) ?? [] { violate(line) }
     }
 
+    /// A task a worker started: the worker serves its procedure at its version (routing by version).
+    mutating func served(_ started: MemoryHeldTask, by registry: ProcedureRegistry, worker: String) {
+        guard let task = started.task, !registry.contains(task.procedure) else { return }
+        violate("run \(task.runID) node \(task.key): worker \(worker) started a task of \(task.procedure), which it does not serve")
+    }
+
     /// A report the coordinator acked: its effect must be committed already; a forged one's, never.
     mutating func acked(report body: [UInt8], forged: Bool = false, store: MemoryStore) {
         guard let report = try? ReportMessage(decoding: body) else { return }

@@ -30,6 +30,7 @@ public struct MemoryNodeRow: Sendable, Equatable {
         self.position = position
         self.pool = pool
         scheduler = .object(JSONObject())
+        values[NodeColumn.index("version")] = .int(Int64(ProcedureName.version(ofRouted: procedure)))
     }
 
     public internal(set) var procedure: String {

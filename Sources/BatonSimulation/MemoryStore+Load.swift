@@ -66,7 +66,7 @@ extension MemoryStore {
 
     /// `Store.liveWorkers`: workers heard from within `seconds` of the clock, or within three of
     /// their own heartbeat intervals and a second; by id.
-    func liveWorkers(within seconds: Double?) throws -> [WorkerRow] {
+    public func liveWorkers(within seconds: Double?) throws -> [WorkerRow] {
         let now = self.now
         return workers.filter { now.timeIntervalSince($0.lastSeenAt) < (seconds ?? 3 * $0.interval + 1) }.map { w in
             WorkerRow(

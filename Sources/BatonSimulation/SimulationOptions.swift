@@ -39,6 +39,10 @@ public struct SimulationOptions: Sendable {
     /// (`SimulationGraph.bigOutputs`, sizes drawn per seed), so that outputs are dropped from memory and
     /// read back, and commits are cut by bytes; off with `baton-sim --no-big-outputs`.
     public var bigOutputs = true
+    /// Workers serve `sim.version` 1 (even) or 2 (odd), and a third of the seeds (a stream of their own)
+    /// submit `SimulationGraph.versions` in place of a drawn graph; off with `baton-sim --no-versions`
+    /// (seeds found before versions replay as they were found).
+    public var versions = true
     /// Classic or quorum queues, or (`mixed`, the default) each seed draws one.
     public var queueType = SimulationQueueType.mixed
     /// Quorum queues broken on purpose (tests of the invariants only).

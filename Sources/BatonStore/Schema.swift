@@ -356,5 +356,6 @@ enum Schema {
         (24, triggers),
         (25, sessions),
         (26, pauses),
+        (27, versions),
     ]
 }

@@ -77,8 +77,10 @@ extension Store {
             }
             try c.execute(
                 """
-                insert into baton.nodes (run_id, key, procedure, status, template, position, pool, run_submitted_at)
-                select $1::uuid, n.key, n.procedure, 'pending', n.template::jsonb, (n.ord - 1)::int, n.pool, now()
+                insert into baton.nodes (run_id, key, procedure, status, template, position, pool, run_submitted_at, version)
+                select $1::uuid, n.key, n.procedure, 'pending', n.template::jsonb, (n.ord - 1)::int, n.pool, now(),
+                       case when strpos(n.procedure, '@') = 0 then 1
+                            else coalesce(substring(n.procedure from '@([1-9][0-9]{0,4})$')::int, 1) end
                 from unnest($2::text[], $3::text[], $4::text[], $5::text[]) with ordinality as n(key, procedure, template, pool, ord)
                 """,
                 [id, PGArray.literal(graph.order), PGArray.literal(procedures), PGArray.literal(templates), PGArray.literal(pools)])

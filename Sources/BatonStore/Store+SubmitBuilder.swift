@@ -18,7 +18,7 @@ extension Store {
         if !allowUnknownProcedures {
             known = Self.knownProcedures(of: workers, beside: .builtIn)
         }
-        let graph = try builder.build(knownProcedures: known, input: input)
+        let graph = try builder.build(knownProcedures: known, input: input, servedVersions: Self.servedVersions(of: workers))
         if typeCheck {
             let problems = TypeChecker(schemas: Self.inputSchemas(of: workers, over: .builtIn)).check(graph)
             if !problems.isEmpty { throw GraphValidationError(problems: problems) }

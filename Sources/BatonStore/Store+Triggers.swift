@@ -114,8 +114,11 @@ extension Store {
             return .init(trigger: name, runID: nil, error: "trigger \(name) was deleted before its run started")
         }
         let graph: Graph
+        var decoder = GraphDecoder(limits: limits)
+        // Planned as `submit` plans: a node that names no version runs the newest one live workers serve.
+        decoder.servedVersions = Self.servedVersions(of: try liveWorkers())
         do {
-            graph = try GraphDecoder(limits: limits).decode(trigger.graph, input: data, defaultName: trigger.name, measuringInputs: true)
+            graph = try decoder.decode(trigger.graph, input: data, defaultName: trigger.name, measuringInputs: true)
         } catch {
             let problems = error.problems.map(\.description).joined(separator: "; ")
             return .init(trigger: name, runID: nil, error: "trigger \(name): the graph does not validate with this event's data: \(problems)")

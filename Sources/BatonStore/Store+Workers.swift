@@ -85,6 +85,12 @@ extension Store {
         base.checkedSchemas.merging(agreedSchemas(of: workers)) { _, live in live }
     }
 
+    /// The versions of each procedure live workers serve, by pool: what submit plans a node that names
+    /// no version on.
+    public static func servedVersions(of workers: [WorkerRow]) -> ServedVersions {
+        ServedVersions(workers: workers.map { ($0.pools, $0.procedures) })
+    }
+
     /// The procedure names a graph may use: `base`'s own and those live workers serve.
     public static func knownProcedures(of workers: [WorkerRow], beside base: ProcedureRegistry) -> Set<String> {
         Set(base.names).union(workers.flatMap(\.procedures))

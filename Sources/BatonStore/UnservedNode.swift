@@ -1,3 +1,5 @@
+import Baton
+
 /// A queued node whose procedure no live worker serves in its pool: it waits until one starts.
 public struct UnservedNode: Sendable, Equatable, CustomStringConvertible {
     public let key: String
@@ -10,6 +12,7 @@ public struct UnservedNode: Sendable, Equatable, CustomStringConvertible {
         self.pool = pool
     }
 
-    /// `key (procedure in pool pool)`, as `submit --wait` and `watch` show it.
+    /// `key (procedure in pool pool)`, as `submit --wait` and `watch` show it (the routed name:
+    /// `acme.greet@2` for version 2).
     public var description: String { "\(key) (\(procedure) in pool \(pool))" }
 }

@@ -66,7 +66,8 @@ public struct GraphTest: Sendable {
             throw TestFailure("cannot read graph file \(path)")
         }
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        let decoder = GraphDecoder(knownProcedures: Set(registry.names), limits: limits)
+        var decoder = GraphDecoder(knownProcedures: Set(registry.names), limits: limits)
+        decoder.servedVersions = ServedVersions(everywhere: registry.names)
         do {
             return await run(
                 try GraphFileDecoding.decode(Array(data), path: path, decoder: decoder, input: input, defaultName: name).graph, clock: clock)
@@ -93,7 +94,9 @@ public struct GraphTest: Sendable {
 
     private func decode(_ bytes: [UInt8], input: JSON?, defaultName: String = "unnamed") throws -> Graph {
         do {
-            return try GraphDecoder(knownProcedures: Set(registry.names), limits: limits).decode(bytes, input: input, defaultName: defaultName)
+            var decoder = GraphDecoder(knownProcedures: Set(registry.names), limits: limits)
+            decoder.servedVersions = ServedVersions(everywhere: registry.names)
+            return try decoder.decode(bytes, input: input, defaultName: defaultName)
         } catch {
             throw TestFailure("graph was rejected:\n" + error.problems.map { "  \($0)" }.joined(separator: "\n"))
         }

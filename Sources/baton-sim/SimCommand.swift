@@ -67,6 +67,12 @@ struct SimCommand: ParsableCommand {
             "Half the seeds submit a graph of big outputs injected into many nodes, under a small memory budget (--no-big-outputs: none do)."
     )
     var bigOutputs = true
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Workers serve version 1 or 2 of sim.version and a third of the seeds submit nodes pinned on each (--no-versions: as before versions)."
+    )
+    var versions = true
     @Flag(help: "Coordinators do not look for queued nodes whose task the broker lost (shows the stranded queue the fix prevents).")
     var noReconcile = false
     @Option(help: "The coordinators' --commit-bytes, in bytes (the statement limit is 262144).") var commitBytes = 96 << 10
@@ -104,6 +110,7 @@ struct SimCommand: ParsableCommand {
         options.reconcileLostTasks = !noReconcile
         options.processCuts = processCuts
         options.bigOutputs = bigOutputs
+        options.versions = versions
         options.commitBytes = commitBytes
         if let seed {
             options.keepTrace = true
@@ -144,7 +151,7 @@ struct SimCommand: ParsableCommand {
             + " --queue-type \(report.queueType.rawValue)\(poisonAmongOthers ? " --poison-among-others" : "")"
             + "\(schedules ? " --schedules" : "")\(webhooks ? " --webhooks" : "")\(signals ? "" : " --no-signals")\(pauses ? "" : " --no-pauses")"
             + "\(queueLoss ? "" : " --no-queue-loss")\(noReconcile ? " --no-reconcile" : "")\(blockedPublishers ? "" : " --no-blocked-publishers")"
-            + "\(processCuts ? "" : " --no-process-cuts")\(bigOutputs ? "" : " --no-big-outputs")"
+            + "\(processCuts ? "" : " --no-process-cuts")\(bigOutputs ? "" : " --no-big-outputs")\(versions ? "" : " --no-versions")"
             + "\(commitBytes == SimulationOptions().commitBytes ? "" : " --commit-bytes \(commitBytes)")"
     }
 }

@@ -136,11 +136,11 @@ struct DirectRuns: RunAccess {
         do { return try store.liveWorkers(within: within) } catch { throw CLIFailure("cannot read the live workers: \(error)") }
     }
 
-    func procedures() async throws -> [ProcedureListing] {
+    func procedures() async throws -> [ProcedureVersionRow] {
         let workers = try store.liveWorkers()
         // What the workers published; for a worker that published none yet, what this baton knows.
         let schemas = Store.inputSchemas(of: workers, over: .demo)
-        return Set(workers.flatMap(\.procedures)).sorted().map { ProcedureListing(name: $0, input: schemas[$0]?.input, output: schemas[$0]?.output) }
+        return ProcedureVersionRow.rows(workers: workers, schemas: schemas, unfinished: try store.unfinishedRunsByProcedure())
     }
 
     func coordinators() async throws -> (rows: [CoordinatorRow], partitions: Int) {

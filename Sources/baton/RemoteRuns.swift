@@ -207,11 +207,8 @@ struct RemoteRuns: RunAccess {
         try decode(try await call("GET", "/workers" + (within.map { "?within=\($0)" } ?? ""))["workers"])
     }
 
-    func procedures() async throws -> [ProcedureListing] {
-        func schema(_ json: JSON?) -> TypeSchema? { json.flatMap { $0 == .null ? nil : TypeSchema(json: $0) } }
-        return (try await call("GET", "/procedures")["procedures"]?.arrayValue ?? []).compactMap { p in
-            p["name"]?.stringValue.map { ProcedureListing(name: $0, input: schema(p["input"]), output: schema(p["output"])) }
-        }
+    func procedures() async throws -> [ProcedureVersionRow] {
+        (try await call("GET", "/procedures")["procedures"]?.arrayValue ?? []).compactMap(ProcedureVersionRow.init(json:))
     }
 
     func coordinators() async throws -> (rows: [CoordinatorRow], partitions: Int) {

@@ -33,18 +33,12 @@ protocol RunAccess {
     func signal(_ id: String, node: String, value: JSON, maxBytes: Int, timeout: Double) async throws -> (applied: Bool, status: NodeStatus?)
     /// The workers heard from within `within` seconds (nil: the direct path's own heartbeat rule, the server's 10 s).
     func liveWorkers(within: Double?) async throws -> [WorkerRow]
-    /// The procedures live workers serve, by name, with the schemas they published.
-    func procedures() async throws -> [ProcedureListing]
+    /// Each version of a procedure live workers serve or unfinished runs need, with the schemas workers
+    /// published and how many unfinished runs need it.
+    func procedures() async throws -> [ProcedureVersionRow]
     /// The live coordinators, and how many partitions the schema has.
     func coordinators() async throws -> (rows: [CoordinatorRow], partitions: Int)
     func close()
-}
-
-/// One procedure as `baton procedures` lists it: nil schemas are unknown (`?`).
-struct ProcedureListing {
-    let name: String
-    let input: TypeSchema?
-    let output: TypeSchema?
 }
 
 /// A run's progress as the progress line draws it.

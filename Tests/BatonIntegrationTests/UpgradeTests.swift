@@ -32,13 +32,13 @@ extension Integration {
             let refused = try TestCluster.cli(["coordinator"], environment: environment)
             #expect(refused.status == 1)
             #expect(
-                refused.stderr == "baton: the database's Baton schema is at version 10, this baton needs 25: run `baton migrate`\n",
+                refused.stderr == "baton: the database's Baton schema is at version 10, this baton needs 27: run `baton migrate`\n",
                 "\(refused.stderr)")
 
             let migrated = try TestCluster.cli(["migrate", "--json"], environment: environment)
             #expect(migrated.status == 0, "\(migrated.stderr)")
             let report = try JSONParser.parse(migrated.stdout)
-            #expect(report["applied"] == [11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25], "\(migrated.stdout)")
+            #expect(report["applied"] == [11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27], "\(migrated.stdout)")
             #expect(report["partitions"] == 64, "\(migrated.stdout)")
 
             let cluster = TestCluster()

@@ -36,7 +36,7 @@ struct SimulatorTests {
 
     /// What a seed pinned under the uniform mix leaves out to replay as it was found: the kinds and graphs
     /// added since (process cuts, big outputs) would change its course after their first strike.
-    static let asFound = ["--no-process-cuts", "--no-big-outputs", "--no-blocked-publishers", "--no-pauses"]
+    static let asFound = ["--no-process-cuts", "--no-big-outputs", "--no-blocked-publishers", "--no-pauses", "--no-versions"]
 
     @Test func aSeedReplaysByteForByte() async throws {
         let first = try await Self.sim(["--seed", "7", "--steps", "1500"])
@@ -170,7 +170,7 @@ struct SimulatorTests {
         let summary = try #require(result.stdout.split(separator: "\n").last)
         #expect(summary.contains("store-cut ") && summary.contains("broker-cut "), "\(summary)")
         #expect(summary.hasSuffix("violations 0"), "\(summary)")
-        let traced = try await Self.sim(["--seed", "3", "--steps", "3000", "--fault-rate", "0.004", "--no-blocked-publishers"])
+        let traced = try await Self.sim(["--seed", "3", "--no-versions", "--steps", "3000", "--fault-rate", "0.004", "--no-blocked-publishers"])
         #expect(traced.stdout.contains("healed, holds partitions again"), "a take-back was watched: \(traced.stdout.suffix(600))")
     }
 
@@ -208,7 +208,7 @@ struct SimulatorTests {
     /// ordinary tasks were dead-lettered (21 deliveries) as if they killed their workers. It now acks
     /// the original once the copy is confirmed, on a later turn, and keeps its connection.
     @Test func aWorkerWaitsOutABlockForTheConfirmsOfTasksItPublishedAgain() async throws {
-        let result = try await Self.sim(["--seed", "193", "--steps", "2000"])
+        let result = try await Self.sim(["--seed", "193", "--no-versions", "--steps", "2000"])
         #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
     }
 
@@ -217,7 +217,7 @@ struct SimulatorTests {
     /// (10): its node fails as poison, as documented, since the limit cannot tell deaths a task caused
     /// from deaths it only saw. The invariant excuses exactly that (every return an injected fault's).
     @Test func faultsAloneReachingTheDeliveryLimitFailTheNodeAsDocumented() async throws {
-        let result = try await Self.sim(["--seed", "5251", "--steps", "2000", "--no-pauses"])  // as found: pauses change its draws
+        let result = try await Self.sim(["--seed", "5251", "--steps", "2000", "--no-pauses", "--no-versions"])  // as found: pauses and versions change its draws
         #expect(result.stdout.contains("runs failed by faults' dead letters 1, "), "\(result.stdout.suffix(600))")
         #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
     }
@@ -227,7 +227,7 @@ struct SimulatorTests {
     /// the tasks the worker held to run, so the priority-band check saw a lower band started beside a
     /// higher one. A task published again is no longer held to run, as its doc always said.
     @Test func aTaskPublishedAgainIsNotHeldToRunWhileItsCopyAwaitsItsConfirm() async throws {
-        let result = try await Self.sim(["--seed", "3557", "--steps", "2000"])
+        let result = try await Self.sim(["--seed", "3557", "--no-versions", "--steps", "2000"])
         #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
     }
 
@@ -248,7 +248,7 @@ struct SimulatorTests {
     /// a block, where it rightly ran out. The block watch now counts only leases of workers alive: a
     /// dead worker's attempts are re-run whenever its lease runs out.
     @Test func aDeadWorkerLosesItsLeaseEvenInTheGraceAfterABlock() async throws {
-        let result = try await Self.sim(["--seed", "8421", "--steps", "2000"])
+        let result = try await Self.sim(["--seed", "8421", "--no-versions", "--steps", "2000"])
         #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
     }
 
@@ -257,7 +257,7 @@ struct SimulatorTests {
     /// node's; resumed, nothing decided that node, and the run stood still for ever. A resumed run now
     /// decides every parent whose children ended.
     @Test func aParentWhoseChildrenEndedInAnEarlierPieceIsDecidedOnResume() async throws {
-        let result = try await Self.sim(["--seed", "465", "--steps", "2000", "--fault-mix", "uniform", "--commit-bytes", "4096"])
+        let result = try await Self.sim(["--seed", "465", "--no-versions", "--steps", "2000", "--fault-mix", "uniform", "--commit-bytes", "4096"])
         #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
     }
 
@@ -269,7 +269,7 @@ struct SimulatorTests {
     /// as any fault striking after the heal does. Every run ends; none was ever stranded (the seed only
     /// stopped at the first violation).
     @Test func aCoordinatorWhoseCommitIsRetriedKeepsItsPartitionsAndEveryRunEnds() async throws {
-        let result = try await Self.sim(["--seed", "870", "--steps", "2000"])
+        let result = try await Self.sim(["--seed", "870", "--no-versions", "--steps", "2000"])
         #expect(result.status == 0, "\(result.stdout.suffix(1_000))")
         #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
         #expect(result.stdout.contains("runs 6 ended"), "\(result.stdout.suffix(600))")
@@ -279,7 +279,7 @@ struct SimulatorTests {
     /// also blocked publishers; the invariant that nothing is re-run for a block blamed the block. A
     /// worker silenced by a cut now excuses the block's watch, as a crashed or paused one does.
     @Test func aWorkerCutOffFromTheBrokerDuringABlockLosesItsLeaseForTheCut() async throws {
-        let result = try await Self.sim(["--seed", "1652", "--steps", "2000"])
+        let result = try await Self.sim(["--seed", "1652", "--no-versions", "--steps", "2000"])
         #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
     }
 

@@ -36,6 +36,17 @@ struct PauseTests {
         #expect(h.succeed("b", 2).runStatuses == [.succeeded])
     }
 
+    @Test func aProcedurePausedByItsPlainNameHoldsEveryVersionAndByNameAtNOnlyThatOne() {
+        let all = Pauses(procedures: ["acme.greet"])
+        #expect(all.reason(run: "r", pool: "default", procedure: "acme.greet") == PauseTarget(.procedure, "acme.greet"))
+        #expect(all.reason(run: "r", pool: "default", procedure: "acme.greet@2") == PauseTarget(.procedure, "acme.greet"))
+        #expect(all.reason(run: "r", pool: "default", procedure: "acme.greeter@2") == nil)
+        let second = Pauses(procedures: ["acme.greet@2"])
+        #expect(second.reason(run: "r", pool: "default", procedure: "acme.greet@2") == PauseTarget(.procedure, "acme.greet@2"))
+        #expect(second.reason(run: "r", pool: "default", procedure: "acme.greet") == nil)
+        #expect(second.reason(run: "r", pool: "default", procedure: "acme.greet@3") == nil)
+    }
+
     @Test func aPausedPoolAndAPausedRunHoldTheirNodes() throws {
         var h = Harness(try graph(Self.chain), runID: "r1")
         h.state.pauses = Pauses(pools: ["gpu"])

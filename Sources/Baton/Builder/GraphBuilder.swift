@@ -42,7 +42,8 @@ public struct GraphBuilder: Sendable {
     public mutating func add<P: Procedure>(
         _ key: String, _ procedure: P.Type, input: GraphValue<P.Input>, options: NodeOptions = NodeOptions()
     ) -> NodeHandle<P.Output> {
-        addNode(key, head: [("procedure", .string(P.name)), ("input", input.template)], values: [("input", input.json)], options: options)
+        addNode(
+            key, head: [("procedure", .string(Self.written(P.self))), ("input", input.template)], values: [("input", input.json)], options: options)
     }
 
     /// Adds a node with a literal input.
@@ -68,7 +69,8 @@ public struct GraphBuilder: Sendable {
     public mutating func add<P: SpawningProcedure>(
         _ key: String, spawning procedure: P.Type, input: GraphValue<P.Input>, options: NodeOptions = NodeOptions()
     ) -> NodeHandle<P.Output> {
-        addNode(key, head: [("procedure", .string(P.name)), ("input", input.template)], values: [("input", input.json)], options: options)
+        addNode(
+            key, head: [("procedure", .string(Self.written(P.self))), ("input", input.template)], values: [("input", input.json)], options: options)
     }
 
     /// Adds a spawning procedure's node with a literal input.
@@ -132,7 +134,7 @@ public struct GraphBuilder: Sendable {
         options: NodeOptions = NodeOptions(), input template: (MapItem<Element>) -> GraphValue<P.Input>
     ) -> NodeHandle<[P.Output]> {
         addMap(
-            key, over: over, P.name, concurrency: concurrency, failure: nil, rate: rate?(MapItem()), options: options,
+            key, over: over, Self.written(P.self), concurrency: concurrency, failure: nil, rate: rate?(MapItem()), options: options,
             template: template(MapItem()).json)
     }
 
@@ -155,8 +157,19 @@ public struct GraphBuilder: Sendable {
         options: NodeOptions = NodeOptions(), input template: (MapItem<Element>) -> GraphValue<P.Input>
     ) -> NodeHandle<[MapOutcome<P.Output>]> {
         addMap(
-            key, over: over, P.name, concurrency: concurrency, failure: .collect, rate: rate?(MapItem()), options: options,
+            key, over: over, Self.written(P.self), concurrency: concurrency, failure: .collect, rate: rate?(MapItem()), options: options,
             template: template(MapItem()).json)
+    }
+
+    /// The name a typed node writes: its type's version pinned when it is above 1 (the node's input
+    /// is that version's `Input`), else the plain name, planned at submit.
+    static func written<P: Procedure>(_ procedure: P.Type) -> String {
+        P.version == 1 ? P.name : "\(P.name)@\(P.version)"
+    }
+
+    /// As `written` for a spawning procedure.
+    static func written<P: SpawningProcedure>(_ procedure: P.Type) -> String {
+        P.version == 1 ? P.name : "\(P.name)@\(P.version)"
     }
 
     private mutating func addMap<Element, Output>(
@@ -257,11 +270,13 @@ public struct GraphBuilder: Sendable {
     /// builder's (such as a key path that names no field) and the decoder's. `input` is the run's
     /// input, merged over the declared defaults (`baton submit --input`); every `$input` is then
     /// replaced by its value, so the graph's `source` holds the values, not the references.
+    /// `servedVersions` plans each node that names no version (`GraphDecoder.servedVersions`).
     public func build(
-        knownProcedures: Set<String>? = nil, limits: GraphLimits = GraphLimits(), input: JSON? = nil
+        knownProcedures: Set<String>? = nil, limits: GraphLimits = GraphLimits(), input: JSON? = nil, servedVersions: ServedVersions? = nil
     ) throws(GraphValidationError) -> Graph {
         let document = json()
-        let decoder = GraphDecoder(knownProcedures: knownProcedures, limits: limits)
+        var decoder = GraphDecoder(knownProcedures: knownProcedures, limits: limits)
+        decoder.servedVersions = servedVersions
         let graph: Graph
         do {
             graph = try decoder.decode(document.serializedBytes(), input: input, defaultName: name ?? "unnamed")

@@ -1,13 +1,26 @@
 /// Turns a graph file into a validated `Graph`, collecting every problem.
 public struct GraphDecoder: Sendable {
-    /// Procedures that may be named, or nil to accept any name.
-    public var knownProcedures: Set<String>?
+    /// Procedures that may be named (routed names: `acme.greet`, `acme.greet@2`), or nil to accept any
+    /// name. A graph may write each plain name and each `name@N` of them (`ProcedureName.writable`).
+    public var knownProcedures: Set<String>? {
+        get { known }
+        set {
+            known = newValue
+            writableKnown = newValue.map(ProcedureName.writable)
+        }
+    }
+    private var known: Set<String>?
+    private var writableKnown: Set<String>?
     public var limits: GraphLimits
     /// What an unknown procedure's problem adds: where the known ones come from.
     public var unknownProcedureHint = "no worker serves it; see `baton procedures`"
+    /// The versions live workers serve, which an unpinned node is planned on (`ServedVersions.newest`);
+    /// nil plans every unpinned node on version 1 (a spawned fragment, a file checked offline).
+    public var servedVersions: ServedVersions?
 
     public init(knownProcedures: Set<String>? = nil, limits: GraphLimits = GraphLimits()) {
-        self.knownProcedures = knownProcedures
+        self.known = knownProcedures
+        self.writableKnown = knownProcedures.map(ProcedureName.writable)
         self.limits = limits
     }
 
@@ -241,6 +254,7 @@ public struct GraphDecoder: Sendable {
                     fields["group"]!, key: key, scope: scope, defaults: NodeDefaults(pool: pool, priority: priority, policies: defaults.policies),
                     measuringInputs: measuringInputs, problem: problem)
             else { return nil }
+            planCondition(&policies, pool: pool)
             return GraphNode(
                 key: key, procedure: GroupSpec.procedureName, input: .literal(.object(JSONObject())), after: after, pool: pool, priority: priority,
                 policies: policies, kind: .group(spec), outside: Self.references(leaving: key, in: spec))
@@ -251,8 +265,10 @@ public struct GraphDecoder: Sendable {
                 priority: priority, policies: policies, kind: .signal(spec))
         case "map":
             guard let (procedure, spec) = decodeMap(fields["map"]!, key: key, scope: scope, problem: problem) else { return nil }
+            planCondition(&policies, pool: pool)
             return GraphNode(
-                key: key, procedure: procedure, input: .literal(.object(JSONObject())), after: after, pool: pool, priority: priority,
+                key: key, procedure: planned(procedure, pool: pool), input: .literal(.object(JSONObject())), after: after, pool: pool,
+                priority: priority,
                 policies: policies, kind: .map(spec))
         default:
             var procedure = ""
@@ -272,7 +288,9 @@ public struct GraphDecoder: Sendable {
                 }
             }
             if procedure == DelayProcedure.name { checkDelayInput(input, node: key, problem: problem) }
-            return GraphNode(key: key, procedure: procedure, input: input, after: after, pool: pool, priority: priority, policies: policies)
+            planCondition(&policies, pool: pool)
+            return GraphNode(
+                key: key, procedure: planned(procedure, pool: pool), input: input, after: after, pool: pool, priority: priority, policies: policies)
         }
     }
 
@@ -281,10 +299,43 @@ public struct GraphDecoder: Sendable {
             problem(node, field, "baton.signal is not a procedure; a node that waits for a signal is written {\"signal\": \"NAME\"}")
             return
         }
-        if let known = knownProcedures, !known.contains(procedure), procedure != DelayProcedure.name {  // the coordinator runs baton.delay
-            let near = NearestName.suggestion(for: procedure, among: known).map { "did you mean '\($0)'? " } ?? ""
+        guard let name = ProcedureName(parsing: procedure) else {
+            problem(node, field, ProcedureName.badPin(procedure))
+            return
+        }
+        if name.pinned, name.base == DelayProcedure.name || name.base == SignalSpec.procedureName {
+            problem(node, field, "\(name.base) has no versions: write it without @\(name.version)")
+            return
+        }
+        if name.pinned, let known = writableKnown, !known.contains("\(name.base)@\(name.version)"), known.contains(name.base) {
+            let served = known.compactMap { ProcedureName(parsing: $0) }.filter { $0.pinned && $0.base == name.base }.map(\.version).sorted()
+            problem(
+                node, field,
+                "version \(name.version) of procedure '\(name.base)' is not served (live workers serve "
+                    + served.map { "\(name.base)@\($0)" }.joined(separator: ", ") + "; or pass --allow-unknown-procedures)")
+            return
+        }
+        let written = name.pinned ? "\(name.base)@\(name.version)" : name.base
+        if let known = writableKnown, !known.contains(written), procedure != DelayProcedure.name {  // the coordinator runs baton.delay
+            let near = NearestName.suggestion(for: procedure, among: knownProcedures ?? []).map { "did you mean '\($0)'? " } ?? ""
             problem(node, field, "unknown procedure '\(procedure)' (\(near)\(unknownProcedureHint))")
         }
+    }
+
+    /// The routed name a node of `pool` runs `written` as: a pin's version, else the newest version
+    /// served (`servedVersions`), else 1. A bad pin is a problem `checkKnown` reported; it stays as written.
+    func planned(_ written: String, pool: String) -> String {
+        guard let name = ProcedureName(parsing: written) else { return written }
+        if name.pinned { return name.routed }
+        guard let servedVersions, name.base != DelayProcedure.name else { return written }
+        return ProcedureName.routed(name.base, version: servedVersions.newest(name.base, pool: pool))
+    }
+
+    /// A node's condition procedure planned as the node's own (`planned`).
+    func planCondition(_ policies: inout NodePolicies, pool: String) {
+        guard let c = policies.condition else { return }
+        let procedure = planned(c.procedure, pool: pool)
+        if procedure != c.procedure { policies.condition = ConditionSpec(procedure: procedure, input: c.input, negate: c.negate) }
     }
 
     /// The nodes outside group `key` that its children (at any depth) and its output template wait for.

@@ -54,12 +54,16 @@ public struct Pauses: Sendable, Equatable {
     }
 
     /// Why a task of `procedure` in `pool` of run `runID` may not go out now (the run's pause first,
-    /// then the pool's, then the procedure's), or nil when it may.
+    /// then the pool's, then the procedure's), or nil when it may. A procedure's pause by its plain
+    /// name holds every version of it; one by `name@N` holds that version only.
     public func reason(run runID: String, pool: String, procedure: String) -> PauseTarget? {
         if isEmpty { return nil }
         if runs.contains(runID) { return PauseTarget(.run, runID) }
         if pools.contains(pool) { return PauseTarget(.pool, pool) }
         if procedures.contains(procedure) { return PauseTarget(.procedure, procedure) }
+        if let at = procedure.lastIndex(of: "@"), procedures.contains(String(procedure[..<at])) {
+            return PauseTarget(.procedure, String(procedure[..<at]))
+        }
         return nil
     }
 }

@@ -7,6 +7,10 @@ public protocol Procedure: Sendable {
 
     /// The name graphs use, such as `demo.count-words`.
     static var name: String { get }
+    /// The version of this procedure's code and `Input` (default 1). A worker announces and is sent
+    /// tasks as `name@version` (the plain name for 1); change it when `Input` changes incompatibly,
+    /// so runs planned on the old version end on workers that still serve it.
+    static var version: Int { get }
 
     func execute(_ input: Input, context: ProcedureContext) async throws -> Output
 
@@ -18,6 +22,7 @@ public protocol Procedure: Sendable {
 }
 
 extension Procedure {
+    public static var version: Int { 1 }
     public static var inputSchema: TypeSchema { .derived(from: Input.self) }
     public static var outputSchema: TypeSchema { .derived(from: Output.self) }
 }

@@ -22,20 +22,31 @@ public struct ProcedureRegistry: Sendable {
         return r
     }
 
-    /// Adds (or replaces) the procedure registered under `P.name`.
+    /// Adds (or replaces) the procedure registered under `P.name` and `P.version` (its routed name:
+    /// `P.name` for version 1, `P.name@N` else). Two versions of one name are two procedures.
     public mutating func register<P: Procedure>(_ procedure: P) {
-        schemas[P.name] = ProcedureSchema(of: P.self)
-        runners[P.name] = { json, context in
-            .output(try Self.encode(try await procedure.execute(try Self.decode(json, as: P.Input.self, for: P.name), context: context)))
+        let name = Self.routedName(P.name, version: P.version)
+        schemas[name] = ProcedureSchema(of: P.self)
+        runners[name] = { json, context in
+            .output(try Self.encode(try await procedure.execute(try Self.decode(json, as: P.Input.self, for: name), context: context)))
         }
+    }
+
+    /// `name` with `version`, checked: a name with an `@` or a version below 1 is a programming error.
+    static func routedName(_ name: String, version: Int) -> String {
+        precondition(!name.contains("@"), "procedure name '\(name)' contains '@': the version goes in `static let version`")
+        precondition(
+            (1...ProcedureName.maxVersion).contains(version), "procedure \(name): version \(version) is not from 1 to \(ProcedureName.maxVersion)")
+        return ProcedureName.routed(name, version: version)
     }
 
     /// Adds (or replaces) the spawning procedure registered under `P.name`.
     /// Its output schema is `any`: when it spawns, its output is whatever the spawned graph's `output` gives.
     public mutating func register<P: SpawningProcedure>(_ procedure: P) {
-        schemas[P.name] = ProcedureSchema(input: .derived(from: P.Input.self), output: .any)
-        runners[P.name] = { json, context in
-            switch try await procedure.execute(try Self.decode(json, as: P.Input.self, for: P.name), context: context) {
+        let name = Self.routedName(P.name, version: P.version)
+        schemas[name] = ProcedureSchema(input: .derived(from: P.Input.self), output: .any)
+        runners[name] = { json, context in
+            switch try await procedure.execute(try Self.decode(json, as: P.Input.self, for: name), context: context) {
             case let .output(output): return .output(try Self.encode(output))
             case let .spawn(graph): return .spawn(EncodedJSON(graph.document))
             }
@@ -62,6 +73,7 @@ public struct ProcedureRegistry: Sendable {
         return merged
     }
 
+    /// The routed names served (`acme.greet`, `acme.greet@2`), sorted.
     public var names: [String] { runners.keys.sorted() }
 
     public func contains(_ name: String) -> Bool { runners[name] != nil }

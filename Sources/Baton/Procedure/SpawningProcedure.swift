@@ -8,6 +8,8 @@ public protocol SpawningProcedure: Sendable {
 
     /// The name graphs use, such as `demo.fib`.
     static var name: String { get }
+    /// As `Procedure.version` (default 1).
+    static var version: Int { get }
 
     func execute(_ input: Input, context: ProcedureContext) async throws -> Spawnable<Output>
 }
@@ -16,4 +18,8 @@ public protocol SpawningProcedure: Sendable {
 public enum Spawnable<Output: Codable & Sendable>: Sendable {
     case output(Output)
     case spawn(SubGraph)
+}
+
+extension SpawningProcedure {
+    public static var version: Int { 1 }
 }

@@ -6,7 +6,10 @@ import BatonStore
 
 struct ProceduresCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "procedures", abstract: "List the procedures that live workers serve, with their input and output schemas.")
+        commandName: "procedures",
+        abstract:
+            "List each version of the procedures live workers serve or unfinished runs need, with its input and output schemas and how many unfinished runs need it."
+    )
     @OptionGroup var connection: ConnectionOptions
     @OptionGroup var output: OutputOptions
 
@@ -15,12 +18,18 @@ struct ProceduresCommand: AsyncParsableCommand {
         defer { access.close() }
         let procedures = try await access.procedures()
         if output.json {
-            Output.json(
-                .array(procedures.map { p in ["name": .string(p.name), "input": p.input?.json ?? .null, "output": p.output?.json ?? .null] }))
+            Output.json(.array(procedures.map(\.json)))
             return
         }
-        Output.table(["PROCEDURE", "INPUT", "OUTPUT"], procedures.map { [$0.name, $0.input?.brief ?? "?", $0.output?.brief ?? "?"] })
-        try await Self.printPauses(of: Set(procedures.map(\.name)), connection)
+        Output.table(
+            ["PROCEDURE", "VERSION", "INPUT", "OUTPUT", "UNFINISHED RUNS"],
+            procedures.map { p in
+                [
+                    p.procedure, String(p.version) + (p.served ? "" : " (no live worker)"), p.input?.brief ?? "?", p.output?.brief ?? "?",
+                    String(p.unfinishedRuns),
+                ]
+            })
+        try await Self.printPauses(of: Set(procedures.map(\.procedure)), connection)
     }
 
     /// Those of `listed` that are paused (`baton pause procedure`), under the table: nothing of theirs

@@ -61,9 +61,26 @@ struct ShowCommand: AsyncParsableCommand {
         if nodes.contains(where: { $0.waitingFor == WaitReason.paused.rawValue }) {
             print("\n(paused): the node waits for a pause of its run, pool or procedure to end; see `baton pause list`, `baton resume`")
         }
+        let unserved = try await access.unserved(ofRun: id, limit: 5)
+        if !unserved.isEmpty {
+            print("\n" + Self.waitingLine(unserved, nodes: nodes, served: try await access.procedures().filter(\.served)))
+        }
         if nodes.contains(where: { $0.lostWorkers != nil }) {
             print("\n(after w): worker w had an attempt of the node and stopped before it reported; see baton events \(id.prefix(8))")
         }
+    }
+
+    /// Why queued nodes wait: no live worker serves their procedure's version in their pool, and which
+    /// versions of those procedures live workers do serve.
+    static func waitingLine(_ unserved: [String], nodes: [NodeRow], served: [ProcedureVersionRow]) -> String {
+        let waiting = Set(nodes.filter { $0.status == NodeStatus.queued.rawValue }.map(\.procedure))
+        let bases = Set(waiting.map { ProcedureName(parsing: $0)?.base ?? $0 })
+        let others = bases.sorted().compactMap { base -> String? in
+            let versions = served.filter { $0.procedure == base }.map { String($0.version) }
+            return versions.isEmpty ? nil : "\(base): live workers serve version \(versions.joined(separator: ", ")) only"
+        }
+        return "waiting for a worker: \(unserved.joined(separator: ", ")): no live worker serves that procedure version in that pool; "
+            + "the nodes wait, queued, until one starts (baton procedures)" + (others.isEmpty ? "" : "; " + others.joined(separator: "; "))
     }
 
     /// `--timeline`: the drawing (`TimelineRenderer`), or with `--json` the intervals (`RunTimeline.json`).
