@@ -186,6 +186,12 @@ extension MemoryStore {
             }
         }
         var table = AdmissionTable(entries: Array(tables.holds.values), tokens: counted, now: now)
+        let shares = table.shareClaims
+        if !shares.isEmpty {  // the live workers' slots, as `Store.shareLimits` counts them
+            let clock = self.now
+            let live = tables.workers.values.filter { clock.timeIntervalSince($0.lastSeenAt) < 3 * $0.interval + 1 }
+            table.shareLimits = AdmissionTable.shareLimits(for: shares, workers: live.map { ($0.pools, $0.procedures, $0.slots) })
+        }
         let granted = table.grantWaiting().compactMap { change -> AdmissionTable.Entry? in
             if case let .granted(entry) = change { entry } else { nil }
         }

@@ -49,6 +49,8 @@ extension Store {
             var table = AdmissionTable(
                 entries: try Self.entries(c.query("select \(Self.holdColumns) from baton.holds order by seq")),
                 tokens: tokens, now: now)
+            let shares = table.shareClaims
+            if !shares.isEmpty { table.shareLimits = try Self.shareLimits(for: shares, connection: c) }
             let granted = table.grantWaiting().compactMap { change -> AdmissionTable.Entry? in
                 if case let .granted(entry) = change { entry } else { nil }
             }
@@ -79,6 +81,23 @@ extension Store {
             try c.execute("select pg_notify($1, '')", [Store.grantsChannel])
             return HoldGrants(granted: granted, nextTokenAt: next)
         }
+    }
+
+    /// How many may hold each share claim of `names` now: `AdmissionTable.shareLimits` of the live
+    /// workers (heard from within their lease, as `liveWorkers` counts them).
+    static func shareLimits(for names: Set<String>, connection c: PGConnection) throws -> [String: Int] {
+        let r = try c.query(
+            """
+            select array_to_json(pools)::text as pools, array_to_json(procedures)::text as procedures, slots from baton.workers w
+            where last_seen_at > now() - make_interval(secs => \(Store.liveWindow(of: "w")))
+            """)
+        var workers: [(pools: [String], procedures: [String], slots: Int)] = []
+        for i in 0..<r.rowCount {
+            let pools = try JSONParser.parse(r[row: i, column: "pools"] ?? "[]").arrayValue?.compactMap(\.stringValue) ?? []
+            let procedures = try JSONParser.parse(r[row: i, column: "procedures"] ?? "[]").arrayValue?.compactMap(\.stringValue) ?? []
+            workers.append((pools, procedures, r.int(i, "slots") ?? 0))
+        }
+        return AdmissionTable.shareLimits(for: names, workers: workers)
     }
 
     /// `CoordinatorStore.revokeGrant`, under `grantWaiting`'s lock.
@@ -130,7 +149,8 @@ extension Store {
                     seq: r.int64(i, "seq") ?? 0, runID: r[row: i, column: "run_id"]!, key: r[row: i, column: "node_key"]!,
                     claims: claims.compactMap { c in
                         guard let name = c["name"]?.stringValue, let limit = c["limit"]?.intValue else { return nil }
-                        return AdmissionClaim(name: name, limit: limit, per: c["per"]?.numberValue)
+                        return AdmissionClaim(
+                            name: name, limit: limit, per: c["per"]?.numberValue, shareKey: c["key"]?.stringValue, weight: c["weight"]?.intValue)
                     }, cache: cache, granted: r.bool(i, "granted") ?? false, priority: Int(r.int64(i, "priority") ?? 0),
                     grantedAt: r[row: i, column: "granted_at"].flatMap(Double.init).map { Date(timeIntervalSince1970: $0) }))
         }
@@ -169,7 +189,8 @@ extension Store {
                         request.claims.map { c in
                             .object(
                                 JSONObject(
-                                    [("name", .string(c.name)), ("limit", .int(Int64(c.limit)))] + (c.per.map { [("per", .double($0))] } ?? [])))
+                                    [("name", .string(c.name)), ("limit", .int(Int64(c.limit)))] + (c.per.map { [("per", .double($0))] } ?? [])
+                                        + (c.shareKey.map { [("key", .string($0))] } ?? []) + (c.weight.map { [("weight", .int(Int64($0)))] } ?? [])))
                         }), "priority": .int(Int64(request.priority)),
                     "cache": request.cache.map { ["procedure": .string($0.procedure), "input": .string($0.input), "ttl": .double($0.ttl)] }
                         ?? .null,
@@ -222,7 +243,8 @@ extension Store {
 extension Store {
     /// Event kinds after which a node no longer holds what it was admitted with.
     public static let holdEndingEvents: Set<EventKind> = [
-        .awaitingAdmission, .awaitingRate, .succeeded, .failed, .cancelled, .retrying, .repeating, .timedOut, .leaseExpired, .deadLettered,
+        .awaitingAdmission, .awaitingRate, .awaitingShare, .succeeded, .failed, .cancelled, .retrying, .repeating, .timedOut, .leaseExpired,
+        .deadLettered,
         .spawned,
     ]
 
