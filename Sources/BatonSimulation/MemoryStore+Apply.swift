@@ -185,7 +185,8 @@ extension MemoryStore {
                 }
             }
         }
-        var table = AdmissionTable(entries: Array(tables.holds.values), tokens: counted, now: now)
+        let before = Array(tables.holds.values)
+        var table = AdmissionTable(entries: before, tokens: counted, now: now)
         let shares = table.shareClaims
         if !shares.isEmpty {  // the live workers' slots, as `Store.shareLimits` counts them
             let clock = self.now
@@ -195,6 +196,7 @@ extension MemoryStore {
         let granted = table.grantWaiting().compactMap { change -> AdmissionTable.Entry? in
             if case let .granted(entry) = change { entry } else { nil }
         }
+        if granted.contains(where: { $0.claims.contains(where: \.isShare) }) { sharePasses.append((before, granted.map(\.seq))) }
         for entry in granted {
             tables.holds[entry.seq]?.granted = true
             tables.holds[entry.seq]?.grantedAt = now

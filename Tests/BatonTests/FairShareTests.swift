@@ -171,6 +171,15 @@ struct FairShareTests {
             problems(#"{"nodes": {"d": {"procedure": "baton.delay", "input": {"seconds": 1}, "fair": {"key": "k"}}}}"#).map(\.field) == ["fair"])
     }
 
+    @Test func theBuilderWritesFair() throws {
+        var g = GraphBuilder(name: "built")
+        g.add("bill", procedure: "baton.echo", options: NodeOptions(fair: FairOption(key: GraphValue<String>.runInput("/tenant"), weight: 2)))
+        g.add("fixed", procedure: "baton.echo", options: NodeOptions(fair: FairOption(key: "acme")))
+        #expect(g.json()["nodes"]?["fixed"]?["fair"] == ["key": "acme"])
+        let built = try g.build(input: ["tenant": "globex"])
+        #expect(built.nodes["bill"]?.policies.fair == FairPolicy(key: .literal("globex"), weight: 2))
+    }
+
     // MARK: - Scheduler
 
     @Test func theRequestCarriesTheEvaluatedKeyPoolAndWeightAndTheEventSaysWhy() throws {
