@@ -76,5 +76,51 @@ extension Integration {
             #expect(r.int(0, "n") == 1, "the hold is still waiting")
             #expect(try Self.status(runID) == "running")
         }
+
+        /// A graph of `count` echo children, with the fair key `key` or (nil) without `fair`.
+        static func plain(count: Int) -> JSON {
+            ["name": "plain", "nodes": ["work": ["map": ["over": .array((0..<count).map { .int(Int64($0)) }), "procedure": "baton.echo"]]]]
+        }
+
+        /// The issue's figure, measured (set BATON_FAIR_FIGURE=1; it takes a minute or two): 20,000 nodes
+        /// of tenant A then 16 of B on one worker of 8 slots, and a single key's throughput against a
+        /// graph without `fair`, in the same sitting. Prints what it measured.
+        @Test(
+            "the figure: 20,000 of A then 16 of B; one key's throughput with and without fair",
+            .enabled(if: ProcessInfo.processInfo.environment["BATON_FAIR_FIGURE"] == "1"))
+        func figure() throws {
+            let cluster = TestCluster()
+            defer { cluster.stopAll() }
+            try cluster.startCoordinator()
+            try cluster.startWorker(concurrency: 8)
+            let store = try TestCluster.store()
+            defer { store.close() }
+            let tag = UUID().uuidString.prefix(8).lowercased()
+            let a = try TestCluster.submit(Self.graph("a-\(tag)", count: 20000))
+            try TestCluster.waitUntil(60, "A's backlog waiting") {
+                try TestCluster.sql().query("select count(*) as n from baton.holds where run_id = $1::uuid and not granted", [a]).int(0, "n") ?? 0
+                    > 10000
+            }
+            let submitted = Date()
+            let b = try TestCluster.submit(Self.graph("b-\(tag)", count: 16))
+            #expect(try TestCluster.waitForRun(b, store: store, seconds: 60) == "succeeded")
+            let bTook = Date().timeIntervalSince(submitted)
+            let aState = try Self.status(a)
+            #expect(aState == "running")
+            #expect(try TestCluster.waitForRun(a, store: store, seconds: 600) == "succeeded")
+            let count = 3000
+            var seconds: [String: Double] = [:]
+            for (name, graph) in [("plain", Self.plain(count: count)), ("fair", Self.graph("one-\(tag)", count: count))] {
+                let start = Date()
+                let run = try TestCluster.submit(graph)
+                #expect(try TestCluster.waitForRun(run, store: store, seconds: 300) == "succeeded")
+                seconds[name] = Date().timeIntervalSince(start)
+            }
+            let plain = seconds["plain"] ?? 0, fair = seconds["fair"] ?? 0
+            print(
+                "fair figure: B's 16 nodes ended \(String(format: "%.2f", bTook)) s after submit (A \(aState) then); "
+                    + "\(count) nodes of one key: \(String(format: "%.2f", plain)) s without fair, \(String(format: "%.2f", fair)) s with "
+                    + "(throughput ratio \(String(format: "%.2f", plain / fair)))")
+        }
     }
 }
