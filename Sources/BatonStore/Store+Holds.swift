@@ -46,8 +46,24 @@ extension Store {
                 guard let key = r[row: i, column: "key"], let t = r[row: i, column: "expires"].flatMap(Double.init) else { continue }
                 tokens[AdmissionClaim.ratePrefix + key, default: []].append(Date(timeIntervalSince1970: t))
             }
+            // As `AdmissionTable.shareHeads`: of a fair key's waiters, only the first as many as the live
+            // workers' slots allow are read (the one share claim a node has is what the window partitions by).
+            let perKey =
+                "(select 2 * coalesce(sum(w.slots), 0) from baton.workers w where w.last_seen_at > now() - make_interval(secs => \(Store.liveWindow(of: "w"))))"
             var table = AdmissionTable(
-                entries: try Self.entries(c.query("select \(Self.holdColumns) from baton.holds order by seq")),
+                entries: try Self.entries(
+                    c.query(
+                        """
+                        select \(Self.holdColumns) from baton.holds h
+                        where h.granted or not exists (select 1 from jsonb_array_elements(h.claims) c where c ? 'key')
+                        union all
+                        select \(Self.holdColumns) from (
+                            select h.*, row_number() over (partition by c->>'name', c->>'key' order by h.priority desc, h.seq) as rn
+                            from baton.holds h cross join lateral jsonb_array_elements(h.claims) c
+                            where not h.granted and c ? 'key') h
+                        where h.rn <= \(perKey)
+                        order by seq
+                        """)),
                 tokens: tokens, now: now)
             let shares = table.shareClaims
             if !shares.isEmpty { table.shareLimits = try Self.shareLimits(for: shares, connection: c) }

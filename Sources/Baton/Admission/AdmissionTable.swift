@@ -131,6 +131,23 @@ public struct AdmissionTable: Sendable {
     /// The share claim names someone waits for or holds (to look up their `shareLimits`).
     public var shareClaims: Set<String> { Set(shareLines.keys).union(shareHeld.keys) }
 
+    /// The requests a grant pass needs of `entries` (as stored): all but the waiters of share claims
+    /// past the first `perKey` of each claim and key in line order (`precedes`), which no pass with at
+    /// most `perKey` room reaches. A backlog of thousands is not read at every grant.
+    public static func shareHeads(_ entries: [Entry], perKey: Int) -> [Entry] {
+        var lines: [String: [Entry]] = [:]
+        var kept: [Entry] = []
+        for entry in entries {
+            guard !entry.granted, let claim = entry.claims.first(where: \.isShare) else {
+                kept.append(entry)
+                continue
+            }
+            lines[claim.name + "\u{0}" + claim.shareKey!, default: []].append(entry)
+        }
+        for line in lines.values { kept += line.sorted { $0.precedes($1) }.prefix(perKey) }
+        return kept
+    }
+
     /// How many nodes may hold a share claim whose live workers have `slots` slots in all: as many
     /// as run at once and as many again, queued at the broker to start as soon as a slot is free (the
     /// window), so the workers never idle between batches while what waits, waits here.
