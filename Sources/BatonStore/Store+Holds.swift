@@ -49,7 +49,7 @@ extension Store {
             // As `AdmissionTable.shareHeads`: of a fair key's waiters, only the first as many as the live
             // workers' slots allow are read (the one share claim a node has is what the window partitions by).
             let perKey =
-                "(select 2 * coalesce(sum(w.slots), 0) from baton.workers w where w.last_seen_at > now() - make_interval(secs => \(Store.liveWindow(of: "w"))))"
+                "(select 2 * coalesce(sum(w.slots), 0) + \(AdmissionTable.shareWindow) from baton.workers w where w.last_seen_at > now() - make_interval(secs => \(Store.liveWindow(of: "w"))))"
             var table = AdmissionTable(
                 entries: try Self.entries(
                     c.query(

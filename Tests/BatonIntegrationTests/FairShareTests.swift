@@ -45,7 +45,7 @@ extension Integration {
                 return (r.int(0, "held") ?? 0) > 0 && (r.int(0, "waiting") ?? 0) > 100
             }
             let held = try TestCluster.sql().query("select count(*) as n from baton.holds where run_id = $1::uuid and granted", [a]).int(0, "n") ?? 0
-            #expect(held <= 16, "at most twice the worker's 8 slots are dispatched ahead: \(held)")
+            #expect(held <= AdmissionTable.shareLimit(slots: 8), "at most twice the worker's 8 slots and the window are dispatched ahead: \(held)")
             let submitted = Date()
             let b = try TestCluster.submit(Self.graph("b-\(tag)", count: 16))
             #expect(try TestCluster.waitForRun(b, store: store, seconds: 30) == "succeeded")

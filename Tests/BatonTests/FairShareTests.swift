@@ -91,11 +91,30 @@ struct FairShareTests {
         #expect(AdmissionTableTests.granted(t.grantWaiting()) == ["r/b0"], "a holds one already: b goes before the older a1")
     }
 
+    @Test func aPassReadsOnlyEachKeysFirstWaitersAndGrantsTheSame() {
+        var entries: [AdmissionTable.Entry] = []
+        for i in 0..<50 {
+            let key = i < 40 ? "a" : "b"
+            entries.append(
+                AdmissionTable.Entry(
+                    seq: Int64(i + 1), runID: "r", key: "n\(i)", claims: [.share(pool: "default", procedure: "p", key: key, weight: 1)], cache: nil,
+                    granted: i < 2, priority: i == 30 ? 5 : 0))
+        }
+        entries.append(AdmissionTable.Entry(seq: 99, runID: "r", key: "m", claims: [.mutex("db")], cache: nil, granted: false))
+        let heads = AdmissionTable.shareHeads(entries, perKey: 4)
+        #expect(Set(heads.map(\.key)) == ["n0", "n1", "n30", "n2", "n3", "n4", "n40", "n41", "n42", "n43", "m"])
+        var full = AdmissionTable(entries: entries, shareLimits: [Self.target: 6])
+        var read = AdmissionTable(entries: heads, shareLimits: [Self.target: 6])
+        #expect(AdmissionTableTests.granted(full.grantWaiting()) == AdmissionTableTests.granted(read.grantWaiting()))
+    }
+
     @Test func limitsComeFromTheLiveWorkersServingThePoolAndProcedure() {
         let limits = AdmissionTable.shareLimits(
             for: ["fair/default:p", "fair/gpu:p", "fair/default:q", "mutex/x"],
             workers: [(["default"], ["p", "q"], 8), (["default", "gpu"], ["p"], 4), (["gpu"], ["q"], 3)])
-        #expect(limits == ["fair/default:p": 24, "fair/gpu:p": 8, "fair/default:q": 16])
+        let w = AdmissionTable.shareWindow
+        #expect(limits == ["fair/default:p": 24 + w, "fair/gpu:p": 8 + w, "fair/default:q": 16 + w])
+        #expect(AdmissionTable.shareLimit(slots: 0) == 0, "no live worker: no room")
     }
 
     @Test func aShareAndAMutexAreTakenTogether() {

@@ -149,9 +149,13 @@ public struct AdmissionTable: Sendable {
     }
 
     /// How many nodes may hold a share claim whose live workers have `slots` slots in all: as many
-    /// as run at once and as many again, queued at the broker to start as soon as a slot is free (the
-    /// window), so the workers never idle between batches while what waits, waits here.
-    public static func shareLimit(slots: Int) -> Int { max(0, slots) * 2 }
+    /// as run at once, and as many again plus `shareWindow` queued at the broker to start as soon as a
+    /// slot is free (the window: short tasks finish faster than a grant goes round, so the workers never
+    /// idle while what waits, waits here); none without a live worker.
+    public static func shareLimit(slots: Int) -> Int { slots > 0 ? slots * 2 + shareWindow : 0 }
+
+    /// The part of the window that does not grow with the slots.
+    public static let shareWindow = 32
 
     /// `shareLimits` for `names` (share claim names, `fair/POOL:PROCEDURE`) from live workers' pools,
     /// procedures and slots: the slots of the workers that serve both the pool and the procedure.
