@@ -125,7 +125,6 @@ struct SimulationGraph: Sendable {
                 ],
             ], outputs: ["then": ["done": true]], claims: [:]),
         rate,
-        fair,
     ]
 
     /// Signal nodes: `early` waits behind a node (so its signal often comes first and is kept),
@@ -177,7 +176,7 @@ struct SimulationGraph: Sendable {
             ])
     }()
 
-    /// A backlog of one fair key ("bulk", a map of 8) beside two nodes of another ("vip", weight 2) and
+    /// (Drawn beside the catalog unless `SimulationOptions.fairShares` is off.) A backlog of one fair key ("bulk", a map of 8) beside two nodes of another ("vip", weight 2) and
     /// one of a third from the run input's default, all on one procedure: shared by every run of it,
     /// so the share check (`InvariantChecker.checkShares`) sees keys compete across runs.
     static let fair = SimulationGraph(
