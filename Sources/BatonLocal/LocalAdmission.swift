@@ -3,9 +3,12 @@ import Foundation
 
 /// Mutex, concurrency, rate and cache for `LocalEngine`: the same `AdmissionTable` the coordinator uses,
 /// with the cache and rate tokens in memory (shared by the nodes of the run; nothing outlives the process).
+/// A fair share's limit is that of one worker with the engine's `slots`.
 struct LocalAdmission {
     private var table = AdmissionTable()
     private var cache: [String: (hit: CacheHit, at: Date)] = [:]
+    /// The engine's slots (`LocalEngine.maxConcurrency`): what every share claim's limit is made from.
+    var slots = 8
 
     /// Carries out the admission commands among `commands`; returns the events to feed back to the run.
     mutating func carryOut(_ runID: String, _ commands: [SchedulerCommand], now: Date) -> [SchedulerEvent] {
@@ -17,6 +20,7 @@ struct LocalAdmission {
                 if let lookup = request.cache, let hit = hit(lookup, now: now) {
                     events.append(.cached(key: request.key, hit: hit))
                 } else {
+                    for claim in request.claims where claim.isShare { table.shareLimits[claim.name] = AdmissionTable.shareLimit(slots: slots) }
                     events += grants(table.request(runID: runID, request), now: now)
                 }
             case let .release(key):

@@ -52,6 +52,7 @@ public struct LocalEngine: Sendable {
         var startedAt: [TaskRef: Date] = [:]  // virtual start times, with a clock
         let listener = clock?.mode == .manual ? clock?.onAdvance { wake.yield(.tick) } : nil
         var admission = LocalAdmission()
+        admission.slots = maxConcurrency
         var answers: [SchedulerEvent] = []
         var answering = false
         /// The run's next timer or the next rate token a node waits for, whichever comes first.

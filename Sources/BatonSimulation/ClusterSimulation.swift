@@ -206,7 +206,9 @@ public final class ClusterSimulation {
     /// Submits the runs, drives the cluster through `options.steps` steps with faults, then without
     /// faults until every run ended (or the heal budget is spent), and checks the guarantees.
     public func run() -> SimulationReport {
-        let catalog = SimulationGraph.catalog + (options.legacyWorkers > 0 ? [SimulationGraph.long] : [])
+        let catalog =
+            SimulationGraph.catalog + (options.fairShares ? [SimulationGraph.fair] : [])
+            + (options.legacyWorkers > 0 ? [SimulationGraph.long] : [])
         trace("queues \(queueType.rawValue), workers' delivery limit \(workerLimit)")
         if !faultMix.uniform { trace("faults: \(faultMix.line)") }
         if options.schedules { store.addSchedule(ScheduleInvariants.schedule) }

@@ -224,6 +224,7 @@ struct InvariantChecker {
     mutating func finish(store: MemoryStore, runs: [Submitted], deadLetteredByFaults: [(runID: String, key: String)] = []) -> Int {
         var excused = 0
         checkRates(store: store, runs: runs)
+        checkShares(store: store)
         for run in runs {
             guard let row = store.run(run.runID) else {
                 violate("run \(run.runID) (\(run.graph.name)) is missing")
@@ -284,6 +285,48 @@ struct InvariantChecker {
                 violate(
                     "rate '\(key)': \(rate.limit + 1) nodes queued within \(rate.per) s (limit \(rate.limit)): at \(burst.joined(separator: ", "))")
                 break
+            }
+        }
+    }
+
+    /// Fair shares, across every run and coordinator, from the holds each grant pass saw: a key A is
+    /// granted a share claim while a key B waits for it with a head of the same priority only if A
+    /// held no more grants per unit of weight than B (so while B waits, A holds at most its weighted
+    /// share plus the window), and never while B waits with a higher priority. Only waiters wanting
+    /// nothing but the share count (another claim may hold them back).
+    mutating func checkShares(store: MemoryStore) {
+        for (pass, (before, granted)) in store.sharePasses.enumerated() {
+            let bySeq = Dictionary(before.map { ($0.seq, $0) }, uniquingKeysWith: { a, _ in a })
+            var held: [String: [String: Int]] = [:]
+            var waiting: [String: [String: [AdmissionTable.Entry]]] = [:]
+            for entry in before {
+                for claim in entry.claims {
+                    guard let key = claim.shareKey else { continue }
+                    if entry.granted {
+                        held[claim.name, default: [:]][key, default: 0] += 1
+                    } else if entry.claims.count == 1 {
+                        waiting[claim.name, default: [:]][key, default: []].append(entry)
+                    }
+                }
+            }
+            for seq in granted {
+                guard let entry = bySeq[seq], let claim = entry.claims.first(where: \.isShare), let a = claim.shareKey else { continue }
+                let wa = claim.weight ?? 1
+                let heldA = held[claim.name]?[a] ?? 0
+                for (b, line) in waiting[claim.name] ?? [:] where b != a && !line.isEmpty {
+                    let head = line.max { ($0.priority, -$0.seq) < ($1.priority, -$1.seq) }!
+                    let wb = head.claims.first(where: \.isShare)?.weight ?? 1
+                    let heldB = held[claim.name]?[b] ?? 0
+                    if head.priority > entry.priority {
+                        violate("\(claim.name) pass \(pass): '\(a)' granted at priority \(entry.priority) while '\(b)' waited at \(head.priority)")
+                    } else if head.priority == entry.priority && heldA * wb > heldB * wa {
+                        violate(
+                            "\(claim.name) pass \(pass): '\(a)' (weight \(wa)) granted holding \(heldA) while '\(b)' (weight \(wb)) waited holding \(heldB)"
+                        )
+                    }
+                }
+                held[claim.name, default: [:]][a, default: 0] += 1
+                waiting[claim.name]?[a]?.removeAll { $0.seq == seq }
             }
         }
     }

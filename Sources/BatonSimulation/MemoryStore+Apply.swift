@@ -185,10 +185,19 @@ extension MemoryStore {
                 }
             }
         }
-        var table = AdmissionTable(entries: Array(tables.holds.values), tokens: counted, now: now)
+        let clock = self.now
+        let live = tables.workers.values.filter { clock.timeIntervalSince($0.lastSeenAt) < 3 * $0.interval + 1 }
+        let perKey = AdmissionTable.shareLimit(slots: live.reduce(0) { $0 + $1.slots })
+        let before = AdmissionTable.shareHeads(Array(tables.holds.values), perKey: perKey)  // as `Store.grantWaiting` reads them
+        var table = AdmissionTable(entries: before, tokens: counted, now: now)
+        let shares = table.shareClaims
+        if !shares.isEmpty {  // the live workers' slots, as `Store.shareLimits` counts them
+            table.shareLimits = AdmissionTable.shareLimits(for: shares, workers: live.map { ($0.pools, $0.procedures, $0.slots) })
+        }
         let granted = table.grantWaiting().compactMap { change -> AdmissionTable.Entry? in
             if case let .granted(entry) = change { entry } else { nil }
         }
+        if granted.contains(where: { $0.claims.contains(where: \.isShare) }) { sharePasses.append((before, granted.map(\.seq))) }
         for entry in granted {
             tables.holds[entry.seq]?.granted = true
             tables.holds[entry.seq]?.grantedAt = now

@@ -19,6 +19,9 @@ public final class MemoryStore: @unchecked Sendable {
     public var faultHook: ((Operation, Int) -> StoreFailure?)?
 
     var tables = MemoryTables()
+    /// Each `grantWaiting` pass that granted a share claim: the holds as they were, and what it
+    /// granted in order (`InvariantChecker.checkShares`).
+    public internal(set) var sharePasses: [(before: [AdmissionTable.Entry], granted: [Int64])] = []
     var faults: [MemoryStoreFault] = []
     /// How many calls failed with a fault `failNext` scheduled, so far.
     public internal(set) var faultsMet = 0

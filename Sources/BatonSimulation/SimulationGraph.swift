@@ -176,6 +176,27 @@ struct SimulationGraph: Sendable {
             ])
     }()
 
+    /// (Drawn beside the catalog unless `SimulationOptions.fairShares` is off.) A backlog of one fair key ("bulk", a map of 8) beside two nodes of another ("vip", weight 2) and
+    /// one of a third from the run input's default, all on one procedure: shared by every run of it,
+    /// so the share check (`InvariantChecker.checkShares`) sees keys compete across runs.
+    static let fair = SimulationGraph(
+        name: "fair",
+        document: [
+            "name": "fair",
+            "defaults": ["fair": ["key": "plain"]],
+            "nodes": [
+                "bulk": [
+                    "map": [
+                        "over": [1, 2, 3, 4, 5, 6, 7, 8], "procedure": "baton.add", "input": ["values": [["$item": ""], 1]],
+                        "fair": ["key": "bulk"],
+                    ]
+                ],
+                "v1": ["procedure": "baton.add", "input": ["values": [1, 1]], "fair": ["key": "vip", "weight": 2]],
+                "v2": ["procedure": "baton.add", "input": ["values": [2, 2]], "fair": ["key": "vip", "weight": 2]],
+                "p": ["procedure": "baton.add", "input": ["values": [3, 3]]],
+            ],
+        ], outputs: ["bulk": [2, 3, 4, 5, 6, 7, 8, 9], "v1": 2, "v2": 4, "p": 6], claims: [:])
+
     /// A node that runs for longer than a worker's lease (10 s in the simulator): drawn too when some
     /// workers publish as before partitions, so their leases are kept only if their heartbeats count.
     static let long = SimulationGraph(

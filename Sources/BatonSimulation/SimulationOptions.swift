@@ -35,6 +35,8 @@ public struct SimulationOptions: Sendable {
     /// Cut one process off from the store alone or from the broker alone now and then (`store-cut`,
     /// `broker-cut`); off with `baton-sim --no-process-cuts`.
     public var processCuts = true
+    /// Whether runs are drawn from the `fair` graph too (fair shares; off: the draws of before it).
+    public var fairShares = true
     /// Half the seeds (drawn from a stream of their own) submit a graph of big outputs in place of a drawn one
     /// (`SimulationGraph.bigOutputs`, sizes drawn per seed), so that outputs are dropped from memory and
     /// read back, and commits are cut by bytes; off with `baton-sim --no-big-outputs`.

@@ -46,9 +46,27 @@ extension Store {
                 guard let key = r[row: i, column: "key"], let t = r[row: i, column: "expires"].flatMap(Double.init) else { continue }
                 tokens[AdmissionClaim.ratePrefix + key, default: []].append(Date(timeIntervalSince1970: t))
             }
+            // As `AdmissionTable.shareHeads`: of a fair key's waiters, only the first as many as the live
+            // workers' slots allow are read (the one share claim a node has is what the window partitions by).
+            let perKey =
+                "(select 2 * coalesce(sum(w.slots), 0) + \(AdmissionTable.shareWindow) from baton.workers w where w.last_seen_at > now() - make_interval(secs => \(Store.liveWindow(of: "w"))))"
             var table = AdmissionTable(
-                entries: try Self.entries(c.query("select \(Self.holdColumns) from baton.holds order by seq")),
+                entries: try Self.entries(
+                    c.query(
+                        """
+                        select \(Self.holdColumns) from baton.holds h
+                        where h.granted or not exists (select 1 from jsonb_array_elements(h.claims) c where c ? 'key')
+                        union all
+                        select \(Self.holdColumns) from (
+                            select h.*, row_number() over (partition by c->>'name', c->>'key' order by h.priority desc, h.seq) as rn
+                            from baton.holds h cross join lateral jsonb_array_elements(h.claims) c
+                            where not h.granted and c ? 'key') h
+                        where h.rn <= \(perKey)
+                        order by seq
+                        """)),
                 tokens: tokens, now: now)
+            let shares = table.shareClaims
+            if !shares.isEmpty { table.shareLimits = try Self.shareLimits(for: shares, connection: c) }
             let granted = table.grantWaiting().compactMap { change -> AdmissionTable.Entry? in
                 if case let .granted(entry) = change { entry } else { nil }
             }
@@ -79,6 +97,23 @@ extension Store {
             try c.execute("select pg_notify($1, '')", [Store.grantsChannel])
             return HoldGrants(granted: granted, nextTokenAt: next)
         }
+    }
+
+    /// How many may hold each share claim of `names` now: `AdmissionTable.shareLimits` of the live
+    /// workers (heard from within their lease, as `liveWorkers` counts them).
+    static func shareLimits(for names: Set<String>, connection c: PGConnection) throws -> [String: Int] {
+        let r = try c.query(
+            """
+            select array_to_json(pools)::text as pools, array_to_json(procedures)::text as procedures, slots from baton.workers w
+            where last_seen_at > now() - make_interval(secs => \(Store.liveWindow(of: "w")))
+            """)
+        var workers: [(pools: [String], procedures: [String], slots: Int)] = []
+        for i in 0..<r.rowCount {
+            let pools = try JSONParser.parse(r[row: i, column: "pools"] ?? "[]").arrayValue?.compactMap(\.stringValue) ?? []
+            let procedures = try JSONParser.parse(r[row: i, column: "procedures"] ?? "[]").arrayValue?.compactMap(\.stringValue) ?? []
+            workers.append((pools, procedures, r.int(i, "slots") ?? 0))
+        }
+        return AdmissionTable.shareLimits(for: names, workers: workers)
     }
 
     /// `CoordinatorStore.revokeGrant`, under `grantWaiting`'s lock.
@@ -130,7 +165,8 @@ extension Store {
                     seq: r.int64(i, "seq") ?? 0, runID: r[row: i, column: "run_id"]!, key: r[row: i, column: "node_key"]!,
                     claims: claims.compactMap { c in
                         guard let name = c["name"]?.stringValue, let limit = c["limit"]?.intValue else { return nil }
-                        return AdmissionClaim(name: name, limit: limit, per: c["per"]?.numberValue)
+                        return AdmissionClaim(
+                            name: name, limit: limit, per: c["per"]?.numberValue, shareKey: c["key"]?.stringValue, weight: c["weight"]?.intValue)
                     }, cache: cache, granted: r.bool(i, "granted") ?? false, priority: Int(r.int64(i, "priority") ?? 0),
                     grantedAt: r[row: i, column: "granted_at"].flatMap(Double.init).map { Date(timeIntervalSince1970: $0) }))
         }
@@ -169,7 +205,8 @@ extension Store {
                         request.claims.map { c in
                             .object(
                                 JSONObject(
-                                    [("name", .string(c.name)), ("limit", .int(Int64(c.limit)))] + (c.per.map { [("per", .double($0))] } ?? [])))
+                                    [("name", .string(c.name)), ("limit", .int(Int64(c.limit)))] + (c.per.map { [("per", .double($0))] } ?? [])
+                                        + (c.shareKey.map { [("key", .string($0))] } ?? []) + (c.weight.map { [("weight", .int(Int64($0)))] } ?? [])))
                         }), "priority": .int(Int64(request.priority)),
                     "cache": request.cache.map { ["procedure": .string($0.procedure), "input": .string($0.input), "ttl": .double($0.ttl)] }
                         ?? .null,
@@ -222,7 +259,8 @@ extension Store {
 extension Store {
     /// Event kinds after which a node no longer holds what it was admitted with.
     public static let holdEndingEvents: Set<EventKind> = [
-        .awaitingAdmission, .awaitingRate, .succeeded, .failed, .cancelled, .retrying, .repeating, .timedOut, .leaseExpired, .deadLettered,
+        .awaitingAdmission, .awaitingRate, .awaitingShare, .succeeded, .failed, .cancelled, .retrying, .repeating, .timedOut, .leaseExpired,
+        .deadLettered,
         .spawned,
     ]
 

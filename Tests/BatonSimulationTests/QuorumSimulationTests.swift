@@ -81,6 +81,7 @@ struct QuorumSimulationTests {
         options.faultMix = .uniform  // and with the fault mix of before the swarm
         options.processCuts = false  // nor the kinds and graphs added since
         options.bigOutputs = false
+        options.fairShares = false  // nor the fair graph
         let reports = await Self.simulate(8...8, options)
         for report in reports {
             #expect(report.passed, "seed \(report.seed): \(report.violations)")

@@ -66,7 +66,7 @@ struct GraphProblemTests {
             ExpectedProblem(
                 graph: oneNode(#""colour": "red""#), node: "a", field: "colour",
                 message:
-                    "unknown field (expected one of: after, cache, concurrency, condition, dependencies, group, input, map, mutex, on_failure, pool, priority, procedure, rate, repeat, retry, signal, timeout, when)"
+                    "unknown field (expected one of: after, cache, concurrency, condition, dependencies, fair, group, input, map, mutex, on_failure, pool, priority, procedure, rate, repeat, retry, signal, timeout, when)"
             ),
             ExpectedProblem(graph: #"{"nodes": {"a": {"input": 1}}}"#, node: "a", field: "procedure", message: "is required"),
             ExpectedProblem(

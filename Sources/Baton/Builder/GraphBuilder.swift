@@ -305,6 +305,7 @@ public struct GraphBuilder: Sendable {
         if let condition = options.condition { check(condition.input, node: key, field: "condition/input", inMap: false) }
         if let concurrency = options.concurrency { check(concurrency.key, node: key, field: "concurrency/key", inMap: false) }
         if let rate = options.rate { check(rate.key, node: key, field: "rate/key", inMap: false) }
+        if let fair = options.fair { check(fair.key, node: key, field: "fair/key", inMap: false) }
         for (field, value) in options.raw { check(value, node: key, field: field, inMap: false) }
         for message in options.repeatUntil?.problems ?? [] { problems.append(GraphProblem(node: key, field: "repeat/until", message: message)) }
         nodes.append((key, .object(JSONObject(head + options.members()))))

@@ -20,6 +20,7 @@ public struct NodeOptions: Sendable {
     /// `cache: {"ttl": ...}`.
     public var cacheTTL: Duration?
     public var rate: RateOption?
+    public var fair: FairOption?
     /// Fields written as given, over the typed ones: for a value the typed fields cannot hold, such
     /// as a pool read from the run input (`raw: [("pool", input.value(\.pool).json)]`).
     public var raw: [(field: String, value: GraphValue<JSON>)] = []
@@ -29,7 +30,7 @@ public struct NodeOptions: Sendable {
         timeout: Duration? = nil, dependencies: DependencyRule? = nil, when: GraphValue<Bool>? = nil,
         condition: ConditionOption? = nil, onFailure: FailurePolicy? = nil, repeatUntil: RepeatOption? = nil,
         mutex: [String] = [], concurrency: ConcurrencyOption? = nil, cacheTTL: Duration? = nil, rate: RateOption? = nil,
-        raw: [(field: String, value: GraphValue<JSON>)] = []
+        raw: [(field: String, value: GraphValue<JSON>)] = [], fair: FairOption? = nil
     ) {
         self.after = after
         self.pool = pool
@@ -45,6 +46,7 @@ public struct NodeOptions: Sendable {
         self.concurrency = concurrency
         self.cacheTTL = cacheTTL
         self.rate = rate
+        self.fair = fair
         self.raw = raw
     }
 
@@ -67,6 +69,7 @@ public struct NodeOptions: Sendable {
         }
         if let cacheTTL { m.append(("cache", ["ttl": .string(DurationText.format(file: cacheTTL))])) }
         if let rate { m.append(("rate", rate.fileJSON)) }
+        if let fair { m.append(("fair", fair.fileJSON)) }
         for (field, value) in raw {
             if let i = m.firstIndex(where: { $0.key == field }) { m[i].value = value.template } else { m.append((field, value.template)) }
         }

@@ -1,7 +1,7 @@
 /// Decoding `group` and `map`, the nodes made of other nodes.
 extension GraphDecoder {
     static let groupFields: Set<String> = ["nodes", "output"]
-    static let mapFields: Set<String> = ["over", "procedure", "input", "concurrency", "failure", "rate"]
+    static let mapFields: Set<String> = ["over", "procedure", "input", "concurrency", "failure", "rate", "fair"]
 
     /// `{"nodes": {...}, "output": TEMPLATE}`: the children are decoded in the group's own scope, with keys `key/child`.
     func decodeGroup(
@@ -36,8 +36,11 @@ extension GraphDecoder {
         return GroupSpec(order: order, nodes: nodes, output: output)
     }
 
-    /// `{"over": REFERENCE, "procedure": NAME, "input": TEMPLATE, "concurrency": N, "failure": ...}`.
-    func decodeMap(_ json: JSON, key: String, scope: NodeScope, problem: @escaping (String?, String, String) -> Void) -> (String, MapSpec)? {
+    /// `{"over": REFERENCE, "procedure": NAME, "input": TEMPLATE, "concurrency": N, "failure": ...}`; the
+    /// children's `fair` is `map/fair`, else `defaultFair` (from `defaults`).
+    func decodeMap(
+        _ json: JSON, key: String, scope: NodeScope, defaultFair: FairPolicy? = nil, problem: @escaping (String?, String, String) -> Void
+    ) -> (String, MapSpec)? {
         guard case let .object(fields) = json else {
             problem(
                 key, "map",
@@ -93,7 +96,8 @@ extension GraphDecoder {
             }
         }
         let rate = fields["rate"].flatMap { decodeRate($0, node: key, field: "map/rate", scope: scope, items: true, problem: problem) }
+        let fair = fields["fair"].flatMap { decodeFair($0, node: key, field: "map/fair", scope: scope, items: true, problem: problem) }
         guard ok else { return nil }
-        return (procedure, MapSpec(over: over, input: input, concurrency: concurrency, failure: failure, rate: rate))
+        return (procedure, MapSpec(over: over, input: input, concurrency: concurrency, failure: failure, rate: rate, fair: fair ?? defaultFair))
     }
 }

@@ -34,6 +34,7 @@ extension GraphDecoder {
         if let v = fields["retry"] { p.retry = decodeRetry(v, report: report("retry")) }
         if let v = fields["mutex"] { p.mutex = decodeMutex(v, report: report("mutex")) }
         if let v = fields["cache"] { p.cache = decodeCache(v, report: report("cache")) }
+        if let v = fields["fair"] { p.fair = decodeFair(v, node: node, field: fieldPrefix + "fair", scope: scope, problem: problem) }
         guard let node else { return p }  // the rest is per node only
         if let v = fields["concurrency"] { p.concurrency = decodeConcurrency(v, node: node, scope: scope, problem: problem) }
         if let v = fields["rate"] { p.rate = decodeRate(v, node: node, field: "rate", scope: scope, problem: problem) }
@@ -183,13 +184,15 @@ extension GraphDecoder {
             return
         }
         let what = kind == "procedure" ? "with baton.delay (it runs as a timer, not on a worker)" : "on a \(kind) node (set it on its children)"
-        for field in ["mutex", "concurrency", "cache", "rate"] where own[field] != nil && kind != "signal" {  // a signal node refused it already
-            problem(node, field, "cannot be used \(what)" + (kind == "map" && field == "rate" ? "; use map/rate" : ""))
+        // A signal node refused them already.
+        for field in ["mutex", "concurrency", "cache", "rate", "fair"] where own[field] != nil && kind != "signal" {
+            problem(node, field, "cannot be used \(what)" + (kind == "map" && ["rate", "fair"].contains(field) ? "; use map/\(field)" : ""))
         }
         policies.mutex = nil
         policies.concurrency = nil
         policies.cache = nil
         policies.rate = nil
+        policies.fair = nil
     }
 
     /// A literal `baton.delay` input is checked now; one with references is checked when it runs.

@@ -26,9 +26,9 @@ public struct GraphDecoder: Sendable {
 
     static let nodeFields: Set<String> = [
         "procedure", "group", "map", "input", "after", "pool", "priority", "retry", "timeout", "dependencies", "when", "condition", "on_failure",
-        "repeat", "mutex", "concurrency", "cache", "rate", "signal",
+        "repeat", "mutex", "concurrency", "cache", "rate", "signal", "fair",
     ]
-    static let defaultsFields: Set<String> = ["pool", "priority", "retry", "timeout", "dependencies", "on_failure", "mutex", "cache"]
+    static let defaultsFields: Set<String> = ["pool", "priority", "retry", "timeout", "dependencies", "on_failure", "mutex", "cache", "fair"]
     static let graphFields: Set<String> = ["name", "defaults", "nodes", "description", "input"]
 
     /// Parses and validates graph file bytes (JSON). `input` is the run's input, merged over the
@@ -264,7 +264,8 @@ public struct GraphDecoder: Sendable {
                 key: key, procedure: SignalSpec.procedureName, input: .literal(.object(JSONObject())), after: after, pool: pool,
                 priority: priority, policies: policies, kind: .signal(spec))
         case "map":
-            guard let (procedure, spec) = decodeMap(fields["map"]!, key: key, scope: scope, problem: problem) else { return nil }
+            guard let (procedure, spec) = decodeMap(fields["map"]!, key: key, scope: scope, defaultFair: defaults.policies.fair, problem: problem)
+            else { return nil }
             planCondition(&policies, pool: pool)
             return GraphNode(
                 key: key, procedure: planned(procedure, pool: pool), input: .literal(.object(JSONObject())), after: after, pool: pool,

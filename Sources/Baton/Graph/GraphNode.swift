@@ -67,7 +67,12 @@ public struct GraphNode: Sendable, Equatable, Codable {
         var referenced =
             input.references + (policies.when?.references ?? []) + (policies.condition?.input.references ?? [])
             + (policies.concurrency?.key.references ?? []) + (policies.rate?.key.references ?? [])
-        if case let .map(spec) = kind { referenced += spec.over.references + spec.input.references + (spec.rate?.key.references ?? []) }
+            + (policies.fair?.key.references ?? [])
+        if case let .map(spec) = kind {
+            referenced +=
+                spec.over.references + spec.input.references + (spec.rate?.key.references ?? [])
+                + (spec.fair?.key.references ?? [])
+        }
         for d in referenced.map(\.node) + outside + after where seen.insert(d).inserted { deps.append(d) }
         self.init(
             key: key, procedure: procedure, input: input, after: after, pool: pool, priority: priority, policies: policies, kind: kind,

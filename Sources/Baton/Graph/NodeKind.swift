@@ -45,13 +45,16 @@ public struct MapSpec: Sendable, Equatable, Codable {
     public let failure: MapFailure
     /// Each child's `rate` (its key may use `$item` and `$index`).
     public let rate: RatePolicy?
+    /// Each child's `fair` (its key may use `$item` and `$index`).
+    public let fair: FairPolicy?
 
-    public init(over: Template, input: Template, concurrency: Int?, failure: MapFailure, rate: RatePolicy? = nil) {
+    public init(over: Template, input: Template, concurrency: Int?, failure: MapFailure, rate: RatePolicy? = nil, fair: FairPolicy? = nil) {
         self.over = over
         self.input = input
         self.concurrency = concurrency
         self.failure = failure
         self.rate = rate
+        self.fair = fair
     }
 }
 

@@ -140,7 +140,8 @@ struct PlanReader {
                 MapSpec(
                     over: try template(m["over"], at + "/_0/over"), input: try template(m["input"], at + "/_0/input"),
                     concurrency: try optional(m, "concurrency").map { c throws(MessageError) in try int(c, at + "/_0/concurrency") },
-                    failure: failure, rate: try optional(m, "rate").map { r throws(MessageError) in try rate(r, at + "/_0/rate") }))
+                    failure: failure, rate: try optional(m, "rate").map { r throws(MessageError) in try rate(r, at + "/_0/rate") },
+                    fair: try optional(m, "fair").map { f throws(MessageError) in try fair(f, at + "/_0/fair") }))
         case "signal":
             let m = try object(payload["_0"], at + "/_0")
             return .signal(SignalSpec(name: try string(m["name"], at + "/_0/name")))
@@ -234,6 +235,7 @@ struct PlanReader {
             p.concurrency = ConcurrencyPolicy(key: try template(co["key"], at + "/key"), limit: try int(co["limit"], at + "/limit"))
         }
         if let r = optional(o, "rate") { p.rate = try rate(r, path + "/rate") }
+        if let f = optional(o, "fair") { p.fair = try fair(f, path + "/fair") }
         if let c = optional(o, "cache") { p.cache = CachePolicy(ttl: try double(try object(c, path + "/cache")["ttl"], path + "/cache/ttl")) }
         return p
     }
@@ -241,6 +243,11 @@ struct PlanReader {
     private func rate(_ json: JSON, _ at: String) throws(MessageError) -> RatePolicy {
         let o = try object(json, at)
         return RatePolicy(key: try template(o["key"], at + "/key"), limit: try int(o["limit"], at + "/limit"), per: try double(o["per"], at + "/per"))
+    }
+
+    private func fair(_ json: JSON, _ at: String) throws(MessageError) -> FairPolicy {
+        let o = try object(json, at)
+        return FairPolicy(key: try template(o["key"], at + "/key"), weight: try int(o["weight"], at + "/weight"))
     }
 
     private func wait(_ json: JSON?, _ path: String) throws(MessageError) -> WaitStrategy {

@@ -33,6 +33,15 @@ struct PlanWriter {
         raw("}")
     }
 
+    /// `,"fair":{"key":…,"weight":…}`.
+    private mutating func fair(_ f: FairPolicy) {
+        raw(",\"fair\":{\"key\":")
+        template(f.key)
+        raw(",\"weight\":")
+        int(f.weight)
+        raw("}")
+    }
+
     private mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { out.append(contentsOf: $0) }
     }
@@ -98,6 +107,7 @@ struct PlanWriter {
             raw(",\"failure\":")
             string(spec.failure.rawValue)
             if let r = spec.rate { rate(r) }
+            if let f = spec.fair { fair(f) }
             raw("}}}")
         case let .signal(spec):
             raw(",\"kind\":{\"signal\":{\"_0\":{\"name\":")
@@ -282,6 +292,7 @@ struct PlanWriter {
             raw("}")
         }
         if let r = p.rate { rate(r) }
+        if let f = p.fair { fair(f) }
         raw("}")
     }
 

@@ -14,9 +14,10 @@ public struct NodePolicies: Sendable, Equatable, Codable {
     public var concurrency: ConcurrencyPolicy?
     public var cache: CachePolicy?
     public var rate: RatePolicy?
+    public var fair: FairPolicy?
 
     /// Whether the node must be admitted (`.acquire`) before it is queued.
-    public var needsAdmission: Bool { mutex != nil || concurrency != nil || cache != nil || rate != nil }
+    public var needsAdmission: Bool { mutex != nil || concurrency != nil || cache != nil || rate != nil || fair != nil }
 
     public init() {}
 }

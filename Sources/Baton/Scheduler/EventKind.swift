@@ -25,6 +25,8 @@ public enum EventKind: String, Sendable, Hashable, CaseIterable {
     case conditionStarted = "condition_started"
     case awaitingAdmission = "awaiting_admission"
     case awaitingRate = "awaiting_rate"
+    /// A node with `fair` waits in the coordinator for its key's turn (`AdmissionClaim.share`).
+    case awaitingShare = "awaiting_share"
     case awaitingSignal = "awaiting_signal"
     case signalKept = "signal_kept"
     case signalIgnored = "signal_ignored"

@@ -73,6 +73,11 @@ extension RunState {
                     return end(key, as: .failed, error: "map rate/key: \(error.description)", into: &out)
                 }
             }
+            if let fair = spec.fair {
+                do { own.fair = FairPolicy(key: try fair.key.substituting(item: item, index: index), weight: fair.weight) } catch {
+                    return end(key, as: .failed, error: "map fair/key: \(error.description)", into: &out)
+                }
+            }
             order.append(child)
             nodes[child] = GraphNode(
                 key: child, procedure: definition.procedure, input: input, pool: definition.pool, priority: definition.priority, policies: own)

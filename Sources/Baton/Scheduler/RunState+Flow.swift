@@ -290,6 +290,16 @@ extension RunState {
             case let .failure(e): return end(key, as: .failed, error: e.description, into: &out)
             }
         }
+        if let fair = definition.policies.fair {
+            let text: Result<String, AdmissionKeyError>
+            do { text = FairPolicy.keyText(try fair.key.resolve { visibleOutput($0) }) } catch {
+                return end(key, as: .failed, error: "fair/key: \(error.description)", into: &out)
+            }
+            switch text {
+            case let .success(k): claims.append(.share(pool: definition.pool, procedure: definition.procedure, key: k, weight: fair.weight))
+            case let .failure(e): return end(key, as: .failed, error: e.description, into: &out)
+            }
+        }
         let lookup = cacheLookup(key, input: input)
         if let lookup { claims.append(lookup.claim) }
         var node = state
@@ -305,6 +315,9 @@ extension RunState {
         if let rate = definition.policies.rate, let claim = claims.first(where: { $0.per != nil }), let name = claim.rateKey {
             change.event = .awaitingRate
             change.detail = JSONObject([("rate", .string(name)), ("limit", .int(Int64(rate.limit))), ("per", .string(DurationText.format(rate.per)))])
+        } else if let fair = definition.policies.fair, let claim = claims.first(where: \.isShare), let name = claim.shareKey {
+            change.event = .awaitingShare
+            change.detail = JSONObject([("fair", .string(name)), ("weight", .int(Int64(fair.weight)))])
         }
         set(key, node, change, into: &out)
         out.append(.acquire(AdmissionRequest(key: key, claims: claims, cache: lookup, priority: definition.priority)))
