@@ -217,7 +217,8 @@ struct SimulatorTests {
     /// (10): its node fails as poison, as documented, since the limit cannot tell deaths a task caused
     /// from deaths it only saw. The invariant excuses exactly that (every return an injected fault's).
     @Test func faultsAloneReachingTheDeliveryLimitFailTheNodeAsDocumented() async throws {
-        let result = try await Self.sim(["--seed", "5251", "--steps", "2000", "--no-pauses", "--no-versions"])  // as found: pauses and versions change its draws
+        // As found: pauses and versions change its draws.
+        let result = try await Self.sim(["--seed", "5251", "--steps", "2000", "--no-pauses", "--no-versions"])
         #expect(result.stdout.contains("runs failed by faults' dead letters 1, "), "\(result.stdout.suffix(600))")
         #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
     }
