@@ -73,6 +73,11 @@ struct SimCommand: ParsableCommand {
             "Workers serve version 1 or 2 of sim.version and a third of the seeds submit nodes pinned on each (--no-versions: as before versions)."
     )
     var versions = true
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Beside the catalog, seeds submit a graph whose fair keys compete for shares (--no-fair-shares: as before fair shares)."
+    )
+    var fairShares = true
     @Flag(help: "Coordinators do not look for queued nodes whose task the broker lost (shows the stranded queue the fix prevents).")
     var noReconcile = false
     @Option(help: "The coordinators' --commit-bytes, in bytes (the statement limit is 262144).") var commitBytes = 96 << 10
@@ -111,6 +116,7 @@ struct SimCommand: ParsableCommand {
         options.processCuts = processCuts
         options.bigOutputs = bigOutputs
         options.versions = versions
+        options.fairShares = fairShares
         options.commitBytes = commitBytes
         if let seed {
             options.keepTrace = true
@@ -152,6 +158,7 @@ struct SimCommand: ParsableCommand {
             + "\(schedules ? " --schedules" : "")\(webhooks ? " --webhooks" : "")\(signals ? "" : " --no-signals")\(pauses ? "" : " --no-pauses")"
             + "\(queueLoss ? "" : " --no-queue-loss")\(noReconcile ? " --no-reconcile" : "")\(blockedPublishers ? "" : " --no-blocked-publishers")"
             + "\(processCuts ? "" : " --no-process-cuts")\(bigOutputs ? "" : " --no-big-outputs")\(versions ? "" : " --no-versions")"
+            + "\(fairShares ? "" : " --no-fair-shares")"
             + "\(commitBytes == SimulationOptions().commitBytes ? "" : " --commit-bytes \(commitBytes)")"
     }
 }

@@ -14,7 +14,8 @@ import Testing
 struct PauseSimulationTests {
     @Test(arguments: [7, 16, 152])
     func seedsWithPausesKeepEveryGuarantee(seed: Int) async throws {
-        let result = try await SimulatorTests.sim(["--seed", String(seed), "--steps", "2000"])
+        // As found: versions and fair shares change the draws.
+        let result = try await SimulatorTests.sim(["--seed", String(seed), "--steps", "2000", "--no-versions", "--no-fair-shares"])
         #expect(result.status == 0, "\(result.stdout.suffix(2000))")
         #expect(result.stdout.contains("pauses among"), "this seed draws pauses")
         #expect(result.stdout.contains(" pause run "), "it pauses a run")

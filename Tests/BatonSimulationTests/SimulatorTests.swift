@@ -36,7 +36,7 @@ struct SimulatorTests {
 
     /// What a seed pinned under the uniform mix leaves out to replay as it was found: the kinds and graphs
     /// added since (process cuts, big outputs) would change its course after their first strike.
-    static let asFound = ["--no-process-cuts", "--no-big-outputs", "--no-blocked-publishers", "--no-pauses", "--no-versions"]
+    static let asFound = ["--no-process-cuts", "--no-big-outputs", "--no-blocked-publishers", "--no-pauses", "--no-versions", "--no-fair-shares"]
 
     @Test func aSeedReplaysByteForByte() async throws {
         let first = try await Self.sim(["--seed", "7", "--steps", "1500"])
@@ -218,7 +218,7 @@ struct SimulatorTests {
     /// from deaths it only saw. The invariant excuses exactly that (every return an injected fault's).
     @Test func faultsAloneReachingTheDeliveryLimitFailTheNodeAsDocumented() async throws {
         // As found: pauses and versions change its draws.
-        let result = try await Self.sim(["--seed", "5251", "--steps", "2000", "--no-pauses", "--no-versions"])
+        let result = try await Self.sim(["--seed", "5251", "--steps", "2000", "--no-pauses", "--no-versions", "--no-fair-shares"])
         #expect(result.stdout.contains("runs failed by faults' dead letters 1, "), "\(result.stdout.suffix(600))")
         #expect(result.stdout.hasSuffix("violations 0\n"), "\(result.stdout.suffix(600))")
     }

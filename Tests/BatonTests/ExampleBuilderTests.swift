@@ -52,7 +52,8 @@ struct ExampleBuilderTests {
 
     static let examples: [String: @Sendable () -> GraphBuilder] = [
         "arithmetic.json": arithmetic, "cache.json": cache, "concurrency.json": concurrency, "conditions.json": conditions,
-        "delay.json": delay, "failing-branch.json": failingBranch, "fib.json": fib, "group.json": group, "long-sleep.json": longSleep,
+        "delay.json": delay, "failing-branch.json": failingBranch, "fair.json": fair, "fib.json": fib, "group.json": group,
+        "long-sleep.json": longSleep,
         "map-collect.json": mapCollect, "map.json": map, "mutex.json": mutex, "progress.json": progress, "rate.json": rate,
         "repeat-until.json": repeatUntil, "retry-backoff.json": retryBackoff, "run-input.json": runInput, "sleepy-fan-out.json": sleepyFanOut,
         "timeout.json": timeout, "wait-for-approval.json": waitForApproval, "word-count.json": wordCount,
@@ -212,6 +213,31 @@ struct ExampleBuilderTests {
             $0.set(\.steps, literal: 3)
             $0.set(\.seconds, literal: 0.3)
         }
+        return g
+    }
+
+    struct FairInput: Codable { var tenant: String }
+    struct FairJob: Codable {
+        var tenant: String
+        var n: Int
+    }
+
+    static func fair() -> GraphBuilder {
+        var g = GraphBuilder(name: "fair")
+        g.description =
+            "Two tenants share the workers of one procedure: their nodes are dispatched round-robin, the paying tenant twice as often (weight 2), however many nodes either has waiting. The map's children take their tenant from their element; the report takes the default key."
+        let input = g.declareInput(FairInput(tenant: "acme"))
+        g.defaults.fair = FairOption(key: "shared")
+        let jobs = g.add(
+            "jobs", EchoProcedure.self,
+            input: .literal([["tenant": "acme", "n": 1], ["tenant": "globex", "n": 2], ["tenant": "acme", "n": 3]]))
+        let work = g.map(
+            "work", over: jobs.output.unchecked(as: [FairJob].self), procedure: "baton.echo", fair: { FairOption(key: $0.item(\.tenant)) }
+        ) { element in .object(["job": element.item(\.n).json]) }
+        let bill = g.add(
+            "bill", EchoProcedure.self, input: .object(["for": input.value(\.tenant).json]),
+            options: NodeOptions(fair: FairOption(key: input.value(\.tenant), weight: 2)))
+        g.add("report", EchoProcedure.self, input: .literal(["done": true]), options: NodeOptions(after: [work, bill]))
         return g
     }
 

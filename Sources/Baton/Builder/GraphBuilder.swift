@@ -127,14 +127,17 @@ public struct GraphBuilder: Sendable {
     /// makes from the element (`$0.item`, `$0.item(\.field)`, `$0.index`). Its output is the array of
     /// the children's outputs. The node's `retry`, `timeout` and `pool` apply to each child; `rate`
     /// (`map/rate`) limits how fast the children start, its key made from the element or not
-    /// (`rate: { RateOption(key: $0.item(\.host), limit: 5, per: .seconds(1)) }`).
+    /// (`rate: { RateOption(key: $0.item(\.host), limit: 5, per: .seconds(1)) }`); `fair` (`map/fair`)
+    /// gives the children a fair-share key and weight made the same way (`fair: { FairOption(key: $0.item(\.tenant)) }`).
     @discardableResult
     public mutating func map<Element, P: Procedure>(
         _ key: String, over: GraphValue<[Element]>, _ procedure: P.Type, concurrency: Int? = nil, rate: ((MapItem<Element>) -> RateOption)? = nil,
+        fair: ((MapItem<Element>) -> FairOption)? = nil,
         options: NodeOptions = NodeOptions(), input template: (MapItem<Element>) -> GraphValue<P.Input>
     ) -> NodeHandle<[P.Output]> {
         addMap(
-            key, over: over, Self.written(P.self), concurrency: concurrency, failure: nil, rate: rate?(MapItem()), options: options,
+            key, over: over, Self.written(P.self), concurrency: concurrency, failure: nil, rate: rate?(MapItem()), fair: fair?(MapItem()),
+            options: options,
             template: template(MapItem()).json)
     }
 
@@ -142,11 +145,13 @@ public struct GraphBuilder: Sendable {
     @discardableResult
     public mutating func map<Element>(
         _ key: String, over: GraphValue<[Element]>, procedure: String, concurrency: Int? = nil, failure: MapFailure? = nil,
-        rate: ((MapItem<Element>) -> RateOption)? = nil, options: NodeOptions = NodeOptions(),
+        rate: ((MapItem<Element>) -> RateOption)? = nil,
+        fair: ((MapItem<Element>) -> FairOption)? = nil, options: NodeOptions = NodeOptions(),
         input template: (MapItem<Element>) -> GraphValue<JSON>
     ) -> NodeHandle<JSON> {
         addMap(
-            key, over: over, procedure, concurrency: concurrency, failure: failure, rate: rate?(MapItem()), options: options,
+            key, over: over, procedure, concurrency: concurrency, failure: failure, rate: rate?(MapItem()), fair: fair?(MapItem()),
+            options: options,
             template: template(MapItem()))
     }
 
@@ -154,10 +159,12 @@ public struct GraphBuilder: Sendable {
     @discardableResult
     public mutating func mapCollecting<Element, P: Procedure>(
         _ key: String, over: GraphValue<[Element]>, _ procedure: P.Type, concurrency: Int? = nil, rate: ((MapItem<Element>) -> RateOption)? = nil,
+        fair: ((MapItem<Element>) -> FairOption)? = nil,
         options: NodeOptions = NodeOptions(), input template: (MapItem<Element>) -> GraphValue<P.Input>
     ) -> NodeHandle<[MapOutcome<P.Output>]> {
         addMap(
-            key, over: over, Self.written(P.self), concurrency: concurrency, failure: .collect, rate: rate?(MapItem()), options: options,
+            key, over: over, Self.written(P.self), concurrency: concurrency, failure: .collect, rate: rate?(MapItem()), fair: fair?(MapItem()),
+            options: options,
             template: template(MapItem()).json)
     }
 
@@ -174,18 +181,23 @@ public struct GraphBuilder: Sendable {
 
     private mutating func addMap<Element, Output>(
         _ key: String, over: GraphValue<[Element]>, _ procedure: String, concurrency: Int?, failure: MapFailure?, rate: RateOption?,
-        options: NodeOptions, template: GraphValue<JSON>
+        fair: FairOption? = nil, options: NodeOptions, template: GraphValue<JSON>
     ) -> NodeHandle<Output> {
         var map: [(key: String, value: JSON)] = [("over", over.template), ("procedure", .string(procedure)), ("input", template.template)]
         if let concurrency { map.append(("concurrency", .int(Int64(concurrency)))) }
         if let failure { map.append(("failure", .string(failure.rawValue))) }
         if let rate { map.append(("rate", rate.fileJSON)) }
-        // The template and the rate key may hold $item and $index; nothing else may.
+        if let fair { map.append(("fair", fair.fileJSON)) }
+        // The template and the rate and fair keys may hold $item and $index; nothing else may.
         let inTemplate = GraphValue<JSON>(template: template.template, references: template.references, problems: template.problems)
         var values: [(field: String, value: GraphValue<JSON>)] = [("map/over", over.json), ("map/input", inTemplate)]
         if let rate {
             values.append(
                 ("map/rate/key", GraphValue<JSON>(template: rate.key.template, references: rate.key.references, problems: rate.key.problems)))
+        }
+        if let fair {
+            values.append(
+                ("map/fair/key", GraphValue<JSON>(template: fair.key.template, references: fair.key.references, problems: fair.key.problems)))
         }
         return addNode(key, head: [("map", .object(JSONObject(map)))], values: values, options: options)
     }
@@ -297,7 +309,7 @@ public struct GraphBuilder: Sendable {
             problems.append(GraphProblem(node: key, field: "", message: "a node with this key was already added"))
             return NodeHandle(key: key, scope: scope)
         }
-        for (field, value) in values { check(value, node: key, field: field, inMap: field == "map/input" || field == "map/rate/key") }
+        for (field, value) in values { check(value, node: key, field: field, inMap: ["map/input", "map/rate/key", "map/fair/key"].contains(field)) }
         for (i, reference) in options.after.enumerated() {
             check(GraphValue(template: .null, references: [reference.scopedKey.value]), node: key, field: "after/\(i)", inMap: false)
         }

@@ -8,6 +8,8 @@ public struct GraphDefaults: Sendable {
     public var onFailure: FailurePolicy?
     public var mutex: [String] = []
     public var cacheTTL: Duration?
+    /// The fair-share key and weight of every node and map child that sets none (its key may not use `$from`).
+    public var fair: FairOption?
     /// Fields written as given, over the typed ones (see `NodeOptions.raw`).
     public var raw: [(field: String, value: GraphValue<JSON>)] = []
 
@@ -30,7 +32,7 @@ public struct GraphDefaults: Sendable {
     var fileJSON: JSON {
         let options = NodeOptions(
             pool: pool, priority: priority, retry: retry, timeout: timeout, dependencies: dependencies,
-            onFailure: onFailure, mutex: mutex, cacheTTL: cacheTTL, raw: raw)
+            onFailure: onFailure, mutex: mutex, cacheTTL: cacheTTL, raw: raw, fair: fair)
         return .object(JSONObject(options.members()))
     }
 }
