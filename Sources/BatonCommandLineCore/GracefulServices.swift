@@ -56,8 +56,8 @@ public enum GracefulServices {
     }
 }
 
-/// A one-way flag that tasks await (`StopSignal` blocks a thread instead).
-private final class Latch: @unchecked Sendable {
+/// A one-way flag that tasks await without holding a thread (`StopSignal` blocks a thread instead).
+final class Latch: @unchecked Sendable {
     // Safe: `open` and `waiters` are only touched with `lock` held.
     private let lock = NSLock()
     private var open = false

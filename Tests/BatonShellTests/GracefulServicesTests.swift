@@ -1,7 +1,8 @@
-import BatonCommandLineCore
 import Foundation
 import Logging
 import Testing
+
+@testable import BatonCommandLineCore
 
 /// The lean worker's service runner: a signal or a service's end shuts the services down the last
 /// first, each after the one after it has returned; the first error comes back.
@@ -73,7 +74,7 @@ private struct RecordingService: GracefulService {
     let name: String
     let journal: Journal
     var failsAfter: Double?
-    private let stop = StopFlag()
+    private let stop = Latch()
 
     init(name: String, journal: Journal, failsAfter: Double? = nil) {
         self.name = name
@@ -95,33 +96,5 @@ private struct RecordingService: GracefulService {
     func shutDown() async {
         journal.add("shut down \(name)")
         stop.set()
-    }
-}
-
-/// A one-way flag a task awaits without holding a thread.
-private final class StopFlag: @unchecked Sendable {
-    // Safe: `value` and `waiters` are only touched with `lock` held.
-    private let lock = NSLock()
-    private var value = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    func set() {
-        let woken: [CheckedContinuation<Void, Never>] = lock.withLock {
-            value = true
-            defer { waiters = [] }
-            return waiters
-        }
-        for waiter in woken { waiter.resume() }
-    }
-
-    func wait() async {
-        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-            let already: Bool = lock.withLock {
-                if value { return true }
-                waiters.append(waiter)
-                return false
-            }
-            if already { waiter.resume() }
-        }
     }
 }
