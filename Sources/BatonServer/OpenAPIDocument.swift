@@ -240,7 +240,7 @@ enum OpenAPIDocument {
                   {
                     "name": "since",
                     "in": "query",
-                    "description": "Only runs submitted at or after this time: an RFC 3339 time (`2026-11-27T08:00:00Z`) or an age (`15m`, `24h`, `7d`, `2w`: that long ago).",
+                    "description": "Only runs submitted at or after this time: an RFC 3339 time (`2026-11-27T08:00:00Z`) or an age (`15m`, `24h`, `7d`, `2w`: that long ago; over 100 years counts as 100).",
                     "required": false,
                     "schema": {
                       "oneOf": [

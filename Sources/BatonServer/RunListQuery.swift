@@ -33,13 +33,16 @@ struct RunListQuery: Sendable {
         after = try PageCursor.run(parameters["cursor"])
     }
 
-    /// An RFC 3339 time or an age (`15m`, `24h`, `7d`, `2w`) before `now`, as seconds since the epoch.
+    /// An RFC 3339 time or an age (`15m`, `24h`, `7d`, `2w`; one over 100 years counts as 100) before
+    /// `now`, as seconds since the epoch.
     static func since(_ text: String, now: Date) throws -> Double {
         let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
         if let unit = text.last.flatMap({ units[$0] }), text.count <= 7, let count = Int(text.dropLast()), count > 0,
             text.dropLast().allSatisfy(\.isNumber)
         {
-            return now.timeIntervalSince1970 - Double(count) * unit
+            // An older age is every run: PostgreSQL's timestamps end before 999999w (19,000 years) ago,
+            // which the pattern allows (589634w once came back as the database's 503).
+            return now.timeIntervalSince1970 - min(Double(count) * unit, maxAge)
         }
         let formatter = ISO8601DateFormatter()
         for options: ISO8601DateFormatter.Options in [[.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds]] {
@@ -48,4 +51,7 @@ struct RunListQuery: Sendable {
         }
         throw APIError.badRequest("since: '\(text.prefix(40))' is not an RFC 3339 time (2026-11-27T08:00:00Z) or an age (15m, 24h, 7d, 2w)")
     }
+
+    /// The longest age `since` counts: 100 years (before any run).
+    static let maxAge: Double = 100 * 366 * 86_400
 }

@@ -37,6 +37,12 @@ extension Integration {
             let tag = UUID().uuidString.prefix(8).lowercased()
             let store = try TestCluster.store()
             defer { store.close() }
+            // A worker an earlier test killed counts as live until its lease runs out (three heartbeats):
+            // the share is this worker's 8 slots once it is the only one serving baton.echo here.
+            try TestCluster.waitUntil(30, "this test's worker the only live one serving baton.echo") {
+                let serving = try store.liveWorkers().filter { $0.pools.contains("default") && $0.procedures.contains("baton.echo") }
+                return serving.map(\.slots).reduce(0, +) == 8
+            }
             let a = try TestCluster.submit(Self.graph("a-\(tag)", count: 3000))
             try TestCluster.waitUntil(30, "A's children granted their share") {
                 let r = try TestCluster.sql().query(
