@@ -65,7 +65,8 @@ extension CoordinatorLoop {
     private func tell(_ entry: AdmissionTable.Entry) throws {
         let loaded = try startRun(entry.runID)
         let requested = loaded && runs[entry.runID]?.nodes[entry.key]?.admission == .requested
-        switch GrantDecision.of(entry, runLoaded: loaded, requested: requested, now: now()) {
+        let releasing = pending.releases(runID: entry.runID, key: entry.key)
+        switch GrantDecision.of(entry, runLoaded: loaded, requested: requested, releasing: releasing, now: now()) {
         case .giveBack:
             pending.hold(.release(runID: entry.runID, key: entry.key))
             holdsChanged = true
@@ -73,6 +74,8 @@ extension CoordinatorLoop {
         case let .revoke(cutoff):
             guard let store else { return }
             if try retryingPassingErrors("revoking a grant", { try store.revokeGrant(entry, grantedBefore: cutoff) }) { holdsChanged = true }
+            return
+        case .stale:
             return
         case .tell:
             break

@@ -13,12 +13,18 @@ enum GrantDecision: Equatable, Sendable {
     case revoke(grantedBefore: Date)
     /// Tell the node; the hold is marked told in the same commit.
     case tell
+    /// The batch still to be committed releases the node's holds (it was paused, say, after this grant):
+    /// the grant is of a row that commit deletes, and telling it would queue the node on a hold it
+    /// will not have. Nothing is done; a new request of the node waits for a grant of its own.
+    case stale
 
     /// The decision for `entry` at `now`: `runLoaded` says its run is loaded and unfinished, and
     /// `requested` that its node still waits for the grant (a node told already, its commit still
-    /// to come, is told again harmlessly).
-    static func of(_ entry: AdmissionTable.Entry, runLoaded: Bool, requested: Bool, now: Date) -> GrantDecision {
+    /// to come, is told again harmlessly); `releasing` that the batch not yet committed releases the
+    /// node's holds.
+    static func of(_ entry: AdmissionTable.Entry, runLoaded: Bool, requested: Bool, releasing: Bool = false, now: Date) -> GrantDecision {
         guard runLoaded else { return .giveBack }
+        if releasing { return .stale }
         if requested, let grantedAt = entry.grantedAt, let slack = rateSlack(entry), now.timeIntervalSince(grantedAt) > slack {
             return .revoke(grantedBefore: now.addingTimeInterval(-slack))
         }

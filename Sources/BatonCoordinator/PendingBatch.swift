@@ -48,6 +48,9 @@ struct PendingBatch: Sendable {
         holds.append(change)
     }
 
+    /// Whether this batch releases the holds of `key` of run `runID` (deleting the rows stored before it).
+    func releases(runID: String, key: String) -> Bool { holds.contains(.release(runID: runID, key: key)) }
+
     /// The hold changes to write, in order.
     var holdChanges: [HoldChange] { holds }
 

@@ -35,4 +35,14 @@ struct GrantDecisionTests {
         #expect(GrantDecision.of(e, runLoaded: true, requested: true, now: t0.addingTimeInterval(3600)) == .tell)
         #expect(GrantDecision.of(entry(per: 10, grantedAt: nil), runLoaded: true, requested: true, now: t0.addingTimeInterval(3600)) == .tell)
     }
+
+    /// A grant read from the store for a node whose release the batch to come holds (it was paused after
+    /// the grant, and asked again on resume) is stale: telling it would queue the node on a row that
+    /// commit deletes (seed 2019 of the webhooks' simulation: two nodes held one mutex).
+    @Test func aGrantOfANodeTheUncommittedBatchReleasesIsStale() {
+        let e = entry(per: 10, grantedAt: t0)
+        #expect(GrantDecision.of(e, runLoaded: true, requested: true, releasing: true, now: t0) == .stale)
+        #expect(GrantDecision.of(e, runLoaded: false, requested: false, releasing: true, now: t0) == .giveBack, "a run gone gives back")
+        #expect(GrantDecision.of(e, runLoaded: true, requested: true, releasing: false, now: t0) == .tell)
+    }
 }

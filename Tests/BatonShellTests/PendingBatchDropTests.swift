@@ -20,4 +20,15 @@ struct PendingBatchDropTests {
         #expect(batch.holdChanges == [.release(runID: "kept", key: "n")])
         #expect(batch.handledRequests == [2], "the lost run's request stays open for its new owner")
     }
+
+    /// A release stays known after the node asks again in the same batch (a pause, then its resume):
+    /// a grant read from the store for that node is then stale (`GrantDecision.stale`).
+    @Test func aReleaseFollowedByANewRequestStillReleases() {
+        var batch = PendingBatch()
+        #expect(!batch.releases(runID: "r", key: "n"))
+        batch.hold(.release(runID: "r", key: "n"))
+        batch.hold(.insert(runID: "r", request: AdmissionRequest(key: "n", claims: [.mutex("db")])))
+        #expect(batch.releases(runID: "r", key: "n"))
+        #expect(!batch.releases(runID: "r", key: "other"))
+    }
 }
